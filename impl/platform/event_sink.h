@@ -1,0 +1,28 @@
+// Seam: observable protocol events. The simulator stamps each with (virtual time, node, task),
+// folds it into the trace hash and hands it to the property checkers.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+
+namespace spotcheck::platform {
+
+// One named field: either a number or text. Keys and kinds are string literals.
+struct Field {
+  std::string_view key;
+  std::int64_t number = 0;
+  std::string_view text;
+  bool is_text = false;
+
+  static constexpr Field num(std::string_view k, std::int64_t v) { return Field{k, v, {}, false}; }
+  static constexpr Field str(std::string_view k, std::string_view v) { return Field{k, 0, v, true}; }
+};
+
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void emit(std::string_view kind, std::initializer_list<Field> fields) = 0;
+};
+
+}  // namespace spotcheck::platform
