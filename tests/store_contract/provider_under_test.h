@@ -2,6 +2,7 @@
 // The same TEST_P suite runs against every provider (in-memory, Redis): each provider's test
 // binary instantiates it with its own factory, e.g.
 //   INSTANTIATE_TEST_SUITE_P(Memory, LocationStoreContract, ::testing::Values(memory_factory()));
+// See docs/stores.md ("Running the contract suite against a new provider").
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ struct ProviderUnderTest {
   std::function<void(std::int64_t ms)> let_store_time_pass;
   // How long an unused scan continuation stays valid, in store milliseconds.
   std::int64_t scan_continuation_ttl_ms = 0;
+  // Optional: the deadline to pass with each request (caller's monotonic clock, microseconds).
+  // Empty: the suite passes kNoDeadlineUs (providers that ignore deadlines need nothing here).
+  std::function<DeadlineUs()> deadline_us;
 };
 
 struct ProviderFactory {

@@ -1,0 +1,22 @@
+// The spotcheck subcommands. Each add_* registers one subcommand on the app.
+// Exit status: 0 passed, 1 a property was violated or the run failed, 2 bad input.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace spotcheck::cli {
+
+inline constexpr int kExitPassed = 0;
+inline constexpr int kExitViolations = 1;
+inline constexpr int kExitUsage = 2;
+
+// A user error (bad flag value, unknown scenario, unreadable file): one line, exit 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void add_run_command(CLI::App& app, int& exit_code);
+void add_replay_command(CLI::App& app, int& exit_code);
+void add_list_command(CLI::App& app, int& exit_code);
+
+}  // namespace spotcheck::cli

@@ -1,0 +1,87 @@
+// spotcheck replay: run one seed exactly as a campaign ran it, and tell its story.
+#include <fstream>
+#include <iostream>
+
+#include "cli/campaign/campaign_runner.h"
+#include "cli/commands.h"
+#include "cli/scenario_lookup.h"
+
+namespace spotcheck::cli {
+
+namespace {
+
+struct ReplayFlags {
+  std::string scenario = "default";
+  std::uint64_t seed = 0;
+  bool swarm = false;
+  bool print_trace = false;
+  bool check_determinism = false;
+  std::string trace_path;
+};
+
+int replay(const ReplayFlags& flags) {
+  const auto& scenario = find_scenario(flags.scenario);
+  std::ofstream trace_file;
+  if (!flags.trace_path.empty()) {
+    trace_file.open(flags.trace_path);
+    if (!trace_file) {
+      throw UsageError("cannot write trace to '" + flags.trace_path + "'");
+    }
+  }
+  scenarios::SeedRequest request;
+  request.seed = flags.seed;
+  request.swarm = flags.swarm;
+  request.keep_trace = flags.print_trace || trace_file.is_open();
+  const auto outcome = scenario.run(request);
+
+  for (std::size_t i = 0; i < outcome.event_lines.size(); ++i) {
+    if (flags.print_trace) {
+      std::cout << outcome.event_lines[i] << "\n";
+    }
+    if (trace_file.is_open()) {
+      trace_file << outcome.event_lines[i] << "\n";
+    }
+  }
+  std::cout << "scenario " << scenario.name() << (flags.swarm ? " (swarm)" : "") << ", seed " << outcome.seed
+            << ": " << outcome.events << " events, " << static_cast<double>(outcome.simulated_us) / 1e6
+            << " s simulated, trace hash " << std::hex << outcome.trace_hash << std::dec << "\n";
+  int code = kExitPassed;
+  if (outcome.violation.has_value()) {
+    const auto& v = *outcome.violation;
+    std::cout << "VIOLATION " << v.property << " at " << static_cast<double>(v.time_us) / 1e6 << " s (event "
+              << v.event_index << "): " << v.message << "\n";
+    code = kExitViolations;
+  } else if (outcome.failure.has_value()) {
+    std::cout << "RUN FAILURE: " << *outcome.failure << "\n";
+    code = kExitViolations;
+  } else {
+    std::cout << "passed\n";
+  }
+  if (flags.check_determinism) {
+    if (auto mismatch = check_seed_determinism(scenario, request)) {
+      std::cout << "NONDETERMINISM: runs first differ at event " << mismatch->divergence.event_index
+                << "\n  first run:  " << mismatch->divergence.first
+                << "\n  second run: " << mismatch->divergence.second << "\n";
+      code = kExitViolations;
+    } else {
+      std::cout << "deterministic: two more runs gave the same trace\n";
+    }
+  }
+  return code;
+}
+
+}  // namespace
+
+void add_replay_command(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<ReplayFlags>();
+  auto* cmd = app.add_subcommand("replay", "Run one seed again, bit for bit, and show what happened");
+  cmd->add_option("--scenario", flags->scenario, "Scenario name")->capture_default_str();
+  cmd->add_option("--seed", flags->seed, "The seed to replay")->required();
+  cmd->add_flag("--swarm", flags->swarm, "The seed was run in swarm mode");
+  cmd->add_flag("--trace", flags->print_trace, "Print every event of the run");
+  cmd->add_option("--trace-out", flags->trace_path, "Write every event of the run to this file");
+  cmd->add_flag("--check-determinism", flags->check_determinism, "Also run the seed twice more and compare");
+  cmd->callback([flags, &exit_code] { exit_code = replay(*flags); });
+}
+
+}  // namespace spotcheck::cli

@@ -1,0 +1,50 @@
+// Per-host owner lease timing (spec §5) and the bounds of the Location runtime's retries.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "impl/platform/time.h"
+
+namespace spotcheck::location {
+
+using platform::TimeUs;
+
+struct LocationConfig {
+  // §5 defaults.
+  TimeUs renew_interval_us = platform::seconds(5);
+  TimeUs owner_lease_ttl_us = platform::seconds(15);
+  TimeUs renew_timeout_us = platform::seconds(3);
+  TimeUs fencing_margin_us = platform::seconds(5);
+
+  // Bounds of the runtime's own loops (not spec values).
+  // Attempts of one renew round before the round gives up until the next interval.
+  std::uint32_t renew_attempts_max = 3;
+  // Re-reads that try to resolve one Indeterminate write (§10).
+  std::uint32_t indeterminate_rereads_max = 3;
+  // Attempts of one operation when only the sequence counter or the caller's own lease record
+  // moved under it (contention, not a semantic conflict).
+  std::uint32_t contention_attempts_max = 8;
+  // Deadline of one store request issued by an authority operation, descriptor or sweep step.
+  TimeUs store_request_timeout_us = platform::seconds(3);
+};
+
+enum class ConfigErrorKind {
+  kNotPositive,            // a timing value is zero or negative
+  kTimingRelationViolated, // renew interval + renew timeout >= owner lease TTL - fencing margin
+  kBoundNotPositive,       // a retry bound is zero
+  kNotWholeMilliseconds,   // the TTL is stored in epoch milliseconds: it must be whole ms
+};
+
+struct ConfigError {
+  ConfigErrorKind kind = ConfigErrorKind::kNotPositive;
+  std::string message;
+};
+
+// Startup validation (§5): every value positive and
+//   renew interval + renew timeout < owner lease TTL - owner lease fencing margin.
+// Equality is a violation. nullopt when the configuration is usable.
+std::optional<ConfigError> validate(const LocationConfig& config);
+
+}  // namespace spotcheck::location

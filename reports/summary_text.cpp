@@ -1,0 +1,83 @@
+#include "reports/summary_text.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <string>
+
+namespace spotcheck::reports {
+
+namespace {
+
+std::string format(const char* fmt, auto... args) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, fmt, args...);
+  return buffer;
+}
+
+std::string simulated_time(std::int64_t us) {
+  const double s = static_cast<double>(us) / 1e6;
+  if (s >= 3600.0) {
+    return format("%.2f h", s / 3600.0);
+  }
+  return format("%.1f s", s);
+}
+
+}  // namespace
+
+void write_summary_text(const CampaignResult& r, std::ostream& out) {
+  const double wall = r.wall_seconds > 0 ? r.wall_seconds : 1e-9;
+  out << "scenario        " << r.scenario << (r.swarm ? " (swarm)" : "") << "\n";
+  out << "seeds           " << r.seeds_run << " of " << r.seeds_requested << " (from seed "
+      << r.first_seed << ")" << (r.checked_determinism ? ", each run twice" : "") << "\n";
+  out << "events          " << r.events_total << "\n";
+  out << "simulated time  " << simulated_time(r.simulated_us_total) << "\n";
+  out << "wall time       " << format("%.2f s with %u jobs", r.wall_seconds, r.jobs) << "\n";
+  out << "speed           "
+      << format("%.0f events/s, %.0f seeds/min", static_cast<double>(r.events_total) / wall,
+                static_cast<double>(r.seeds_run) * 60.0 / wall)
+      << "\n";
+  const auto by_property = r.violations_by_property();
+  if (by_property.empty()) {
+    out << "violations      none\n";
+  } else {
+    out << "violations      ";
+    bool first = true;
+    for (const auto& [property, count] : by_property) {
+      out << (first ? "" : ", ") << property << ": " << count;
+      first = false;
+    }
+    out << "\n";
+  }
+  if (r.checked_determinism) {
+    out << "determinism     "
+        << (r.mismatches.empty() ? std::string("every seed gave the same trace twice")
+                                 : std::to_string(r.mismatches.size()) + " seed(s) diverged")
+        << "\n";
+  }
+  for (const auto& m : r.mismatches) {
+    out << "\nNONDETERMINISM seed " << m.seed << ": runs first differ at event "
+        << m.divergence.event_index << "\n  first run:  " << m.divergence.first
+        << "\n  second run: " << m.divergence.second << "\n  replay: "
+        << replay_command(r.scenario, m.seed, r.swarm) << " --check-determinism\n";
+  }
+  constexpr std::size_t kFailuresShownMax = 20;
+  std::size_t shown = 0;
+  for (const auto& f : r.failures) {
+    if (shown == kFailuresShownMax) {
+      out << "\n... and " << (r.failures.size() - shown) << " more failing seed(s)\n";
+      break;
+    }
+    ++shown;
+    out << "\nFAILED seed " << f.seed << ": ";
+    if (f.violation.has_value()) {
+      out << f.violation->property << " at " << simulated_time(f.violation->time_us) << " (event "
+          << f.violation->event_index << "): " << f.violation->message;
+    } else {
+      out << "run failure: " << f.failure.value_or("?");
+    }
+    out << "\n  replay: " << replay_command(r.scenario, f.seed, r.swarm) << "\n";
+  }
+  out << "\n" << (r.passed() ? "PASSED" : "FAILED") << "\n";
+}
+
+}  // namespace spotcheck::reports

@@ -1,0 +1,51 @@
+// A scenario: a workload plus its faults and properties, runnable for one seed.
+// The campaign runner, replay and reports see scenarios only through this interface.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spotcheck::scenarios {
+
+struct SeedRequest {
+  std::uint64_t seed = 0;
+  bool swarm = false;       // draw which fault kinds are on, and how hard, from the seed
+  bool keep_trace = false;  // keep per-event hashes and rendered events (replay, determinism)
+};
+
+// A property checker found a state the protocol must never reach.
+struct Violation {
+  std::string property;
+  std::string message;
+  std::int64_t time_us = 0;
+  std::uint64_t event_index = 0;
+};
+
+struct SeedOutcome {
+  std::uint64_t seed = 0;
+  std::uint64_t trace_hash = 0;
+  std::uint64_t events = 0;
+  std::int64_t simulated_us = 0;
+  std::optional<Violation> violation;
+  // The run itself broke (an exception escaped a task, an event budget ran out, ...).
+  std::optional<std::string> failure;
+  // Filled only when SeedRequest::keep_trace is set; same length.
+  std::vector<std::uint64_t> event_hashes;
+  std::vector<std::string> event_lines;
+
+  bool ok() const { return !violation.has_value() && !failure.has_value(); }
+};
+
+class Scenario {
+ public:
+  virtual ~Scenario() = default;
+  virtual const std::string& name() const = 0;
+  virtual const std::string& description() const = 0;
+  // Deterministic: the same request on the same build gives the same outcome, bit for bit.
+  // Must be safe to call concurrently from several threads (each call builds its own world).
+  virtual SeedOutcome run(const SeedRequest& request) const = 0;
+};
+
+}  // namespace spotcheck::scenarios
