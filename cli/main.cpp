@@ -2,10 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#if __has_include("cli/records/record_commands.h")
 #include "cli/records/record_commands.h"
-#define SPOTCHECK_HAVE_RECORD_COMMANDS 1
-#endif
 
 int main(int argc, char** argv) {
   using namespace spotcheck::cli;
@@ -15,9 +12,7 @@ int main(int argc, char** argv) {
   add_run_command(app, exit_code);
   add_replay_command(app, exit_code);
   add_list_command(app, exit_code);
-#ifdef SPOTCHECK_HAVE_RECORD_COMMANDS
-  spotcheck::records::cli::add_record_commands(app);
-#endif
+  add_record_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -2,6 +2,7 @@
 // nullopt when the value is acceptable, else a typed error naming `field`.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -12,6 +13,9 @@ namespace spotcheck::records {
 
 // Well-formed UTF-8 (no overlong forms, no surrogates, <= U+10FFFF).
 bool is_valid_utf8(std::string_view text);
+// Length (1..4) of the well-formed UTF-8 sequence starting at text[0], or 0 when it is not one
+// (or text is empty).
+std::size_t utf8_sequence_bytes(std::string_view text);
 
 std::optional<RecordError> check_utf8(std::string_view field, std::string_view text);
 // 1..255 bytes, valid UTF-8, no NUL; no normalization or case folding (spec §3.3).

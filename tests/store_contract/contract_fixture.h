@@ -70,6 +70,8 @@ class LocationStoreContract : public ::testing::TestWithParam<ProviderFactory>,
   };
   // Pages through [start, end) to the end, checking the page-level limits on every page.
   ScanOutcome scan_all(const Key& start, const Key& end, std::uint32_t max_entries);
+  // Writes `count` keys in a range and checks a full scan of it at `max_entries` per page.
+  void check_full_scan(std::size_t count, std::uint32_t max_entries);
 
  private:
   ProviderUnderTest _provider;

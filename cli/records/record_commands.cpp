@@ -1,0 +1,256 @@
+#include "cli/records/record_commands.h"
+
+#include <cassert>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "impl/records/records.h"
+
+namespace spotcheck::cli {
+namespace {
+
+using records::RecordError;
+using records::RecordErrorKind;
+using records::RecordResult;
+
+constexpr std::string_view kUsage =
+    "usage: spotcheck key mesh-node <MeshName> <routingIdHex> | owner-lease <OwnerId> | "
+    "client-server <ChannelName> <routingIdHex> | fanout-publisher <ChannelName> <routingIdHex> | "
+    "authority <actor|spot> <Id>";
+
+// Bytes cap for stdin: one record is at most 1 MiB; pretty-printed input may be larger.
+constexpr std::size_t kInputBytesMax = 8 * records::kRecordBytesMax;
+
+int bad_input(std::ostream& err, std::string_view line) {
+  err << line << '\n';
+  return kExitBadInput;
+}
+
+int bad_input(std::ostream& err, const RecordError& error) {
+  return bad_input(err, records::describe(error));
+}
+
+std::optional<RecordError> check_part_count(const std::vector<std::string>& parts,
+                                            std::size_t expected) {
+  if (parts.size() != expected) {
+    return RecordError{RecordErrorKind::kMissingField,
+                       parts[0] + " takes " + std::to_string(expected - 1) + " part(s), got " +
+                           std::to_string(parts.size() - 1) + "; " + std::string(kUsage)};
+  }
+  return std::nullopt;
+}
+
+// The preimage for `parts`, or the first reason it cannot be built.
+RecordResult<std::string> preimage_for(const std::vector<std::string>& parts) {
+  assert(!parts.empty());
+  const std::string& record = parts[0];
+  if (record == "owner-lease") {
+    if (auto error = check_part_count(parts, 2)) {
+      return *error;
+    }
+    if (auto error = records::check_identity("OwnerId", parts[1])) {
+      return *error;
+    }
+    return records::owner_lease_preimage(parts[1]);
+  }
+  if (record == "authority") {
+    if (auto error = check_part_count(parts, 3)) {
+      return *error;
+    }
+    if (parts[1] != "actor" && parts[1] != "spot") {
+      return RecordError{RecordErrorKind::kInvalidEnum,
+                         "authority kind must be actor or spot, got \"" + parts[1] + "\""};
+    }
+    if (auto error = records::check_identity("Id", parts[2])) {
+      return *error;
+    }
+    const auto kind =
+        parts[1] == "actor" ? records::AuthorityKind::kActor : records::AuthorityKind::kSpot;
+    return records::authority_preimage(kind, parts[2]);
+  }
+  const bool mesh_node = record == "mesh-node";
+  const bool client_server = record == "client-server";
+  const bool fanout_publisher = record == "fanout-publisher";
+  if (!mesh_node && !client_server && !fanout_publisher) {
+    return RecordError{RecordErrorKind::kInvalidEnum,
+                       "unknown record \"" + record + "\"; " + std::string(kUsage)};
+  }
+  if (auto error = check_part_count(parts, 3)) {
+    return *error;
+  }
+  if (auto error = records::check_identity(mesh_node ? "MeshName" : "ChannelName", parts[1])) {
+    return *error;
+  }
+  if (auto error = records::check_routing_id_hex("routingIdHex", parts[2])) {
+    return *error;
+  }
+  if (mesh_node) {
+    return records::mesh_node_preimage(parts[1], parts[2]);
+  }
+  if (client_server) {
+    return records::client_server_preimage(parts[1], parts[2]);
+  }
+  return records::fanout_publisher_preimage(parts[1], parts[2]);
+}
+
+template <class Record>
+RecordResult<std::string> canonical_of(const RecordResult<Record>& decoded) {
+  if (!decoded.ok()) {
+    return decoded.error();
+  }
+  return records::encode(decoded.value());
+}
+
+RecordResult<std::string> canonicalize_as(std::string_view type, std::string_view bytes) {
+  if (type == "mesh-node") {
+    return canonical_of(records::decode_mesh_node_descriptor_record(bytes));
+  }
+  if (type == "owner-lease") {
+    return canonical_of(records::decode_owner_lease_record(bytes));
+  }
+  if (type == "client-server") {
+    return canonical_of(records::decode_client_server_descriptor_record(bytes));
+  }
+  if (type == "fanout-publisher") {
+    return canonical_of(records::decode_fanout_publisher_descriptor_record(bytes));
+  }
+  if (type == "authority") {
+    return canonical_of(records::decode_authority_record(bytes));
+  }
+  return RecordError{RecordErrorKind::kInvalidEnum,
+                     "unknown --type \"" + std::string(type) +
+                         "\" (mesh-node | owner-lease | client-server | fanout-publisher | "
+                         "authority)"};
+}
+
+// The record type by the shape of the top-level object.
+RecordResult<std::string> detect_type(const nlohmann::json& doc) {
+  if (!doc.is_object()) {
+    return RecordError{RecordErrorKind::kWrongType, "a record is a JSON object"};
+  }
+  if (doc.contains("allocation") || doc.contains("payload") || doc.contains("objectGeneration")) {
+    return std::string("authority");
+  }
+  if (doc.contains("expiresAtEpochMs")) {
+    return std::string("owner-lease");
+  }
+  const auto descriptor = doc.find("descriptor");
+  if (descriptor != doc.end() && descriptor->is_object()) {
+    if (descriptor->contains("meshName") || descriptor->contains("routingIdHex")) {
+      return std::string("mesh-node");
+    }
+    if (descriptor->contains("serverRoutingIdHex") || descriptor->contains("weight")) {
+      return std::string("client-server");
+    }
+    if (descriptor->contains("publisherRoutingIdHex")) {
+      return std::string("fanout-publisher");
+    }
+  }
+  return RecordError{RecordErrorKind::kMissingField,
+                     "cannot tell the record type from its fields; pass --type"};
+}
+
+}  // namespace
+
+int run_key_command(const std::vector<std::string>& parts, std::string_view ns, std::ostream& out,
+                    std::ostream& err) {
+  if (parts.empty()) {
+    return bad_input(err, kUsage);
+  }
+  const RecordResult<std::string> preimage = preimage_for(parts);
+  if (!preimage.ok()) {
+    return bad_input(err, preimage.error());
+  }
+  out << "preimageHex: " << records::to_hex(preimage.value()) << '\n';
+  out << "sha256Hex: " << records::sha256_hex(preimage.value()) << '\n';
+  out << "redisKey: " << records::redis_key(preimage.value(), ns) << '\n';
+  return kExitOk;
+}
+
+int run_record_canon(std::istream& in, const RecordCanonOptions& options, std::ostream& out,
+                     std::ostream& err) {
+  std::string input;
+  char buffer[4096];
+  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {  // bounded by kInputBytesMax
+    input.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (input.size() > kInputBytesMax) {
+      return bad_input(err, RecordError{RecordErrorKind::kTooLarge,
+                                        "input exceeds " + std::to_string(kInputBytesMax) +
+                                            " bytes"});
+    }
+  }
+  if (options.strict && !input.empty() && input.back() == '\n') {
+    input.pop_back();  // the newline redis-cli --raw and echo add
+  }
+  nlohmann::json doc;
+  std::string relaxed;
+  try {
+    doc = nlohmann::json::parse(input);
+    relaxed = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+  } catch (const nlohmann::json::exception& e) {
+    return bad_input(err, RecordError{RecordErrorKind::kMalformedJson, e.what()});
+  }
+  std::string type = options.type;
+  if (type.empty()) {
+    RecordResult<std::string> detected = detect_type(doc);
+    if (!detected.ok()) {
+      return bad_input(err, detected.error());
+    }
+    type = std::move(detected).value();
+  }
+  // Strict: the exact bytes must already be canonical. Relaxed: any JSON layout, key order and
+  // escaping; nlohmann re-serializes it (sorted keys, no whitespace, raw UTF-8), then the strict
+  // codec judges the values.
+  const RecordResult<std::string> canonical =
+      canonicalize_as(type, options.strict ? std::string_view(input) : std::string_view(relaxed));
+  if (!canonical.ok()) {
+    return bad_input(err, canonical.error());
+  }
+  out << (options.hex ? records::to_hex(canonical.value()) : canonical.value()) << '\n';
+  return kExitOk;
+}
+
+void add_record_commands(CLI::App& app) {
+  CLI::App* key = app.add_subcommand(
+      "key", "Print the logical key preimage (hex), its SHA-256 and the Redis key of a record");
+  auto key_parts = std::make_shared<std::vector<std::string>>();
+  auto key_namespace = std::make_shared<std::string>(records::kDefaultNamespace);
+  key->add_option("parts", *key_parts,
+                  "<record> <parts...>: mesh-node <MeshName> <routingIdHex> | owner-lease "
+                  "<OwnerId> | client-server <ChannelName> <routingIdHex> | fanout-publisher "
+                  "<ChannelName> <routingIdHex> | authority <actor|spot> <Id>")
+      ->required()
+      ->expected(-1);
+  key->add_option("--namespace,-n", *key_namespace, "Redis key namespace")
+      ->capture_default_str();
+  key->callback([key_parts, key_namespace] {
+    const int rc = run_key_command(*key_parts, *key_namespace, std::cout, std::cerr);
+    if (rc != kExitOk) {
+      throw CLI::RuntimeError(rc);
+    }
+  });
+
+  CLI::App* record = app.add_subcommand("record", "Public record tools");
+  record->require_subcommand(1);
+  CLI::App* canon = record->add_subcommand(
+      "canon", "Read a record as JSON on stdin and print its canonical value bytes");
+  auto options = std::make_shared<RecordCanonOptions>();
+  canon->add_option("--type,-t", options->type,
+                    "mesh-node | owner-lease | client-server | fanout-publisher | authority "
+                    "(default: by the record's fields)");
+  canon->add_flag("--strict", options->strict,
+                  "require the input bytes to be canonical already (e.g. a value read from Redis)");
+  canon->add_flag("--hex", options->hex, "print the canonical bytes as lowercase hex");
+  canon->callback([options] {
+    const int rc = run_record_canon(std::cin, *options, std::cout, std::cerr);
+    if (rc != kExitOk) {
+      throw CLI::RuntimeError(rc);
+    }
+  });
+}
+
+}  // namespace spotcheck::cli

@@ -1,0 +1,181 @@
+#include "faults/fault_plan.h"
+
+#include <array>
+#include <cassert>
+#include <cstdio>
+
+namespace spotcheck::faults {
+
+namespace {
+
+constexpr std::array<FaultKindInfo, 9> kFaultKinds{{
+    {FaultKind::kStoreRequestLost, "store-request-lost", "a store request never reaches the store"},
+    {FaultKind::kStoreReplyLost, "store-reply-lost", "the store applies a request, its reply is lost (indeterminate)"},
+    {FaultKind::kStoreReplyDelayed, "store-reply-delayed", "a store reply arrives after the caller's deadline"},
+    {FaultKind::kStoreOutage, "store-outage", "the store refuses every request for a window"},
+    {FaultKind::kNodeKill, "node-kill", "a node dies and restarts later as a new host run"},
+    {FaultKind::kNodePause, "node-pause", "a node freezes while time moves, at times longer than its owner lease"},
+    {FaultKind::kNetworkLoss, "network-loss", "node-to-node messages are dropped"},
+    {FaultKind::kNetworkPartition, "network-partition", "links are cut, symmetric or one-way, for a window"},
+    {FaultKind::kClockDrift, "clock-drift", "node clocks run fast or slow within configured bounds"},
+}};
+
+std::string seconds(TimeUs us) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3gs", static_cast<double>(us) / 1e6);
+  return buffer;
+}
+
+std::string probability(double p) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", p);
+  return buffer;
+}
+
+}  // namespace
+
+std::span<const FaultKindInfo> all_fault_kinds() { return kFaultKinds; }
+
+const char* to_string(FaultKind kind) {
+  for (const auto& info : kFaultKinds) {
+    if (info.kind == kind) {
+      return info.name;
+    }
+  }
+  assert(false && "unknown fault kind");
+  return "?";
+}
+
+bool FaultPlan::enabled(FaultKind kind) const {
+  switch (kind) {
+    case FaultKind::kStoreRequestLost: return store_request_loss > 0.0;
+    case FaultKind::kStoreReplyLost: return store_reply_loss > 0.0;
+    case FaultKind::kStoreReplyDelayed: return store_reply_delay > 0.0;
+    case FaultKind::kStoreOutage: return store_outage_gap_us > 0 && store_outage_length_us > 0;
+    case FaultKind::kNodeKill: return node_kill_gap_us > 0;
+    case FaultKind::kNodePause: return node_pause_gap_us > 0 && node_pause_max_us > 0;
+    case FaultKind::kNetworkLoss: return network_loss > 0.0;
+    case FaultKind::kNetworkPartition: return partition_gap_us > 0 && partition_length_us > 0;
+    case FaultKind::kClockDrift: return clock_drift_max_ppm > 0;
+  }
+  return false;
+}
+
+std::string FaultPlan::describe() const {
+  std::string out;
+  auto add = [&out](const std::string& part) { out += (out.empty() ? "" : " ") + part; };
+  for (const auto& info : kFaultKinds) {
+    if (!enabled(info.kind)) {
+      continue;
+    }
+    switch (info.kind) {
+      case FaultKind::kStoreRequestLost: add(std::string(info.name) + "=" + probability(store_request_loss)); break;
+      case FaultKind::kStoreReplyLost: add(std::string(info.name) + "=" + probability(store_reply_loss)); break;
+      case FaultKind::kStoreReplyDelayed: add(std::string(info.name) + "=" + probability(store_reply_delay)); break;
+      case FaultKind::kStoreOutage:
+        add(std::string(info.name) + "(gap=" + seconds(store_outage_gap_us) + ",length=" + seconds(store_outage_length_us) + ")");
+        break;
+      case FaultKind::kNodeKill:
+        add(std::string(info.name) + "(gap=" + seconds(node_kill_gap_us) + ",down=" + seconds(node_down_us) + ")");
+        break;
+      case FaultKind::kNodePause:
+        add(std::string(info.name) + "(gap=" + seconds(node_pause_gap_us) + ",max=" + seconds(node_pause_max_us) + ")");
+        break;
+      case FaultKind::kNetworkLoss: add(std::string(info.name) + "=" + probability(network_loss)); break;
+      case FaultKind::kNetworkPartition:
+        add(std::string(info.name) + "(gap=" + seconds(partition_gap_us) + ",length=" + seconds(partition_length_us) + ")");
+        break;
+      case FaultKind::kClockDrift: add(std::string(info.name) + "=" + std::to_string(clock_drift_max_ppm) + "ppm"); break;
+    }
+  }
+  return out.empty() ? "none" : out;
+}
+
+FaultPlan FaultPlan::none() { return FaultPlan{}; }
+
+FaultPlan FaultPlan::standard(TimeUs faults_stop_us) {
+  FaultPlan plan;
+  plan.store_request_loss = 0.01;
+  plan.store_reply_loss = 0.01;
+  plan.store_reply_delay = 0.01;
+  plan.store_outage_gap_us = platform::seconds(40);
+  plan.store_outage_length_us = platform::seconds(2);
+  plan.node_kill_gap_us = platform::seconds(30);
+  plan.node_down_us = platform::seconds(3);
+  plan.node_pause_gap_us = platform::seconds(30);
+  plan.node_pause_max_us = platform::seconds(20);
+  plan.network_loss = 0.01;
+  plan.partition_gap_us = platform::seconds(30);
+  plan.partition_length_us = platform::seconds(5);
+  plan.clock_drift_max_ppm = 200;
+  plan.faults_stop_us = faults_stop_us;
+  return plan;
+}
+
+FaultPlan FaultPlan::swarm(platform::Random& random, TimeUs faults_stop_us) {
+  FaultPlan plan;
+  plan.faults_stop_us = faults_stop_us;
+  // Draw every kind's switch and intensity in a fixed order, whether or not it ends up on, so
+  // one kind's draw never shifts another's.
+  auto on = [&random] { return random.chance(0.5); };
+  auto rate = [&random](double lo, double hi) {
+    return lo + (hi - lo) * static_cast<double>(random.below(1'000'001)) / 1e6;
+  };
+  auto span_us = [&random](TimeUs lo, TimeUs hi) { return static_cast<TimeUs>(random.between(lo, hi)); };
+  {
+    const bool b = on();
+    const double p = rate(0.001, 0.1);
+    plan.store_request_loss = b ? p : 0.0;
+  }
+  {
+    const bool b = on();
+    const double p = rate(0.001, 0.1);
+    plan.store_reply_loss = b ? p : 0.0;
+  }
+  {
+    const bool b = on();
+    const double p = rate(0.001, 0.1);
+    plan.store_reply_delay = b ? p : 0.0;
+  }
+  {
+    const bool b = on();
+    const TimeUs gap = span_us(platform::seconds(5), platform::seconds(60));
+    const TimeUs length = span_us(platform::millis(100), platform::seconds(10));
+    plan.store_outage_gap_us = b ? gap : 0;
+    plan.store_outage_length_us = b ? length : 0;
+  }
+  {
+    const bool b = on();
+    const TimeUs gap = span_us(platform::seconds(5), platform::seconds(60));
+    const TimeUs down = span_us(platform::millis(100), platform::seconds(20));
+    plan.node_kill_gap_us = b ? gap : 0;
+    plan.node_down_us = b ? down : 0;
+  }
+  {
+    const bool b = on();
+    const TimeUs gap = span_us(platform::seconds(5), platform::seconds(60));
+    const TimeUs max = span_us(platform::millis(100), platform::seconds(40));
+    plan.node_pause_gap_us = b ? gap : 0;
+    plan.node_pause_max_us = b ? max : 0;
+  }
+  {
+    const bool b = on();
+    const double p = rate(0.001, 0.2);
+    plan.network_loss = b ? p : 0.0;
+  }
+  {
+    const bool b = on();
+    const TimeUs gap = span_us(platform::seconds(5), platform::seconds(60));
+    const TimeUs length = span_us(platform::millis(100), platform::seconds(20));
+    plan.partition_gap_us = b ? gap : 0;
+    plan.partition_length_us = b ? length : 0;
+  }
+  {
+    const bool b = on();
+    const auto ppm = random.between(1, 1000);
+    plan.clock_drift_max_ppm = b ? ppm : 0;
+  }
+  return plan;
+}
+
+}  // namespace spotcheck::faults

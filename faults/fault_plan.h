@@ -1,0 +1,74 @@
+// Which faults a run injects, and how hard. Drawn from the seed in swarm mode.
+//
+// A run has a safety phase (faults on) followed by a liveness phase (faults stop at
+// `faults_stop_us`; a healed world must let every request finish before its deadline).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "impl/platform/random.h"
+#include "impl/platform/time.h"
+
+namespace spotcheck::faults {
+
+using platform::TimeUs;
+
+enum class FaultKind {
+  kStoreRequestLost,    // a store request never reaches the store (nothing applied)
+  kStoreReplyLost,      // the store applies a request but its reply is lost (indeterminate)
+  kStoreReplyDelayed,   // the reply arrives after the caller's deadline
+  kStoreOutage,         // the store refuses every request for a window
+  kNodeKill,            // a node process dies (fibers unwound) and restarts as a new host run
+  kNodePause,           // a node freezes while time moves on, sometimes longer than its owner lease
+  kNetworkLoss,         // node-to-node messages are dropped
+  kNetworkPartition,    // links cut, symmetric or one-way, for a window
+  kClockDrift,          // node clocks run fast or slow within bounds
+};
+
+struct FaultKindInfo {
+  FaultKind kind;
+  const char* name;
+  const char* description;
+};
+
+// Every fault kind, in a fixed order (used by `spotcheck list` and swarm drawing).
+std::span<const FaultKindInfo> all_fault_kinds();
+const char* to_string(FaultKind kind);
+
+struct FaultPlan {
+  // Per store request probabilities.
+  double store_request_loss = 0.0;
+  double store_reply_loss = 0.0;
+  double store_reply_delay = 0.0;
+  // Store outages: mean gap between windows and window length.
+  TimeUs store_outage_gap_us = 0;  // 0: no outages
+  TimeUs store_outage_length_us = 0;
+  // Node kills: mean time between kills of some node; how long a dead node stays down.
+  TimeUs node_kill_gap_us = 0;  // 0: no kills
+  TimeUs node_down_us = 0;
+  // Node pauses: mean gap and the longest pause (may exceed the owner lease TTL).
+  TimeUs node_pause_gap_us = 0;  // 0: no pauses
+  TimeUs node_pause_max_us = 0;
+  // Network between nodes.
+  double network_loss = 0.0;
+  TimeUs partition_gap_us = 0;  // 0: no partitions
+  TimeUs partition_length_us = 0;
+  // Clock drift bound, parts per million (each node draws its drift in [-max, +max]).
+  std::int64_t clock_drift_max_ppm = 0;
+  // When the safety phase ends: no fault starts after this and every fault has healed.
+  TimeUs faults_stop_us = 0;
+
+  bool enabled(FaultKind kind) const;
+  // One line, e.g. "store-request-lost=0.02 node-kill(gap=20s,down=3s) ...", or "none".
+  std::string describe() const;
+
+  static FaultPlan none();
+  // Every fault kind on at a moderate level: the default campaign.
+  static FaultPlan standard(TimeUs faults_stop_us);
+  // Swarm testing: each kind on or off with probability 1/2, its intensity drawn too.
+  static FaultPlan swarm(platform::Random& random, TimeUs faults_stop_us);
+};
+
+}  // namespace spotcheck::faults

@@ -1,0 +1,624 @@
+#include "impl/location/authority/authority_ops.h"
+
+#include <utility>
+#include <variant>
+
+#include "impl/location/check.h"
+#include "impl/location/events/event_names.h"
+#include "impl/location/generation/generation_counter.h"
+#include "impl/location/keys/counter_keys.h"
+#include "impl/records/keys.h"
+#include "impl/records/limits.h"
+#include "impl/records/validate.h"
+
+namespace spotcheck::location {
+
+using platform::Field;
+using Kind = WriteOutcome::Kind;
+
+namespace {
+
+std::string_view event_kind(int op_index) {
+  static constexpr std::string_view kKinds[] = {
+      events::kAuthorityReserve,  events::kAuthorityCommit,   events::kAuthorityAbort,
+      events::kAuthorityPreserve, events::kAuthorityNewOwner, events::kAuthorityDelete,
+      events::kAuthorityDelete};
+  LOCATION_ASSERT(op_index >= 0 && op_index < 7);
+  return kKinds[op_index];
+}
+
+std::string_view op_name(int op_index) {
+  static constexpr std::string_view kNames[] = {"reserve",  "commit",    "abort", "preserve",
+                                                "new_owner", "delete", "sweep_delete"};
+  LOCATION_ASSERT(op_index >= 0 && op_index < 7);
+  return kNames[op_index];
+}
+
+std::int64_t as_i64(std::uint64_t value) {
+  LOCATION_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
+  return static_cast<std::int64_t>(value);
+}
+
+bool same_node(const records::AllocationDescriptor& a, const records::MeshNodeDescriptorRecord& b) {
+  return a.mesh_name == b.mesh_name && a.routing_id_hex == b.routing_id_hex;
+}
+
+}  // namespace
+
+AuthorityOps::AuthorityOps(const LocationConfig& config, platform::Platform& platform,
+                           store::LocationStore& store, OwnerLease& lease)
+    : _config(config), _platform(platform), _store(store), _lease(lease) {}
+
+// ---- read -------------------------------------------------------------------------------------
+
+Result<AuthorityRead> AuthorityOps::read(const AuthorityKey& key) {
+  const store::ReadResult read = _store.read(
+      key.store_key(), _platform.clock.now_us() + _config.store_request_timeout_us);
+  if (const auto* missing = std::get_if<store::Missing>(&read)) {
+    return AuthorityRead{std::nullopt, missing->now_ms};
+  }
+  if (const auto* error = std::get_if<store::StoreError>(&read)) {
+    return Error::of(ErrorKind::kStoreError,
+                     std::string("reading authority: ") + store::to_string(error->kind));
+  }
+  const auto& found = std::get<store::Found>(read);
+  records::RecordResult<records::AuthorityRecord> decoded =
+      records::decode_authority_record(found.value);
+  if (!decoded.ok()) {
+    return Error::of(ErrorKind::kRecordInvalid,
+                     "authority row of '" + key.id + "': " + records::describe(decoded.error()));
+  }
+  const records::AuthorityRecord& record = decoded.value();
+  LOCATION_ASSERT(records::is_issued_generation(record.object_generation));
+  LOCATION_ASSERT(records::is_issued_generation(record.authority_owner_generation));
+  LOCATION_ASSERT(records::authority_kind(record.allocation.object_kind) == key.kind);
+  return AuthorityRead{AuthoritySnapshot{key, std::move(decoded).value(), found.version, found.value},
+                       found.now_ms};
+}
+
+// ---- shared machinery -------------------------------------------------------------------------
+
+Result<store::Bytes> AuthorityOps::encode_record(const records::AuthorityRecord& record) const {
+  records::RecordResult<std::string> bytes = records::encode_checked(record);
+  if (!bytes.ok()) {
+    return Error::of(ErrorKind::kInvalidArgument,
+                     "authority record does not encode: " + records::describe(bytes.error()));
+  }
+  return std::move(bytes).value();
+}
+
+void AuthorityOps::add_own_lease_condition(PlannedWrite& write) const {
+  write.add_condition(store::ExpectVersion{_lease.record_key(), _lease.record_version()},
+                      ConditionRole::kOwnLease);
+}
+
+void AuthorityOps::add_target_conditions(PlannedWrite& write, const NodeView& target) const {
+  const records::MeshNodeDescriptorRecord& node = target.descriptor;
+  write.add_condition(
+      store::ExpectVersion{records::mesh_node_preimage(node.mesh_name, node.routing_id_hex),
+                           target.descriptor_version},
+      ConditionRole::kTargetDescriptor);
+  if (target.host_run() == _lease.host_run()) {
+    return;  // the target is this host run: the own-lease condition verifies it
+  }
+  write.add_condition(
+      store::ExpectVersion{records::owner_lease_preimage(node.owner_id), target.lease_version},
+      ConditionRole::kTargetLease);
+}
+
+Result<Done> AuthorityOps::check_target(const NodeView& target, records::ObjectKind kind,
+                                        const std::string& stable_type) const {
+  const records::MeshNodeDescriptorRecord& node = target.descriptor;
+  if (!target.lease_valid || target.lease_version.value == 0 ||
+      target.lease_expires_at_ms <= target.lease_read_now_ms) {
+    return Error::conflict(ConflictCause::kTargetLeaseInvalid,
+                           "target " + node.routing_id_hex + " has no valid owner lease");
+  }
+  if (target.descriptor_version.value == 0 || node.state != records::DescriptorState::kServing ||
+      node.object_role != records::ObjectRole::kServer) {
+    return Error::of(ErrorKind::kInvalidArgument,
+                     "target " + node.routing_id_hex + " is not a Serving object server");
+  }
+  if (!has_capability(node, kind, stable_type)) {
+    return Error::of(ErrorKind::kInvalidArgument, "target " + node.routing_id_hex +
+                                                      " has not registered " + stable_type);
+  }
+  LOCATION_ASSERT(records::is_issued_generation(node.lease_generation));
+  LOCATION_ASSERT(records::is_issued_generation(node.lifecycle_generation));
+  if (node.owner_id == _lease.host_run().owner_id) {
+    LOCATION_ASSERT(node.lease_generation == _lease.host_run().lease_generation);
+  }
+  return Done{};
+}
+
+Result<Done> AuthorityOps::require_owner(const AuthoritySnapshot& snapshot, Op op) {
+  const HostRun& own = _lease.host_run();
+  const records::AuthorityRecord& record = snapshot.record;
+  if (record.owner_id == own.owner_id && record.owner_lease_generation == own.lease_generation) {
+    return Done{};
+  }
+  Error error = Error::conflict(ConflictCause::kNotOwner,
+                                "'" + snapshot.key.id + "' is owned by another host run");
+  emit(op, snapshot.key, record, nullptr, "conflict", to_string(error.cause), nullptr);
+  return error;
+}
+
+template <class PlanFn>
+Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
+                                                 const records::AuthorityRecord& intended,
+                                                 const records::AuthorityRecord* previous,
+                                                 PlanFn&& plan) {
+  const std::string_view name = op_name(static_cast<int>(op));
+  std::vector<store::Bytes> earlier_bytes;
+  records::AuthorityRecord event_record = intended;
+  auto fail = [&](Error error, const WriteOutcome* outcome) -> Result<Executed> {
+    const std::string_view cause =
+        error.kind == ErrorKind::kConflict ? to_string(error.cause) : std::string_view();
+    emit(op, key, event_record, previous, to_string(error.kind), cause, outcome);
+    return error;
+  };
+  for (std::uint32_t attempt = 0; attempt < _config.contention_attempts_max; ++attempt) {
+    if (Result<Done> admitted = _lease.admit(name); !admitted.ok()) {
+      return fail(admitted.error(), nullptr);
+    }
+    Result<Plan> planned = plan();
+    if (!planned.ok()) {
+      return fail(planned.error(), nullptr);
+    }
+    Plan& current = planned.value();
+    event_record = current.record;
+    const WriteOutcome outcome =
+        execute_authority_write(_store, _platform.clock, _config, current.write, earlier_bytes);
+    if (current.write.authority_bytes_after.has_value()) {
+      earlier_bytes.push_back(*current.write.authority_bytes_after);
+    }
+    switch (outcome.kind) {
+      case Kind::kApplied:
+      case Kind::kResolvedApplied:
+        emit(op, key, current.record, previous, "applied", "", &outcome);
+        emit_capacity(current.write, outcome);
+        return Executed{outcome, std::move(current.record)};
+      case Kind::kNotApplied:
+        _platform.events.emit(events::kStoreIndeterminate,
+                              {Field::str("op", name), Field::str("id", key.id),
+                               Field::str("resolution", "not_applied")});
+        continue;
+      case Kind::kConflict:
+        switch (outcome.condition_role) {
+          case ConditionRole::kCounter:
+            continue;  // the sequence moved under us: read it again
+          case ConditionRole::kOwnLease:
+            if (Result<Done> reconfirmed = _lease.reconfirm(); !reconfirmed.ok()) {
+              return fail(reconfirmed.error(), &outcome);
+            }
+            continue;  // our lease record was renewed meanwhile
+          case ConditionRole::kAuthority:
+            return fail(Error::conflict(current.write.authority_version_before.has_value()
+                                            ? ConflictCause::kVersionChanged
+                                            : ConflictCause::kAlreadyExists,
+                                        "the authority row changed"),
+                        &outcome);
+          case ConditionRole::kTargetDescriptor:
+            return fail(Error::conflict(ConflictCause::kTargetChanged,
+                                        "the target's descriptor changed"),
+                        &outcome);
+          case ConditionRole::kTargetLease:
+            return fail(Error::conflict(ConflictCause::kTargetLeaseInvalid,
+                                        "the target's owner lease changed"),
+                        &outcome);
+        }
+        break;
+      case Kind::kBoundExceeded:
+        if (outcome.mutation_role == MutationRole::kCounter) {
+          _platform.events.emit(events::kGenerationExhausted,
+                                {Field::str("counter", "object-generation")});
+          return fail(Error::of(ErrorKind::kGenerationExhausted,
+                                "the ObjectGeneration sequence is exhausted"),
+                      &outcome);
+        }
+        LOCATION_ASSERT(outcome.mutation_role == MutationRole::kCapacity);
+        return fail(Error::of(ErrorKind::kCapacityFull, "the target node's capacity is full"),
+                    &outcome);
+      case Kind::kStoreError:
+        return fail(Error::of(ErrorKind::kStoreError, outcome.message), &outcome);
+      case Kind::kUnresolved:
+        _platform.events.emit(events::kStoreIndeterminate,
+                              {Field::str("op", name), Field::str("id", key.id),
+                               Field::str("resolution", "unknown")});
+        return fail(Error::of(ErrorKind::kIndeterminate, outcome.message), &outcome);
+    }
+  }
+  return fail(Error::conflict(ConflictCause::kCounterChanged,
+                              "contention outlasted " +
+                                  std::to_string(_config.contention_attempts_max) + " attempts"),
+              nullptr);
+}
+
+// ---- Reserve ----------------------------------------------------------------------------------
+
+Result<AuthoritySnapshot> AuthorityOps::reserve(const ReserveRequest& request,
+                                                const NodeView& target) {
+  const records::MeshNodeDescriptorRecord& node = target.descriptor;
+  records::AuthorityRecord intended;
+  intended.payload = request.payload;
+  intended.authority_owner_generation = 1;
+  intended.owner_id = node.owner_id;
+  intended.owner_lease_generation = node.lease_generation;
+  intended.allocation = records::Allocation{
+      records::AllocationState::kReserved,
+      request.object_kind,
+      request.stable_type,
+      records::AllocationDescriptor{node.mesh_name, node.routing_id_hex},
+      node.lifecycle_generation,
+      capacity_for(request.object_kind, request.stable_type)};
+  intended.pending_creation = request.pending_creation;
+
+  auto invalid = [&](Error error) -> Result<AuthoritySnapshot> {
+    emit(Op::kReserve, request.key, intended, nullptr, to_string(error.kind),
+         error.kind == ErrorKind::kConflict ? to_string(error.cause) : std::string_view(), nullptr);
+    return error;
+  };
+  if (records::authority_kind(request.object_kind) != request.key.kind) {
+    return invalid(Error::of(ErrorKind::kInvalidArgument, "object kind does not match the key"));
+  }
+  if (auto bad = records::check_identity("id", request.key.id)) {
+    return invalid(Error::of(ErrorKind::kInvalidArgument, records::describe(*bad)));
+  }
+  if (Result<Done> checked = check_target(target, request.object_kind, request.stable_type);
+      !checked.ok()) {
+    return invalid(checked.error());
+  }
+
+  const store::Key key = request.key.store_key();
+  const store::Key counter_key = keys::object_generation_counter();
+  Result<Executed> executed = run(Op::kReserve, request.key, intended, nullptr, [&]() -> Result<Plan> {
+    Result<CounterRead> counter = read_generation_counter(
+        _store, counter_key, _platform.clock.now_us() + _config.store_request_timeout_us);
+    if (!counter.ok()) {
+      return counter.error();
+    }
+    Result<std::uint64_t> next = next_generation(counter.value());
+    if (!next.ok()) {
+      _platform.events.emit(events::kGenerationExhausted,
+                            {Field::str("counter", "object-generation"),
+                             Field::num("value", as_i64(counter.value().value))});
+      return next.error();
+    }
+    Plan plan;
+    plan.record = intended;
+    plan.record.object_generation = next.value();
+    Result<store::Bytes> bytes = encode_record(plan.record);
+    if (!bytes.ok()) {
+      return bytes.error();
+    }
+    PlannedWrite& write = plan.write;
+    write.authority_key = key;
+    write.authority_bytes_after = bytes.value();
+    write.add_condition(store::ExpectAbsent{key}, ConditionRole::kAuthority);
+    write.add_condition(counter_condition(counter.value()), ConditionRole::kCounter);
+    add_own_lease_condition(write);
+    add_target_conditions(write, target);
+    write.add_mutation(store::Put{key, std::move(bytes).value()}, MutationRole::kAuthority);
+    write.add_mutation(counter_increment(counter_key), MutationRole::kCounter);
+    write.add_capacity(secure_capacity(plan.record.allocation.capacity, node));
+    return plan;
+  });
+  if (!executed.ok()) {
+    return executed.error();
+  }
+  Executed& done = executed.value();
+  LOCATION_ASSERT(done.record.allocation.state == records::AllocationState::kReserved);
+  LOCATION_ASSERT(done.record.authority_owner_generation == 1);
+  if (done.outcome.kind == Kind::kApplied) {
+    LOCATION_ASSERT(done.outcome.outcomes[1].counter == as_i64(done.record.object_generation));
+  }
+  // A late-applied earlier attempt may hold another ObjectGeneration: the stored bytes decide.
+  records::RecordResult<records::AuthorityRecord> stored =
+      records::decode_authority_record(done.outcome.authority_bytes_after);
+  LOCATION_ASSERT(stored.ok());
+  return AuthoritySnapshot{request.key, std::move(stored).value(),
+                           done.outcome.authority_version_after,
+                           std::move(done.outcome.authority_bytes_after)};
+}
+
+// ---- Commit -----------------------------------------------------------------------------------
+
+Result<AuthoritySnapshot> AuthorityOps::commit(const AuthoritySnapshot& reserved) {
+  if (reserved.record.allocation.state != records::AllocationState::kReserved) {
+    emit(Op::kCommit, reserved.key, reserved.record, nullptr, "conflict", "wrong_state", nullptr);
+    return Error::conflict(ConflictCause::kWrongState, "Commit needs a Reserved row");
+  }
+  if (Result<Done> owner = require_owner(reserved, Op::kCommit); !owner.ok()) {
+    return owner.error();
+  }
+  records::AuthorityRecord after = reserved.record;
+  after.allocation.state = records::AllocationState::kActive;
+  after.pending_creation.reset();
+  Result<Executed> executed =
+      run(Op::kCommit, reserved.key, after, nullptr, [&]() -> Result<Plan> {
+        Result<store::Bytes> bytes = encode_record(after);
+        if (!bytes.ok()) {
+          return bytes.error();
+        }
+        Plan plan{PlannedWrite{}, after};
+        PlannedWrite& write = plan.write;
+        write.authority_key = reserved.key.store_key();
+        write.authority_version_before = reserved.version;
+        write.object_generation_before = reserved.record.object_generation;
+        write.authority_bytes_after = bytes.value();
+        write.add_condition(store::ExpectVersion{write.authority_key, reserved.version},
+                            ConditionRole::kAuthority);
+        add_own_lease_condition(write);
+        write.add_mutation(store::Put{write.authority_key, std::move(bytes).value()},
+                           MutationRole::kAuthority);
+        return plan;
+      });
+  if (!executed.ok()) {
+    return executed.error();
+  }
+  Executed& done = executed.value();
+  LOCATION_ASSERT(done.record.object_generation == reserved.record.object_generation);
+  LOCATION_ASSERT(done.record.authority_owner_generation ==
+                  reserved.record.authority_owner_generation);
+  return AuthoritySnapshot{reserved.key, std::move(done.record), done.outcome.authority_version_after,
+                           std::move(done.outcome.authority_bytes_after)};
+}
+
+// ---- Preserve ---------------------------------------------------------------------------------
+
+Result<AuthoritySnapshot> AuthorityOps::preserve(const AuthoritySnapshot& active,
+                                                 std::string payload) {
+  if (active.record.allocation.state != records::AllocationState::kActive) {
+    emit(Op::kPreserve, active.key, active.record, nullptr, "conflict", "wrong_state", nullptr);
+    return Error::conflict(ConflictCause::kWrongState, "Preserve needs an Active row");
+  }
+  if (Result<Done> owner = require_owner(active, Op::kPreserve); !owner.ok()) {
+    return owner.error();
+  }
+  records::AuthorityRecord after = active.record;
+  after.payload = std::move(payload);
+  Result<Executed> executed =
+      run(Op::kPreserve, active.key, after, nullptr, [&]() -> Result<Plan> {
+        Result<store::Bytes> bytes = encode_record(after);
+        if (!bytes.ok()) {
+          return bytes.error();
+        }
+        Plan plan{PlannedWrite{}, after};
+        PlannedWrite& write = plan.write;
+        write.authority_key = active.key.store_key();
+        write.authority_version_before = active.version;
+        write.object_generation_before = active.record.object_generation;
+        write.authority_bytes_after = bytes.value();
+        write.add_condition(store::ExpectVersion{write.authority_key, active.version},
+                            ConditionRole::kAuthority);
+        add_own_lease_condition(write);
+        write.add_mutation(store::Put{write.authority_key, std::move(bytes).value()},
+                           MutationRole::kAuthority);
+        return plan;
+      });
+  if (!executed.ok()) {
+    return executed.error();
+  }
+  Executed& done = executed.value();
+  // Preserve keeps owner, generations and capacity in use.
+  LOCATION_ASSERT(done.record.owner_id == active.record.owner_id);
+  LOCATION_ASSERT(done.record.owner_lease_generation == active.record.owner_lease_generation);
+  LOCATION_ASSERT(done.record.object_generation == active.record.object_generation);
+  LOCATION_ASSERT(done.record.authority_owner_generation ==
+                  active.record.authority_owner_generation);
+  LOCATION_ASSERT(done.record.allocation == active.record.allocation);
+  return AuthoritySnapshot{active.key, std::move(done.record), done.outcome.authority_version_after,
+                           std::move(done.outcome.authority_bytes_after)};
+}
+
+// ---- NewOwner ---------------------------------------------------------------------------------
+
+Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& active,
+                                                  const NodeView& target) {
+  const records::AuthorityRecord& before = active.record;
+  const records::MeshNodeDescriptorRecord& node = target.descriptor;
+  records::AuthorityRecord after = before;
+  after.owner_id = node.owner_id;
+  after.owner_lease_generation = node.lease_generation;
+  after.authority_owner_generation = before.authority_owner_generation + 1;
+  after.allocation.descriptor = records::AllocationDescriptor{node.mesh_name, node.routing_id_hex};
+  after.allocation.descriptor_lifecycle_generation = node.lifecycle_generation;
+
+  auto refuse = [&](Error error) -> Result<AuthoritySnapshot> {
+    emit(Op::kNewOwner, active.key, after, &before, to_string(error.kind),
+         error.kind == ErrorKind::kConflict ? to_string(error.cause) : std::string_view(), nullptr);
+    return error;
+  };
+  if (before.allocation.state != records::AllocationState::kActive) {
+    return refuse(Error::conflict(ConflictCause::kWrongState, "NewOwner needs an Active row"));
+  }
+  if (before.owner_id == node.owner_id && before.owner_lease_generation == node.lease_generation) {
+    return refuse(Error::of(ErrorKind::kInvalidArgument, "the target already owns the row"));
+  }
+  if (Result<Done> checked =
+          check_target(target, before.allocation.object_kind, before.allocation.stable_type);
+      !checked.ok()) {
+    return refuse(checked.error());
+  }
+  if (before.authority_owner_generation >= records::kGenerationMax) {
+    _platform.events.emit(events::kGenerationExhausted,
+                          {Field::str("counter", "authority-owner-generation"),
+                           Field::str("id", active.key.id),
+                           Field::num("value", as_i64(before.authority_owner_generation))});
+    return refuse(Error::of(ErrorKind::kGenerationExhausted,
+                            "AuthorityOwnerGeneration would pass 2^63-2"));
+  }
+  Result<Executed> executed =
+      run(Op::kNewOwner, active.key, after, &before, [&]() -> Result<Plan> {
+        Result<store::Bytes> bytes = encode_record(after);
+        if (!bytes.ok()) {
+          return bytes.error();
+        }
+        Plan plan{PlannedWrite{}, after};
+        PlannedWrite& write = plan.write;
+        write.authority_key = active.key.store_key();
+        write.authority_version_before = active.version;
+        write.object_generation_before = before.object_generation;
+        write.authority_bytes_after = bytes.value();
+        write.add_condition(store::ExpectVersion{write.authority_key, active.version},
+                            ConditionRole::kAuthority);
+        add_own_lease_condition(write);
+        add_target_conditions(write, target);
+        write.add_mutation(store::Put{write.authority_key, std::move(bytes).value()},
+                           MutationRole::kAuthority);
+        if (!same_node(before.allocation.descriptor, node)) {
+          write.add_capacity(release_capacity(before.allocation));
+          write.add_capacity(secure_capacity(after.allocation.capacity, node));
+        }
+        return plan;
+      });
+  if (!executed.ok()) {
+    return executed.error();
+  }
+  Executed& done = executed.value();
+  LOCATION_ASSERT(done.record.object_generation == before.object_generation);
+  LOCATION_ASSERT(done.record.authority_owner_generation == before.authority_owner_generation + 1);
+  LOCATION_ASSERT(done.record.allocation.capacity == before.allocation.capacity);
+  return AuthoritySnapshot{active.key, std::move(done.record), done.outcome.authority_version_after,
+                           std::move(done.outcome.authority_bytes_after)};
+}
+
+// ---- Abort / Delete / sweep -------------------------------------------------------------------
+
+Result<AuthorityOps::Plan> AuthorityOps::plan_removal(const AuthoritySnapshot& snapshot) {
+  Plan plan{PlannedWrite{}, snapshot.record};
+  PlannedWrite& write = plan.write;
+  write.authority_key = snapshot.key.store_key();
+  write.authority_version_before = snapshot.version;
+  write.object_generation_before = snapshot.record.object_generation;
+  write.add_condition(store::ExpectVersion{write.authority_key, snapshot.version},
+                      ConditionRole::kAuthority);
+  add_own_lease_condition(write);
+  write.add_mutation(store::Delete{write.authority_key}, MutationRole::kAuthority);
+  write.add_capacity(release_capacity(snapshot.record.allocation));
+  return plan;
+}
+
+Result<Done> AuthorityOps::abort(const AuthoritySnapshot& reserved) {
+  if (reserved.record.allocation.state != records::AllocationState::kReserved) {
+    emit(Op::kAbort, reserved.key, reserved.record, nullptr, "conflict", "wrong_state", nullptr);
+    return Error::conflict(ConflictCause::kWrongState, "Abort needs a Reserved row");
+  }
+  Result<Executed> executed = run(Op::kAbort, reserved.key, reserved.record, nullptr,
+                                  [&] { return plan_removal(reserved); });
+  if (!executed.ok()) {
+    return executed.error();
+  }
+  return Done{};
+}
+
+Result<Done> AuthorityOps::remove(const AuthoritySnapshot& active) {
+  if (active.record.allocation.state != records::AllocationState::kActive) {
+    emit(Op::kDelete, active.key, active.record, nullptr, "conflict", "wrong_state", nullptr);
+    return Error::conflict(ConflictCause::kWrongState, "Delete needs an Active row");
+  }
+  if (Result<Done> owner = require_owner(active, Op::kDelete); !owner.ok()) {
+    return owner.error();
+  }
+  Result<Executed> executed = run(Op::kDelete, active.key, active.record, nullptr,
+                                  [&] { return plan_removal(active); });
+  if (!executed.ok()) {
+    return executed.error();
+  }
+  return Done{};
+}
+
+Result<Done> AuthorityOps::sweep_remove(const AuthoritySnapshot& own) {
+  if (Result<Done> owner = require_owner(own, Op::kSweepDelete); !owner.ok()) {
+    return owner.error();
+  }
+  Result<Executed> executed = run(Op::kSweepDelete, own.key, own.record, nullptr,
+                                  [&] { return plan_removal(own); });
+  if (!executed.ok()) {
+    return executed.error();
+  }
+  return Done{};
+}
+
+// ---- events -----------------------------------------------------------------------------------
+
+void AuthorityOps::emit(Op op, const AuthorityKey& key, const records::AuthorityRecord& record,
+                        const records::AuthorityRecord* previous, std::string_view outcome,
+                        std::string_view cause, const WriteOutcome* write) {
+  const int index = static_cast<int>(op);
+  const HostRun by = _lease.registered() ? _lease.host_run() : HostRun{};
+  const std::int64_t version =
+      write != nullptr ? as_i64(write->authority_version_after.value) : 0;
+  const std::int64_t store_now_ms = write != nullptr ? write->now_ms : 0;
+  const std::int64_t resolved =
+      write != nullptr && write->kind == WriteOutcome::Kind::kResolvedApplied ? 1 : 0;
+  const records::Allocation& allocation = record.allocation;
+  const std::string_view kind = records::to_string(key.kind);
+  const std::string_view via = op == Op::kSweepDelete ? "sweep" : "explicit";
+  if (previous == nullptr) {
+    _platform.events.emit(
+        event_kind(index),
+        {Field::str("kind", kind), Field::str("id", key.id),
+         Field::num("object_gen", as_i64(record.object_generation)),
+         Field::num("owner_gen", as_i64(record.authority_owner_generation)),
+         Field::str("owner", record.owner_id),
+         Field::num("lease_gen", as_i64(record.owner_lease_generation)),
+         Field::str("state", records::to_string(allocation.state)),
+         Field::str("object_kind", records::to_string(allocation.object_kind)),
+         Field::str("stable_type", allocation.stable_type),
+         Field::str("mesh", allocation.descriptor.mesh_name),
+         Field::str("rid", allocation.descriptor.routing_id_hex),
+         Field::str("outcome", outcome), Field::str("cause", cause), Field::num("version", version),
+         Field::num("store_now_ms", store_now_ms), Field::num("resolved", resolved),
+         Field::str("by_owner", by.owner_id), Field::num("by_lease_gen", as_i64(by.lease_generation)),
+         Field::str("via", via)});
+    return;
+  }
+  _platform.events.emit(
+      event_kind(index),
+      {Field::str("kind", kind), Field::str("id", key.id),
+       Field::num("object_gen", as_i64(record.object_generation)),
+       Field::num("owner_gen", as_i64(record.authority_owner_generation)),
+       Field::str("owner", record.owner_id),
+       Field::num("lease_gen", as_i64(record.owner_lease_generation)),
+       Field::str("state", records::to_string(allocation.state)),
+       Field::str("object_kind", records::to_string(allocation.object_kind)),
+       Field::str("stable_type", allocation.stable_type),
+       Field::str("mesh", allocation.descriptor.mesh_name),
+       Field::str("rid", allocation.descriptor.routing_id_hex), Field::str("outcome", outcome),
+       Field::str("cause", cause), Field::num("version", version),
+       Field::num("store_now_ms", store_now_ms), Field::num("resolved", resolved),
+       Field::str("by_owner", by.owner_id), Field::num("by_lease_gen", as_i64(by.lease_generation)),
+       Field::str("via", via), Field::str("prev_owner", previous->owner_id),
+       Field::num("prev_lease_gen", as_i64(previous->owner_lease_generation)),
+       Field::num("prev_owner_gen", as_i64(previous->authority_owner_generation)),
+       Field::str("prev_mesh", previous->allocation.descriptor.mesh_name),
+       Field::str("prev_rid", previous->allocation.descriptor.routing_id_hex)});
+}
+
+void AuthorityOps::emit_capacity(const PlannedWrite& write, const WriteOutcome& outcome) {
+  LOCATION_ASSERT(outcome.applied());
+  std::size_t capacity_index = 0;
+  for (std::size_t i = 0; i < write.mutation_roles.size(); ++i) {
+    if (write.mutation_roles[i] != MutationRole::kCapacity) {
+      continue;
+    }
+    const CapacityChange& change = write.capacity[capacity_index];
+    ++capacity_index;
+    const std::int64_t value =
+        outcome.kind == WriteOutcome::Kind::kApplied ? outcome.outcomes[i].counter : -1;
+    if (outcome.kind == WriteOutcome::Kind::kApplied) {
+      LOCATION_ASSERT(value >= 0);
+      LOCATION_ASSERT(value <= change.increment.max);
+    }
+    _platform.events.emit(events::kCapacityChanged,
+                          {Field::str("mesh", change.mesh_name), Field::str("rid", change.routing_id_hex),
+                           Field::str("counter", change.counter), Field::str("spot_kind", change.spot_kind),
+                           Field::str("stable_type", change.stable_type),
+                           Field::num("delta", change.increment.delta), Field::num("value", value),
+                           Field::num("store_now_ms", outcome.now_ms)});
+  }
+  LOCATION_ASSERT(capacity_index == write.capacity.size());
+}
+
+}  // namespace spotcheck::location

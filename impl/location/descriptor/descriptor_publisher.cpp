@@ -1,0 +1,226 @@
+#include "impl/location/descriptor/descriptor_publisher.h"
+
+#include <utility>
+#include <variant>
+
+#include "impl/location/check.h"
+#include "impl/location/events/event_names.h"
+#include "impl/records/keys.h"
+#include "impl/records/limits.h"
+#include "impl/records/owner_lease_record.h"
+
+namespace spotcheck::location {
+
+using platform::Field;
+
+std::string_view to_string(PublishOutcome outcome) {
+  switch (outcome) {
+    case PublishOutcome::kPublished:
+      return "published";
+    case PublishOutcome::kIgnoredStale:
+      return "ignored_stale";
+    case PublishOutcome::kTakenOver:
+      return "taken_over";
+  }
+  return "unknown";
+}
+
+DescriptorPublisher::DescriptorPublisher(const LocationConfig& config,
+                                         platform::Platform& platform,
+                                         store::LocationStore& store, OwnerLease& lease)
+    : _config(config), _platform(platform), _store(store), _lease(lease) {}
+
+Result<Done> DescriptorPublisher::check_limits(records::MeshNodeDescriptorRecord& descriptor) const {
+  if (descriptor.object_capabilities.size() > records::kCapabilityEntriesMax) {
+    return Error::of(ErrorKind::kInvalidArgument,
+                     "descriptor lists " + std::to_string(descriptor.object_capabilities.size()) +
+                         " object capabilities; at most 1,024");
+  }
+  // Check the widest form this descriptor will ever be written in: the timestamp at its longest.
+  const std::int64_t updated_at = descriptor.updated_at_epoch_ms;
+  descriptor.updated_at_epoch_ms = records::kEpochMsMax;
+  records::RecordResult<std::string> bytes = records::encode_checked(descriptor);
+  descriptor.updated_at_epoch_ms = updated_at;
+  if (!bytes.ok()) {
+    return Error::of(ErrorKind::kInvalidArgument,
+                     "descriptor cannot be published: " + records::describe(bytes.error()));
+  }
+  LOCATION_ASSERT(bytes.value().size() <= records::kDescriptorBytesMax);
+  return Done{};
+}
+
+Result<Done> DescriptorPublisher::prepare(records::MeshNodeDescriptorRecord descriptor) {
+  LOCATION_ASSERT(!_prepared);
+  LOCATION_ASSERT(_lease.registered());
+  descriptor.owner_id = _lease.host_run().owner_id;
+  descriptor.lease_generation = _lease.host_run().lease_generation;
+  if (descriptor.descriptor_revision == 0) {
+    descriptor.descriptor_revision = records::kRevisionMin;
+  }
+  if (Result<Done> checked = check_limits(descriptor); !checked.ok()) {
+    return checked;  // startup fails; nothing was published
+  }
+  _descriptor = std::move(descriptor);
+  _key = records::mesh_node_preimage(_descriptor.mesh_name, _descriptor.routing_id_hex);
+  _prepared = true;
+  return Done{};
+}
+
+Result<PublishOutcome> DescriptorPublisher::update(records::MeshNodeDescriptorRecord descriptor) {
+  LOCATION_ASSERT(_prepared);
+  LOCATION_ASSERT(descriptor.mesh_name == _descriptor.mesh_name);
+  LOCATION_ASSERT(descriptor.routing_id_hex == _descriptor.routing_id_hex);
+  if (_stopped) {
+    return Error::of(ErrorKind::kInvalidArgument, "descriptor publishing stopped (Error state)");
+  }
+  if (_descriptor.descriptor_revision >= records::kRevisionMax) {
+    _stopped = true;
+    _descriptor.state = records::DescriptorState::kError;
+    emit("revision_exhausted", 0, 0);
+    return Error::of(ErrorKind::kGenerationExhausted,
+                     "descriptor Revision would pass 2^63-1: publisher switched to Error");
+  }
+  descriptor.owner_id = _descriptor.owner_id;
+  descriptor.lease_generation = _descriptor.lease_generation;
+  descriptor.descriptor_revision = _descriptor.descriptor_revision + 1;
+  if (Result<Done> checked = check_limits(descriptor); !checked.ok()) {
+    return checked.error();
+  }
+  _descriptor = std::move(descriptor);
+  return publish();
+}
+
+Result<PublishOutcome> DescriptorPublisher::publish() {
+  LOCATION_ASSERT(_prepared);
+  if (_stopped) {
+    return Error::of(ErrorKind::kInvalidArgument, "descriptor publishing stopped (Error state)");
+  }
+  for (std::uint32_t attempt = 0; attempt < _config.contention_attempts_max; ++attempt) {
+    if (Result<Done> admitted = _lease.admit("descriptor_publish"); !admitted.ok()) {
+      emit(to_string(admitted.error().kind), 0, 0);
+      return admitted.error();
+    }
+    bool retry = false;
+    Result<PublishOutcome> outcome = publish_attempt(retry);
+    if (!retry) {
+      return outcome;
+    }
+  }
+  emit("conflict", 0, 0);
+  return Error::conflict(ConflictCause::kVersionChanged, "the descriptor row kept changing");
+}
+
+Result<PublishOutcome> DescriptorPublisher::publish_attempt(bool& retry) {
+  retry = false;
+  auto deadline = [this] { return _platform.clock.now_us() + _config.store_request_timeout_us; };
+  const store::ReadResult read = _store.read(_key, deadline());
+  if (const auto* error = std::get_if<store::StoreError>(&read)) {
+    emit("store_error", 0, 0);
+    return Error::of(ErrorKind::kStoreError,
+                     std::string("reading our descriptor row: ") + store::to_string(error->kind));
+  }
+  std::vector<store::Condition> conditions;
+  PublishOutcome success = PublishOutcome::kPublished;
+  if (std::holds_alternative<store::Missing>(read)) {
+    conditions.push_back(store::ExpectAbsent{_key});
+  } else {
+    const auto& found = std::get<store::Found>(read);
+    records::RecordResult<records::MeshNodeDescriptorRecord> stored =
+        records::decode_mesh_node_descriptor_record(found.value);
+    if (!stored.ok()) {
+      emit("record_invalid", 0, found.now_ms);
+      return Error::of(ErrorKind::kRecordInvalid,
+                       "our descriptor row does not decode: " + records::describe(stored.error()));
+    }
+    const records::MeshNodeDescriptorRecord& current = stored.value();
+    const bool ours = current.owner_id == _descriptor.owner_id &&
+                      current.lease_generation == _descriptor.lease_generation;
+    if (ours && current.descriptor_revision >= _descriptor.descriptor_revision) {
+      // Same Revision already stored: a harmless no-op, never an overwrite (§4).
+      emit("ignored_stale", static_cast<std::int64_t>(found.version.value), found.now_ms);
+      return PublishOutcome::kIgnoredStale;
+    }
+    conditions.push_back(store::ExpectVersion{_key, found.version});
+    if (!ours) {
+      // Another host run published here: take over only once its owner lease has ended.
+      const store::Key lease_key = records::owner_lease_preimage(current.owner_id);
+      const store::ReadResult lease = _store.read(lease_key, deadline());
+      if (std::holds_alternative<store::StoreError>(lease)) {
+        emit("store_error", 0, 0);
+        return Error::of(ErrorKind::kStoreError, "reading the previous publisher's owner lease");
+      }
+      if (const auto* lease_found = std::get_if<store::Found>(&lease)) {
+        records::RecordResult<records::OwnerLeaseRecord> record =
+            records::decode_owner_lease_record(lease_found->value);
+        const bool valid = record.ok() && record.value().owner_id == current.owner_id &&
+                           record.value().lease_generation == current.lease_generation &&
+                           record.value().expires_at_epoch_ms > lease_found->now_ms;
+        if (valid) {
+          emit("conflict", 0, lease_found->now_ms);
+          return Error::conflict(ConflictCause::kOwnedByOtherHost,
+                                 "the descriptor row belongs to a live host run");
+        }
+        conditions.push_back(store::ExpectVersion{lease_key, lease_found->version});
+      } else {
+        conditions.push_back(store::ExpectAbsent{lease_key});
+      }
+      success = PublishOutcome::kTakenOver;
+    }
+  }
+  const std::size_t own_lease_index = conditions.size();
+  conditions.push_back(store::ExpectVersion{_lease.record_key(), _lease.record_version()});
+
+  records::MeshNodeDescriptorRecord written = _descriptor;
+  written.updated_at_epoch_ms = _lease.estimated_store_now_ms();
+  store::Bytes bytes = records::encode(written);
+  LOCATION_ASSERT(bytes.size() <= records::kDescriptorBytesMax);
+  store::WriteRequest request{std::move(conditions), {store::Put{_key, bytes}}};
+  const store::WriteResult result = _store.write(request, deadline());
+
+  if (const auto* applied = std::get_if<store::Applied>(&result)) {
+    LOCATION_ASSERT(applied->outcomes.size() == 1);
+    emit(to_string(success), static_cast<std::int64_t>(applied->outcomes[0].version.value),
+         applied->now_ms);
+    return success;
+  }
+  if (const auto* conflict = std::get_if<store::Conflict>(&result)) {
+    LOCATION_ASSERT(conflict->reason == store::Conflict::Reason::kVersionMismatch);
+    if (conflict->index == own_lease_index) {
+      if (Result<Done> reconfirmed = _lease.reconfirm(); !reconfirmed.ok()) {
+        emit(to_string(reconfirmed.error().kind), 0, conflict->now_ms);
+        return reconfirmed.error();
+      }
+    }
+    retry = true;  // the row or a lease moved: read again
+    return Error::conflict(ConflictCause::kVersionChanged, "descriptor row moved");
+  }
+  if (const auto* error = std::get_if<store::StoreError>(&result)) {
+    emit("store_error", 0, 0);
+    return Error::of(ErrorKind::kStoreError,
+                     std::string("writing our descriptor: ") + store::to_string(error->kind));
+  }
+  // Indeterminate: the next attempt re-reads the row. Our bytes there mean it applied; any other
+  // state is handled as a fresh publish (§10).
+  const store::ReadResult reread = _store.read(_key, deadline());
+  if (const auto* found = std::get_if<store::Found>(&reread); found != nullptr && found->value == bytes) {
+    emit(to_string(success), static_cast<std::int64_t>(found->version.value), found->now_ms);
+    return success;
+  }
+  retry = true;
+  return Error::of(ErrorKind::kIndeterminate, "descriptor write outcome unknown");
+}
+
+void DescriptorPublisher::emit(std::string_view outcome, std::int64_t version,
+                               std::int64_t store_now_ms) {
+  _platform.events.emit(
+      events::kDescriptorPublished,
+      {Field::str("mesh", _descriptor.mesh_name), Field::str("rid", _descriptor.routing_id_hex),
+       Field::num("revision", static_cast<std::int64_t>(_descriptor.descriptor_revision)),
+       Field::str("owner", _descriptor.owner_id),
+       Field::num("lease_gen", static_cast<std::int64_t>(_descriptor.lease_generation)),
+       Field::num("lifecycle_gen", static_cast<std::int64_t>(_descriptor.lifecycle_generation)),
+       Field::str("state", records::to_string(_descriptor.state)), Field::str("outcome", outcome),
+       Field::num("version", version), Field::num("store_now_ms", store_now_ms)});
+}
+
+}  // namespace spotcheck::location

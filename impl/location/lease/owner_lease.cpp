@@ -1,0 +1,419 @@
+#include "impl/location/lease/owner_lease.h"
+
+#include <algorithm>
+#include <string>
+#include <variant>
+
+#include "impl/location/check.h"
+#include "impl/location/events/event_names.h"
+#include "impl/location/generation/generation_counter.h"
+#include "impl/location/keys/counter_keys.h"
+#include "impl/location/lease/owner_id.h"
+#include "impl/records/keys.h"
+#include "impl/records/limits.h"
+#include "impl/records/owner_lease_record.h"
+
+namespace spotcheck::location {
+
+using platform::Field;
+
+namespace {
+
+std::int64_t ttl_ms(const LocationConfig& config) {
+  LOCATION_ASSERT(config.owner_lease_ttl_us % platform::kMicrosPerMilli == 0);
+  return config.owner_lease_ttl_us / platform::kMicrosPerMilli;
+}
+
+std::string store_error_text(const store::StoreError& error) {
+  return std::string(store::to_string(error.kind)) + " " + error.message;
+}
+
+}  // namespace
+
+OwnerLease::OwnerLease(const LocationConfig& config, platform::Platform& platform,
+                       store::LocationStore& store)
+    : _config(config), _platform(platform), _store(store) {
+  LOCATION_ASSERT(!validate(config).has_value());
+}
+
+const HostRun& OwnerLease::host_run() const {
+  LOCATION_ASSERT(_registered);
+  return _host_run;
+}
+
+const store::Key& OwnerLease::record_key() const {
+  LOCATION_ASSERT(_registered);
+  return _record_key;
+}
+
+store::StoreVersion OwnerLease::record_version() const {
+  LOCATION_ASSERT(_registered);
+  LOCATION_ASSERT(_version.value != 0);
+  return _version;
+}
+
+std::int64_t OwnerLease::expires_at_ms() const {
+  LOCATION_ASSERT(_registered);
+  return _expires_at_ms;
+}
+
+TimeUs OwnerLease::admission_deadline_us() const {
+  return _registered ? _deadline_us : 0;
+}
+
+store::StoreNowMs OwnerLease::estimated_store_now_ms() const {
+  LOCATION_ASSERT(_registered);
+  return location::estimated_store_now_ms(_last_observation, now_us());
+}
+
+bool OwnerLease::admission_open() const {
+  return _registered && !_lost && now_us() < _deadline_us;
+}
+
+Result<Done> OwnerLease::admit(std::string_view operation) {
+  const TimeUs now = now_us();
+  if (admission_open()) {
+    LOCATION_ASSERT(now < _deadline_us);
+    return Done{};
+  }
+  if (_registered && !_closed_reported) {
+    _closed_reported = true;
+    _platform.events.emit(events::kLeaseAdmissionClosed,
+                          {Field::str("owner", _host_run.owner_id),
+                           Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
+                           Field::num("deadline_us", _deadline_us), Field::num("now_us", now),
+                           Field::num("lost", _lost ? 1 : 0)});
+  }
+  _platform.events.emit(events::kAdmissionRefused,
+                        {Field::str("op", operation), Field::str("owner", _host_run.owner_id),
+                         Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
+                         Field::num("now_us", now)});
+  return Error::of(ErrorKind::kAdmissionClosed,
+                   std::string(operation) + ": " +
+                       (!_registered ? "owner lease not registered"
+                        : _lost      ? "owner lease lost"
+                                     : "past the local admission deadline"));
+}
+
+bool OwnerLease::lease_surely_unexpired(TimeUs local_now_us) const {
+  // The lease end as seen from the last observation's send time (deadline + margin).
+  return local_now_us < _deadline_us + _config.fencing_margin_us;
+}
+
+void OwnerLease::adopt(const Adopted& adopted, std::string_view kind_for_event) {
+  LOCATION_ASSERT(adopted.version.value != 0);
+  LOCATION_ASSERT(!_lost);
+  if (_registered && adopted.expires_at_ms < _expires_at_ms) {
+    return;  // an older record of ours than the one already adopted (a late re-read)
+  }
+  const TimeUs deadline =
+      location::admission_deadline_us(adopted.observation, _config.fencing_margin_us);
+  const bool new_record = !_registered || adopted.version != _version;
+  // Every observation bounds the same never-shortening lease from below: keep the latest end.
+  _deadline_us = _registered ? std::max(_deadline_us, deadline) : deadline;
+  if (new_record) {
+    _version = adopted.version;
+    _expires_at_ms = adopted.expires_at_ms;
+    _last_observation = adopted.observation;
+    _registered = true;
+    _platform.events.emit(kind_for_event,
+                          {Field::str("owner", _host_run.owner_id),
+                           Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
+                           Field::num("expires_ms", _expires_at_ms),
+                           Field::num("store_now_ms", adopted.observation.store_now_ms),
+                           Field::num("deadline_us", _deadline_us),
+                           Field::num("version", static_cast<std::int64_t>(_version.value))});
+  }
+  if (_closed_reported && admission_open()) {
+    _closed_reported = false;
+    _platform.events.emit(events::kLeaseAdmissionReopened,
+                          {Field::str("owner", _host_run.owner_id),
+                           Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
+                           Field::num("deadline_us", _deadline_us)});
+  }
+}
+
+void OwnerLease::mark_lost(std::string_view reason) {
+  if (_lost) {
+    return;
+  }
+  _lost = true;
+  _platform.events.emit(events::kLeaseLost,
+                        {Field::str("owner", _host_run.owner_id),
+                         Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
+                         Field::str("reason", reason), Field::num("now_us", now_us())});
+  LOCATION_ASSERT(!admission_open());
+}
+
+// ---- register ---------------------------------------------------------------------------------
+
+Result<Done> OwnerLease::register_lease() {
+  LOCATION_ASSERT(!_registered);
+  LOCATION_ASSERT(!_lost);
+  if (_host_run.owner_id.empty()) {
+    _host_run.owner_id = new_owner_id(_platform.random);
+    _record_key = records::owner_lease_preimage(_host_run.owner_id);
+  }
+  for (std::uint32_t attempt = 0; attempt < _config.contention_attempts_max; ++attempt) {
+    bool retry = false;
+    Result<Done> result = register_attempt(retry);
+    if (!retry) {
+      if (!result.ok()) {
+        _platform.events.emit(events::kLeaseRegisterFailed,
+                              {Field::str("owner", _host_run.owner_id),
+                               Field::str("outcome", to_string(result.error().kind))});
+      }
+      LOCATION_ASSERT(result.ok() == _registered);
+      return result;
+    }
+  }
+  _platform.events.emit(events::kLeaseRegisterFailed,
+                        {Field::str("owner", _host_run.owner_id),
+                         Field::str("outcome", to_string(ErrorKind::kConflict))});
+  return Error::conflict(ConflictCause::kCounterChanged,
+                         "the lease generation counter kept moving under registration");
+}
+
+Result<Done> OwnerLease::register_attempt(bool& retry) {
+  retry = false;
+  const store::Key counter_key = keys::lease_generation_counter();
+  const TimeUs read_before = now_us();
+  Result<CounterRead> counter =
+      read_generation_counter(_store, counter_key, read_before + _config.renew_timeout_us);
+  if (!counter.ok()) {
+    return counter.error();
+  }
+  Result<std::uint64_t> next = next_generation(counter.value());
+  if (!next.ok()) {
+    _platform.events.emit(events::kGenerationExhausted,
+                          {Field::str("counter", "lease-generation"),
+                           Field::num("value", static_cast<std::int64_t>(counter.value().value))});
+    return next.error();
+  }
+  const LeaseObservation counter_seen{read_before, now_us(), counter.value().now_ms, 0};
+  const TimeUs write_before = now_us();
+  const store::StoreNowMs store_now_estimate =
+      location::estimated_store_now_ms(counter_seen, write_before);
+  _host_run.lease_generation = next.value();
+  const records::OwnerLeaseRecord record{_host_run.owner_id, next.value(),
+                                         store_now_estimate + ttl_ms(_config), store_now_estimate};
+  const store::Bytes bytes = records::encode(record);
+
+  store::WriteRequest request;
+  request.conditions = {counter_condition(counter.value()), store::ExpectAbsent{_record_key}};
+  request.mutations = {counter_increment(counter_key), store::Put{_record_key, bytes}};
+  const store::WriteResult written =
+      _store.write(request, write_before + _config.renew_timeout_us);
+  const TimeUs write_after = now_us();
+
+  if (const auto* applied = std::get_if<store::Applied>(&written)) {
+    LOCATION_ASSERT(applied->outcomes.size() == 2);
+    LOCATION_ASSERT(applied->outcomes[0].counter == static_cast<std::int64_t>(next.value()));
+    adopt(Adopted{record.expires_at_epoch_ms, applied->outcomes[1].version,
+                  LeaseObservation{write_before, write_after, applied->now_ms,
+                                   record.expires_at_epoch_ms}},
+          events::kLeaseRegistered);
+    return Done{};
+  }
+  if (const auto* conflict = std::get_if<store::Conflict>(&written)) {
+    if (conflict->reason == store::Conflict::Reason::kBoundExceeded) {
+      LOCATION_ASSERT(conflict->index == 0);
+      _platform.events.emit(events::kGenerationExhausted,
+                            {Field::str("counter", "lease-generation"),
+                             Field::num("value", static_cast<std::int64_t>(counter.value().value))});
+      return Error::of(ErrorKind::kGenerationExhausted, "the lease generation counter is exhausted");
+    }
+    if (conflict->index == 0) {
+      retry = true;  // another host run took the generation: read the counter again
+      return Error::conflict(ConflictCause::kCounterChanged, "lease generation counter moved");
+    }
+    // Our own key exists: a write of ours applied although its reply was lost. Adopt it.
+    return resolve_by_reread(nullptr, "registration found our lease key present");
+  }
+  if (const auto* error = std::get_if<store::StoreError>(&written)) {
+    return Error::of(ErrorKind::kStoreError, "registering the owner lease: " + store_error_text(*error));
+  }
+  _platform.events.emit(events::kStoreIndeterminate,
+                        {Field::str("op", "lease.register"), Field::str("owner", _host_run.owner_id)});
+  Result<Done> resolved = resolve_by_reread(&bytes, "registration reply lost");
+  if (!resolved.ok() && resolved.error().kind == ErrorKind::kConflict &&
+      resolved.error().cause == ConflictCause::kMissing) {
+    retry = true;  // the write did not apply: nothing changed, register again
+  }
+  return resolved;
+}
+
+// ---- re-read resolution -----------------------------------------------------------------------
+
+Result<Done> OwnerLease::resolve_by_reread(const store::Bytes* written, std::string_view why) {
+  for (std::uint32_t attempt = 0; attempt < _config.indeterminate_rereads_max; ++attempt) {
+    const TimeUs before = now_us();
+    const store::ReadResult read = _store.read(_record_key, before + _config.renew_timeout_us);
+    const TimeUs after = now_us();
+    if (std::holds_alternative<store::StoreError>(read)) {
+      continue;
+    }
+    if (std::holds_alternative<store::Missing>(read)) {
+      if (!_registered) {
+        return Error::conflict(ConflictCause::kMissing, "the owner lease record was not written");
+      }
+      mark_lost(std::string(why) + ": the owner lease record is gone");
+      return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: record missing");
+    }
+    const auto& found = std::get<store::Found>(read);
+    const records::RecordResult<records::OwnerLeaseRecord> decoded =
+        records::decode_owner_lease_record(found.value);
+    if (!decoded.ok() || decoded.value().owner_id != _host_run.owner_id ||
+        (_registered && decoded.value().lease_generation != _host_run.lease_generation)) {
+      mark_lost(std::string(why) + ": the store holds another host run under our key");
+      return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: host run differs");
+    }
+    const records::OwnerLeaseRecord& record = decoded.value();
+    LOCATION_ASSERT(records::is_issued_generation(record.lease_generation));
+    if (!_registered) {
+      _host_run.lease_generation = record.lease_generation;
+    }
+    if (_registered && found.now_ms >= _expires_at_ms && written != nullptr &&
+        found.value == *written) {
+      // Our renew applied at an unknown instant that may lie past the old ExpiresAt.
+      mark_lost(std::string(why) + ": a renew may have applied after the lease expired");
+      return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: renew not provably in time");
+    }
+    adopt(Adopted{record.expires_at_epoch_ms, found.version,
+                  LeaseObservation{before, after, found.now_ms, record.expires_at_epoch_ms}},
+          _registered ? events::kLeaseRenewed : events::kLeaseRegistered);
+    if (written != nullptr && found.value != *written) {
+      return Error::conflict(ConflictCause::kVersionChanged, "our lease write did not apply");
+    }
+    return Done{};
+  }
+  return Error::of(ErrorKind::kIndeterminate,
+                   std::string(why) + ": the owner lease record could not be re-read");
+}
+
+Result<Done> OwnerLease::reconfirm() {
+  LOCATION_ASSERT(_registered);
+  if (_lost) {
+    return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost");
+  }
+  return resolve_by_reread(nullptr, "reconfirming the owner lease");
+}
+
+// ---- renew ------------------------------------------------------------------------------------
+
+Result<Done> OwnerLease::renew() {
+  LOCATION_ASSERT(_registered);
+  LOCATION_ASSERT(!_renew_in_progress);
+  if (_lost) {
+    return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost");
+  }
+  _renew_in_progress = true;
+  Result<Done> last = Error::of(ErrorKind::kStoreError, "no renew attempt ran");
+  for (std::uint32_t attempt = 0; attempt < _config.renew_attempts_max && !_lost; ++attempt) {
+    bool retry = false;
+    last = renew_attempt(retry);
+    if (!retry) {
+      break;
+    }
+  }
+  _renew_in_progress = false;
+  if (!last.ok()) {
+    _platform.events.emit(events::kLeaseRenewFailed,
+                          {Field::str("owner", _host_run.owner_id),
+                           Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
+                           Field::str("outcome", to_string(last.error().kind)),
+                           Field::num("now_us", now_us())});
+  }
+  return last;
+}
+
+Result<Done> OwnerLease::renew_attempt(bool& retry) {
+  retry = false;
+  const TimeUs before = now_us();
+  if (!lease_surely_unexpired(before)) {
+    mark_lost("the lease may have expired before it was renewed");
+    return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: expired before renew");
+  }
+  const store::StoreNowMs store_now_estimate =
+      location::estimated_store_now_ms(_last_observation, before);
+  // ExpiresAt strictly increases with every write of ours, so a re-read can tell which is newer.
+  const std::int64_t expires_at_ms =
+      std::max(store_now_estimate + ttl_ms(_config), _expires_at_ms + 1);
+  const std::int64_t previous_expires_at_ms = _expires_at_ms;
+  const records::OwnerLeaseRecord record{_host_run.owner_id, _host_run.lease_generation,
+                                         expires_at_ms, store_now_estimate};
+  const store::Bytes bytes = records::encode(record);
+  store::WriteRequest request;
+  request.conditions = {store::ExpectVersion{_record_key, _version}};
+  request.mutations = {store::Put{_record_key, bytes}};
+  const store::WriteResult written = _store.write(request, before + _config.renew_timeout_us);
+  const TimeUs after = now_us();
+
+  if (const auto* applied = std::get_if<store::Applied>(&written)) {
+    LOCATION_ASSERT(applied->outcomes.size() == 1);
+    if (applied->now_ms >= previous_expires_at_ms) {
+      mark_lost("the store applied the renew after the lease had expired");
+      return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: renewed too late");
+    }
+    adopt(Adopted{expires_at_ms, applied->outcomes[0].version,
+                  LeaseObservation{before, after, applied->now_ms, expires_at_ms}},
+          events::kLeaseRenewed);
+    LOCATION_ASSERT(_expires_at_ms == expires_at_ms);
+    return Done{};
+  }
+  if (std::holds_alternative<store::Conflict>(written)) {
+    // The record is not the one we last saw: re-read (never guess), then try again.
+    Result<Done> resolved = resolve_by_reread(nullptr, "renew conflicted");
+    retry = resolved.ok();
+    return resolved.ok() ? Result<Done>(Error::conflict(ConflictCause::kVersionChanged,
+                                                        "renew conflicted; re-read"))
+                         : resolved;
+  }
+  if (const auto* error = std::get_if<store::StoreError>(&written)) {
+    retry = true;
+    return Error::of(ErrorKind::kStoreError, "renewing the owner lease: " + store_error_text(*error));
+  }
+  _platform.events.emit(events::kStoreIndeterminate,
+                        {Field::str("op", "lease.renew"), Field::str("owner", _host_run.owner_id)});
+  Result<Done> resolved = resolve_by_reread(&bytes, "renew reply lost");
+  retry = !resolved.ok() && resolved.error().kind == ErrorKind::kConflict;
+  return resolved;
+}
+
+// ---- background renewal -----------------------------------------------------------------------
+
+void OwnerLease::start_renewing() {
+  LOCATION_ASSERT(_registered);
+  LOCATION_ASSERT(!_task_running);
+  _stop_requested = false;
+  _stop_gate = _platform.tasks.make_gate();
+  _task_running = true;
+  _platform.tasks.spawn("owner-lease-renew", [this] { renew_loop(); });
+}
+
+void OwnerLease::stop_renewing() {
+  _stop_requested = true;
+  if (_stop_gate != nullptr) {
+    _stop_gate->open();
+  }
+}
+
+void OwnerLease::renew_loop() {
+  LOCATION_ASSERT(_task_running);
+  // After a failed round, try again sooner than a full interval (bounded below by 1 ms).
+  const TimeUs retry_delay_us =
+      std::max<TimeUs>(_config.renew_interval_us / 5, platform::kMicrosPerMilli);
+  TimeUs next_us = _last_observation.local_before_us + _config.renew_interval_us;
+  // A service loop: it ends on stop_renewing() or when the lease is lost. Failing rounds cannot
+  // spin: each waits retry_delay_us, and renew() marks the lease lost once its end has passed.
+  while (!_lost && !_stop_requested) {
+    if (_stop_gate->wait_until(next_us) || _stop_requested) {
+      break;
+    }
+    const Result<Done> renewed = renew();
+    next_us = now_us() + (renewed.ok() ? _config.renew_interval_us : retry_delay_us);
+  }
+  _task_running = false;
+}
+
+}  // namespace spotcheck::location

@@ -1,0 +1,224 @@
+#include "impl/store/memory/memory_location_store.h"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "impl/store/memory/check.h"
+#include "impl/store/memory/counter_codec.h"
+
+namespace spotcheck::store::memory {
+
+namespace {
+
+const Key& key_of(const Condition& condition) {
+  return std::visit([](const auto& c) -> const Key& { return c.key; }, condition);
+}
+const Key& key_of(const Mutation& mutation) {
+  return std::visit([](const auto& m) -> const Key& { return m.key; }, mutation);
+}
+
+// What one mutation will do once the write commits.
+struct PlannedMutation {
+  std::optional<Bytes> new_value;  // nullopt: delete
+  std::int64_t counter = 0;
+};
+
+}  // namespace
+
+MemoryLocationStore::MemoryLocationStore(StoreClock clock, MemoryStoreOptions options)
+    : _clock(std::move(clock)),
+      _options(options),
+      _scans(options.scan_continuation_ttl_ms, options.max_live_scans),
+      _tokens(options.continuation_key_seed) {
+  MEMSTORE_ASSERT(static_cast<bool>(_clock));
+}
+
+StoreNowMs MemoryLocationStore::now() {
+  _last_now_ms = std::max(_last_now_ms, _clock());
+  return _last_now_ms;
+}
+
+CommitSeq MemoryLocationStore::prune_floor() const {
+  const CommitSeq floor = _scans.oldest_snapshot().value_or(_last_commit);
+  MEMSTORE_ASSERT(floor <= _last_commit);
+  return floor;
+}
+
+void MemoryLocationStore::release_unneeded_revisions() {
+  const CommitSeq floor = prune_floor();
+  MEMSTORE_ASSERT(floor >= _pruned_floor);  // snapshots only get newer
+  if (floor > _pruned_floor) {
+    _records.prune(floor);
+    _pruned_floor = floor;
+  }
+}
+
+ReadResult MemoryLocationStore::read(const Key& key, DeadlineUs /*deadline_us*/) {
+  if (auto error = validate_key(key)) {
+    return *error;
+  }
+  const StoreNowMs now_ms = now();
+  const std::optional<Record> record = _records.current(key);
+  if (!record.has_value()) {
+    return Missing{now_ms};
+  }
+  MEMSTORE_ASSERT(record->version.value != 0);
+  MEMSTORE_ASSERT(record->version.value <= _last_version);
+  return Found{*record->value, record->version, now_ms};
+}
+
+WriteResult MemoryLocationStore::write(const WriteRequest& request, DeadlineUs /*deadline_us*/) {
+  if (auto error = validate(request)) {
+    return *error;
+  }
+  const StoreNowMs now_ms = now();
+  _scans.expire(now_ms);
+  release_unneeded_revisions();
+
+  // 1. Every condition, in order, against the current state.
+  for (std::size_t i = 0; i < request.conditions.size(); ++i) {
+    const std::optional<Record> current = _records.current(key_of(request.conditions[i]));
+    const bool holds = std::visit(
+        [&](const auto& condition) {
+          using T = std::decay_t<decltype(condition)>;
+          if constexpr (std::is_same_v<T, ExpectVersion>) {
+            return current.has_value() && current->version == condition.version;
+          } else {
+            return !current.has_value();
+          }
+        },
+        request.conditions[i]);
+    if (!holds) {
+      return Conflict{Conflict::Reason::kVersionMismatch, i, now_ms};
+    }
+  }
+
+  // 2. Plan every mutation; nothing changes until all of them are known to be possible.
+  std::vector<PlannedMutation> plan;
+  plan.reserve(request.mutations.size());
+  for (std::size_t i = 0; i < request.mutations.size(); ++i) {
+    const Mutation& mutation = request.mutations[i];
+    PlannedMutation planned;
+    if (const auto* put = std::get_if<Put>(&mutation)) {
+      planned.new_value = put->value;  // the provider keeps its own copy
+    } else if (const auto* increment = std::get_if<Increment>(&mutation)) {
+      std::int64_t current = 0;
+      if (const std::optional<Record> record = _records.current(increment->key)) {
+        const std::optional<std::int64_t> parsed = parse_counter(*record->value);
+        if (!parsed.has_value()) {
+          return StoreError{StoreErrorKind::kInvalidArgument,
+                            "Increment on a value that is not a decimal 64-bit counter"};
+        }
+        current = *parsed;
+      }
+      const std::optional<std::int64_t> next =
+          bounded_add(current, increment->delta, increment->min, increment->max);
+      if (!next.has_value()) {
+        if (_faults.partial_write_on_bound_exceeded && i > 0) {
+          plan.resize(i);  // deliberate bug: keep the mutations before the failing one
+          break;
+        }
+        return Conflict{Conflict::Reason::kBoundExceeded, i, now_ms};
+      }
+      planned.counter = *next;
+      planned.new_value = format_counter(*next);
+    }
+    plan.push_back(std::move(planned));
+  }
+
+  // 3. Commit: one commit sequence number for every mutation, a fresh version per stored value.
+  const CommitSeq seq = ++_last_commit;
+  const CommitSeq floor = prune_floor();
+  Applied applied;
+  applied.now_ms = now_ms;
+  applied.outcomes.reserve(plan.size());
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const Key& key = key_of(request.mutations[i]);
+    MutationOutcome outcome;
+    outcome.counter = plan[i].counter;
+    if (plan[i].new_value.has_value()) {
+      outcome.version = StoreVersion{++_last_version};
+      _records.apply(key, seq, Record{std::make_shared<const Bytes>(std::move(*plan[i].new_value)),
+                                      outcome.version},
+                     floor);
+    } else {
+      _records.apply(key, seq, std::nullopt, floor);
+    }
+    applied.outcomes.push_back(outcome);
+  }
+  if (plan.size() < request.mutations.size()) {
+    MEMSTORE_ASSERT(_faults.partial_write_on_bound_exceeded);
+    return Conflict{Conflict::Reason::kBoundExceeded, plan.size(), now_ms};
+  }
+  MEMSTORE_ASSERT(applied.outcomes.size() == request.mutations.size());
+  return applied;
+}
+
+ScanResult MemoryLocationStore::scan(const ScanRequest& request, DeadlineUs /*deadline_us*/) {
+  if (auto error = validate(request)) {
+    return *error;
+  }
+  const StoreNowMs now_ms = now();
+  _scans.expire(now_ms);
+  release_unneeded_revisions();
+
+  LiveScan* live = nullptr;
+  std::optional<Key> after;
+  if (!request.continuation.has_value()) {
+    live = &_scans.begin(_last_commit, request.start, request.end, now_ms);
+  } else {
+    const std::optional<ScanPosition> position =
+        _tokens.decode(*request.continuation, request.start, request.end);
+    if (!position.has_value()) {
+      return ScanExpired{now_ms};
+    }
+    live = _scans.resume(position->scan_id, request.start, request.end, now_ms);
+    if (live == nullptr) {
+      release_unneeded_revisions();
+      return ScanExpired{now_ms};
+    }
+    MEMSTORE_ASSERT(position->last_key >= request.start);
+    after = position->last_key;
+  }
+  MEMSTORE_ASSERT(live != nullptr);
+
+  ScanPage page;
+  page.now_ms = now_ms;
+  std::size_t page_bytes = 0;
+  bool more = false;
+  const std::optional<CommitSeq> at =
+      _faults.scan_sees_later_writes ? std::nullopt : std::optional<CommitSeq>(live->snapshot);
+  // Bound: visits at most every key in the range once.
+  _records.visit_range(request.start, after, request.end, at, [&](const Key& key, const Record& record) {
+    const std::size_t entry_bytes = key.size() + record.value->size();
+    const bool full = page.entries.size() >= request.max_entries;
+    const bool too_big = !page.entries.empty() && page_bytes + entry_bytes > kMaxScanPageBytes;
+    if (full || too_big) {
+      more = true;
+      return false;
+    }
+    MEMSTORE_ASSERT(!after.has_value() || *after < key);
+    page_bytes += entry_bytes;
+    page.entries.push_back(ScanEntry{key, *record.value, record.version});
+    return true;
+  });
+  MEMSTORE_ASSERT(page.entries.size() <= request.max_entries);
+  MEMSTORE_ASSERT(!more || !page.entries.empty());
+  if (more) {
+    page.continuation = _tokens.encode(ScanPosition{live->scan_id, page.entries.back().key},
+                                       request.start, request.end);
+    MEMSTORE_ASSERT(page.continuation->size() <= kMaxContinuationBytes);
+  } else {
+    _scans.finish(live->scan_id);
+    release_unneeded_revisions();
+  }
+  return page;
+}
+
+MemoryLocationStore::Stats MemoryLocationStore::stats() const {
+  return Stats{_records.key_count(), _records.revision_count(), _scans.size(), _last_commit};
+}
+
+}  // namespace spotcheck::store::memory

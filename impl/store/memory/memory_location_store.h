@@ -1,0 +1,55 @@
+// The in-memory Location Store provider (spec §2.1, §6.1, §6.2, §10). Synchronous and
+// deterministic: std::map storage, a store-wide version counter, snapshots by commit sequence.
+// The deadline argument is ignored (the simulator's store-server wrapper models time and loss).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "impl/store/memory/live_scans.h"
+#include "impl/store/memory/memory_options.h"
+#include "impl/store/memory/scan_token.h"
+#include "impl/store/memory/versioned_map.h"
+#include "impl/store/spi/location_store.h"
+
+namespace spotcheck::store::memory {
+
+class MemoryLocationStore final : public LocationStore {
+ public:
+  explicit MemoryLocationStore(StoreClock clock, MemoryStoreOptions options = {});
+
+  ReadResult read(const Key& key, DeadlineUs deadline_us) override;
+  WriteResult write(const WriteRequest& request, DeadlineUs deadline_us) override;
+  ScanResult scan(const ScanRequest& request, DeadlineUs deadline_us) override;
+
+  struct Stats {
+    std::size_t key_count = 0;       // keys holding a current record or an old revision
+    std::size_t revision_count = 0;  // current records plus old revisions kept for snapshots
+    std::size_t live_scans = 0;
+    CommitSeq last_commit = 0;
+  };
+  Stats stats() const;
+  const MemoryStoreOptions& options() const { return _options; }
+
+  // Deliberate bugs for tests that must see the model-based test fail. Off by default.
+  TestOnlyFaults& test_only_faults() { return _faults; }
+
+ private:
+  StoreNowMs now();
+  // Applies (or, when the scan set changed, catches up on) pruning of old revisions.
+  void release_unneeded_revisions();
+  CommitSeq prune_floor() const;
+
+  StoreClock _clock;
+  MemoryStoreOptions _options;
+  TestOnlyFaults _faults;
+  VersionedMap _records;
+  LiveScans _scans;
+  ScanTokenCodec _tokens;
+  StoreNowMs _last_now_ms = 0;
+  CommitSeq _last_commit = 0;
+  CommitSeq _pruned_floor = 0;
+  std::uint64_t _last_version = 0;  // store-wide: a version is never issued twice
+};
+
+}  // namespace spotcheck::store::memory

@@ -1,0 +1,113 @@
+#include "impl/store/redis/key_layout.h"
+
+#include <openssl/sha.h>
+
+#include <array>
+#include <cassert>
+
+namespace spotcheck::store::redis {
+
+namespace {
+
+constexpr char kEscapedZero = '\xff';
+constexpr std::string_view kTerminator{"\0\1", 2};
+
+}  // namespace
+
+std::string hex_encode(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (const char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    out.push_back(kDigits[b >> 4U]);
+    out.push_back(kDigits[b & 0x0fU]);
+  }
+  return out;
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
+  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest.data());
+  std::string out = hex_encode(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+  assert(out.size() == kSha256HexBytes);
+  return out;
+}
+
+std::string record_key(std::string_view key_namespace, const Key& key) {
+  assert(!key_namespace.empty());
+  return std::string(key_namespace) + "rec:" + sha256_hex(key);
+}
+
+std::string relocation_key(std::string_view key_namespace, const Key& reference) {
+  assert(!key_namespace.empty());
+  return std::string(key_namespace) + "reloc:" + sha256_hex(reference);
+}
+
+std::string marker_key(std::string_view key_namespace) { return std::string(key_namespace) + "provider"; }
+
+std::string scan_secret_key(std::string_view key_namespace) {
+  return std::string(key_namespace) + "scan-secret";
+}
+
+std::string index_bound(const Key& key) {
+  std::string out;
+  out.reserve(key.size() + kTerminator.size() + 8);
+  for (const char c : key) {
+    out.push_back(c);
+    if (c == '\0') {
+      out.push_back(kEscapedZero);
+    }
+  }
+  out.append(kTerminator);
+  return out;
+}
+
+std::string index_member(const Key& key) { return index_bound(key) + sha256_hex(key); }
+
+std::optional<Key> key_of_index_member(std::string_view member) {
+  if (member.size() < kTerminator.size() + kSha256HexBytes) {
+    return std::nullopt;
+  }
+  const std::string_view encoded = member.substr(0, member.size() - kSha256HexBytes);
+  Key key;
+  key.reserve(encoded.size());
+  std::size_t i = 0;
+  for (; i < encoded.size(); ++i) {
+    const char c = encoded[i];
+    if (c != '\0') {
+      key.push_back(c);
+      continue;
+    }
+    if (i + 1 >= encoded.size()) {
+      return std::nullopt;
+    }
+    if (encoded[i + 1] == kEscapedZero) {
+      key.push_back('\0');
+      ++i;
+      continue;
+    }
+    break;  // the terminator
+  }
+  if (encoded.substr(i) != kTerminator) {
+    return std::nullopt;
+  }
+  if (member.substr(member.size() - kSha256HexBytes) != sha256_hex(key)) {
+    return std::nullopt;
+  }
+  return key;
+}
+
+std::string glob_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 4);
+  for (const char c : text) {
+    if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+      out.push_back('\\');
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace spotcheck::store::redis

@@ -1,0 +1,42 @@
+// Redis key layout of the Redis Location/Relocation Store provider (docs/redis.md, "Key layout").
+// Every key the provider touches starts with its namespace. Public records live at
+// namespace + "rec:" + sha256hex(logical key) (spec §3.4); the rest is provider-private.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "impl/store/spi/types.h"
+
+namespace spotcheck::store::redis {
+
+inline constexpr std::string_view kDefaultNamespace = "zlink:v11:";
+inline constexpr std::size_t kSha256HexBytes = 64;
+
+// Lowercase hex SHA-256 of `bytes`.
+std::string sha256_hex(std::string_view bytes);
+std::string hex_encode(std::string_view bytes);
+
+// Hash {v: value bytes, ver: decimal StoreVersion} of the current version of a logical key.
+std::string record_key(std::string_view key_namespace, const Key& key);
+// String holding a Relocation Store payload's raw bytes.
+std::string relocation_key(std::string_view key_namespace, const Key& reference);
+// Marks the namespace as this provider's (safety check at open).
+std::string marker_key(std::string_view key_namespace);
+// Random secret that keys the scan continuation MAC, shared by every client of the namespace.
+std::string scan_secret_key(std::string_view key_namespace);
+
+// Member of the lexicographic key index (ZSET, score 0): escape(key) + "\0\1" + sha256hex(key),
+// where escape() writes each zero byte as "\0\xff". Member order equals logical key byte order,
+// and the member's last 64 bytes name the record key.
+std::string index_member(const Key& key);
+// The logical key of an index member; nullopt when the member is not one this provider wrote.
+std::optional<Key> key_of_index_member(std::string_view member);
+// The order-preserving prefix-free encoding escape(key) + "\0\1" used for range bounds.
+std::string index_bound(const Key& key);
+
+// `text` with the glob specials * ? [ ] \ escaped, for SCAN MATCH.
+std::string glob_escape(std::string_view text);
+
+}  // namespace spotcheck::store::redis

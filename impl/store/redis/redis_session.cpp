@@ -1,0 +1,309 @@
+#include "impl/store/redis/redis_session.h"
+
+#include <openssl/rand.h>
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <csignal>
+#include <limits>
+#include <vector>
+
+namespace spotcheck::store::redis {
+
+namespace {
+
+constexpr std::string_view kMarkerValue = "spotcheck-store-redis/1";
+constexpr std::size_t kScanSecretBytes = 32;
+constexpr std::size_t kMaxKeysPerCall = 256;
+// SCAN over a whole database: bounded so a huge shared database cannot hang a check forever.
+constexpr std::size_t kMaxScanRounds = 1'000'000;
+constexpr std::string_view kScanCount = "1000";
+
+// Writing to a socket the server closed raises SIGPIPE; hiredis 0.14 does not suppress it.
+void ignore_sigpipe_if_default() {
+  struct sigaction current {};
+  if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+    std::signal(SIGPIPE, SIG_IGN);
+  }
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+// Error replies that mean the script did not run at all.
+bool means_not_executed(std::string_view error) {
+  constexpr std::array<std::string_view, 9> kPrefixes = {"BUSY",       "LOADING", "OOM",    "READONLY", "MASTERDOWN",
+                                                         "NOREPLICAS", "NOAUTH",  "NOPERM", "MISCONF"};
+  return std::any_of(kPrefixes.begin(), kPrefixes.end(), [&](std::string_view p) { return starts_with(error, p); });
+}
+
+std::string describe_failure(const CallResult& r) {
+  if (r.failure != CallFailure::kNone) {
+    return r.message;
+  }
+  if (r.reply && r.reply->type == REDIS_REPLY_ERROR) {
+    return std::string(reply_text(r.reply.get()));
+  }
+  return {};
+}
+
+}  // namespace
+
+RedisSession::RedisSession(const RedisStoreOptions& options, RedisUrl url, const platform::Clock& clock)
+    : _options(options),
+      _clock(clock),
+      _connection(std::move(url), options.connect_timeout_ms * platform::kMicrosPerMilli) {}
+
+RedisSession::Opened RedisSession::open(const RedisStoreOptions& options, const platform::Clock& clock) {
+  Opened out;
+  RedisUrlParse parsed = parse_redis_url(options.url);
+  if (!parsed.url) {
+    out.error = parsed.error;
+    return out;
+  }
+  if (options.key_namespace.empty()) {
+    out.error = "the redis key namespace must not be empty";
+    return out;
+  }
+  if (options.connect_timeout_ms <= 0 || options.command_timeout_ms <= 0 || options.scan_continuation_ttl_ms <= 0 ||
+      options.scan_examine_budget == 0) {
+    out.error = "redis timeouts, scan TTL and scan budget must be positive";
+    return out;
+  }
+  ignore_sigpipe_if_default();
+  auto session = std::make_shared<RedisSession>(options, std::move(*parsed.url), clock);
+  const platform::TimeUs connect_us = options.connect_timeout_ms * platform::kMicrosPerMilli;
+  if (std::string error = session->_connection.ensure_connected(connect_us); !error.empty()) {
+    out.error = error;
+    return out;
+  }
+  for (const ScriptId script : kAllScripts) {
+    if (std::string error = session->load_script(script); !error.empty()) {
+      out.error = error;
+      return out;
+    }
+  }
+  if (std::string error = session->claim_namespace(); !error.empty()) {
+    out.error = error;
+    return out;
+  }
+  if (std::string error = session->load_scan_secret(); !error.empty()) {
+    out.error = error;
+    return out;
+  }
+  out.session = std::move(session);
+  return out;
+}
+
+platform::TimeUs RedisSession::timeout_for(DeadlineUs deadline_us) const {
+  const platform::TimeUs command_us = _options.command_timeout_ms * platform::kMicrosPerMilli;
+  if (deadline_us == std::numeric_limits<DeadlineUs>::max()) {
+    return command_us;
+  }
+  return std::min(command_us, deadline_us - _clock.now_us());
+}
+
+CallResult RedisSession::command(std::span<const std::string_view> argv) {
+  const platform::TimeUs timeout_us = _options.command_timeout_ms * platform::kMicrosPerMilli;
+  if (std::string error = _connection.ensure_connected(timeout_us); !error.empty()) {
+    return CallResult{nullptr, CallFailure::kNotSent, std::move(error)};
+  }
+  return _connection.call(argv, timeout_us);
+}
+
+std::string RedisSession::load_script(ScriptId script) {
+  const std::string& text = script_text(script);
+  const std::array<std::string_view, 3> argv{"SCRIPT", "LOAD", text};
+  CallResult r = command(argv);
+  if (r.failure != CallFailure::kNone || r.reply->type != REDIS_REPLY_STRING) {
+    std::string why = describe_failure(r);
+    if (starts_with(why, "NOAUTH")) {
+      return _connection.url().redacted() + " requires a password (NOAUTH); put it in the URL";
+    }
+    return "loading the " + std::string(script_name(script)) + " script into " + _connection.url().redacted() +
+           " failed: " + why;
+  }
+  _script_sha1[static_cast<std::size_t>(script)] = std::string(reply_text(r.reply.get()));
+  assert(_script_sha1[static_cast<std::size_t>(script)].size() == 40);
+  return {};
+}
+
+ScriptCall RedisSession::eval(ScriptId script, std::span<const std::string_view> keys,
+                              std::span<const std::string_view> args, DeadlineUs deadline_us) {
+  assert(keys.size() <= kMaxKeysPerCall);
+  const std::string key_count = std::to_string(keys.size());
+  std::vector<std::string_view> argv;
+  argv.reserve(4 + keys.size() + args.size());
+  argv.push_back("EVALSHA");
+  argv.push_back(_script_sha1[static_cast<std::size_t>(script)]);
+  argv.push_back(key_count);
+  argv.insert(argv.end(), keys.begin(), keys.end());
+  argv.push_back(_options.key_namespace);
+  argv.insert(argv.end(), args.begin(), args.end());
+
+  // Bound: the first NOSCRIPT reloads the script; the second attempt is the last.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    ScriptCall out;
+    const platform::TimeUs connect_us = timeout_for(deadline_us);
+    if (connect_us <= 0) {
+      out.failure = CallFailure::kNoTimeLeft;
+      out.message = "the deadline passed before the request was sent";
+      return out;
+    }
+    if (std::string error = _connection.ensure_connected(connect_us); !error.empty()) {
+      out.failure = CallFailure::kNotSent;
+      out.message = std::move(error);
+      return out;
+    }
+    CallResult r = _connection.call(argv, timeout_for(deadline_us));
+    if (r.failure != CallFailure::kNone) {
+      out.failure = r.failure;
+      out.message = std::move(r.message);
+      return out;
+    }
+    assert(r.reply != nullptr);
+    if (r.reply->type != REDIS_REPLY_ERROR) {
+      out.reply = std::move(r.reply);
+      return out;
+    }
+    const std::string_view error = reply_text(r.reply.get());
+    if (starts_with(error, "NOSCRIPT") && attempt == 0) {
+      if (std::string load_error = load_script(script); !load_error.empty()) {
+        out.failure = CallFailure::kNotSent;  // the script never ran
+        out.message = std::move(load_error);
+        return out;
+      }
+      argv[1] = _script_sha1[static_cast<std::size_t>(script)];
+      continue;
+    }
+    out.refused = true;
+    out.refused_unapplied = means_not_executed(error) || starts_with(error, "NOSCRIPT");
+    out.message = "redis " + std::string(script_name(script)) + " script: " + std::string(error);
+    return out;
+  }
+  assert(false && "unreachable: the retry loop returns");
+  return ScriptCall{nullptr, CallFailure::kNotSent, false, false, "script retry loop ended"};
+}
+
+std::string RedisSession::find_key(std::string_view except, bool& found) {
+  found = false;
+  const std::string pattern = glob_escape(_options.key_namespace) + "*";
+  const std::string secret_key = scan_secret_key(_options.key_namespace);
+  std::string cursor = "0";
+  for (std::size_t round = 0; round < kMaxScanRounds; ++round) {
+    const std::array<std::string_view, 6> argv{"SCAN", cursor, "MATCH", pattern, "COUNT", kScanCount};
+    CallResult r = command(argv);
+    if (r.failure != CallFailure::kNone || r.reply->type != REDIS_REPLY_ARRAY || r.reply->elements != 2) {
+      return "SCAN of namespace '" + _options.key_namespace + "' failed: " + describe_failure(r);
+    }
+    const redisReply* keys = r.reply->element[1];
+    for (std::size_t i = 0; i < keys->elements; ++i) {
+      const std::string_view key = reply_text(keys->element[i]);
+      if (key != except && key != secret_key) {
+        found = true;
+        return {};
+      }
+    }
+    cursor = std::string(reply_text(r.reply->element[0]));
+    if (cursor == "0") {
+      return {};
+    }
+  }
+  return "SCAN of namespace '" + _options.key_namespace + "' did not finish";
+}
+
+bool RedisSession::namespace_is_empty(std::string& error) {
+  bool found = false;
+  error = find_key(marker_key(_options.key_namespace), found);
+  return error.empty() && !found;
+}
+
+std::string RedisSession::claim_namespace() {
+  const std::string marker = marker_key(_options.key_namespace);
+  const std::array<std::string_view, 2> get{"GET", marker};
+  CallResult r = command(get);
+  if (r.failure != CallFailure::kNone || r.reply->type == REDIS_REPLY_ERROR) {
+    const std::string why = describe_failure(r);
+    if (starts_with(why, "NOAUTH")) {
+      return _connection.url().redacted() + " requires a password (NOAUTH); put it in the URL";
+    }
+    return "reading the namespace marker failed: " + why;
+  }
+  if (r.reply->type == REDIS_REPLY_STRING && reply_text(r.reply.get()) == kMarkerValue) {
+    return {};
+  }
+  if (!_options.adopt_foreign_namespace) {
+    bool found = r.reply->type != REDIS_REPLY_NIL;
+    if (!found) {
+      if (std::string error = find_key(marker, found); !error.empty()) {
+        return error;
+      }
+    }
+    if (found) {
+      return "redis namespace '" + _options.key_namespace + "' on " + _connection.url().redacted() +
+             " holds keys this provider did not write; refusing to use it (set adopt_foreign_namespace to override)";
+    }
+  }
+  const std::array<std::string_view, 3> set{"SET", marker, kMarkerValue};
+  CallResult w = command(set);
+  if (w.failure != CallFailure::kNone || w.reply->type == REDIS_REPLY_ERROR) {
+    return "writing the namespace marker failed: " + describe_failure(w);
+  }
+  return {};
+}
+
+std::string RedisSession::load_scan_secret() {
+  std::array<unsigned char, kScanSecretBytes> random{};
+  if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1) {
+    return "no random bytes for the scan continuation secret";
+  }
+  const std::string key = scan_secret_key(_options.key_namespace);
+  const std::string candidate(reinterpret_cast<const char*>(random.data()), random.size());
+  const std::array<std::string_view, 4> set{"SET", key, candidate, "NX"};
+  CallResult w = command(set);
+  if (w.failure != CallFailure::kNone || w.reply->type == REDIS_REPLY_ERROR) {
+    return "writing the scan secret failed: " + describe_failure(w);
+  }
+  const std::array<std::string_view, 2> get{"GET", key};
+  CallResult r = command(get);
+  if (r.failure != CallFailure::kNone || r.reply->type != REDIS_REPLY_STRING || r.reply->len == 0) {
+    return "reading the scan secret failed: " + describe_failure(r);
+  }
+  _scan_secret = std::string(reply_text(r.reply.get()));
+  return {};
+}
+
+std::string RedisSession::clear_namespace() {
+  const std::string pattern = glob_escape(_options.key_namespace) + "*";
+  std::string cursor = "0";
+  for (std::size_t round = 0; round < kMaxScanRounds; ++round) {
+    const std::array<std::string_view, 6> argv{"SCAN", cursor, "MATCH", pattern, "COUNT", kScanCount};
+    CallResult r = command(argv);
+    if (r.failure != CallFailure::kNone || r.reply->type != REDIS_REPLY_ARRAY || r.reply->elements != 2) {
+      return "SCAN of namespace '" + _options.key_namespace + "' failed: " + describe_failure(r);
+    }
+    const redisReply* keys = r.reply->element[1];
+    if (keys->elements > 0) {
+      std::vector<std::string_view> unlink{"UNLINK"};
+      for (std::size_t i = 0; i < keys->elements; ++i) {
+        const std::string_view key = reply_text(keys->element[i]);
+        assert(starts_with(key, _options.key_namespace));
+        unlink.push_back(key);
+      }
+      CallResult u = command(unlink);
+      if (u.failure != CallFailure::kNone || u.reply->type == REDIS_REPLY_ERROR) {
+        return "UNLINK in namespace '" + _options.key_namespace + "' failed: " + describe_failure(u);
+      }
+    }
+    cursor = std::string(reply_text(r.reply->element[0]));
+    if (cursor == "0") {
+      if (std::string error = claim_namespace(); !error.empty()) {
+        return error;
+      }
+      return load_scan_secret();
+    }
+  }
+  return "SCAN of namespace '" + _options.key_namespace + "' did not finish";
+}
+
+}  // namespace spotcheck::store::redis

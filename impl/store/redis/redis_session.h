@@ -1,0 +1,92 @@
+// A Redis Location/Relocation Store session: one connection, the loaded scripts, the claimed
+// namespace. RedisLocationStore and RedisRelocationStore share one session (shared_ptr).
+// Blocking, single-threaded: one session serves one thread (the integration platform runs a
+// process's fibers on one thread).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "impl/platform/clock.h"
+#include "impl/store/redis/key_layout.h"
+#include "impl/store/redis/lua_scripts.h"
+#include "impl/store/redis/redis_connection.h"
+#include "impl/store/spi/types.h"
+
+namespace spotcheck::store::redis {
+
+struct RedisStoreOptions {
+  std::string url = "redis://127.0.0.1:6379";
+  std::string key_namespace{kDefaultNamespace};
+  std::int64_t connect_timeout_ms = 1'000;
+  // Upper bound of one command; the request's deadline may shorten it.
+  std::int64_t command_timeout_ms = 2'000;
+  // How long an unused scan continuation stays valid (store time); old versions are kept at
+  // most this long after the last page of a scan that may need them.
+  std::int64_t scan_continuation_ttl_ms = 30'000;
+  // Index members a scan page may examine once it holds an entry (bounds one script's run).
+  std::uint32_t scan_examine_budget = 4'096;
+  // Use a namespace that already holds keys this provider did not write (no marker key).
+  bool adopt_foreign_namespace = false;
+};
+
+// Outcome of one script call, with the meaning of a failure already decided.
+struct ScriptCall {
+  ReplyPtr reply;                              // set iff failure == kNone; never an error reply
+  CallFailure failure = CallFailure::kNone;    // see CallFailure
+  bool refused = false;                        // the server answered with an error (see message)
+  bool refused_unapplied = false;              // ... one that means "not executed" (BUSY, OOM, ...)
+  std::string message;
+};
+
+class RedisSession {
+ public:
+  struct Opened {
+    std::shared_ptr<RedisSession> session;  // null on failure
+    std::string error;                      // one line
+  };
+  // Parses the URL, connects (AUTH, SELECT), loads the scripts, claims the namespace.
+  static Opened open(const RedisStoreOptions& options, const platform::Clock& clock);
+
+  // EVALSHA with ARGV = [namespace, args...]; NOSCRIPT reloads the script and retries once.
+  // The command timeout is min(command_timeout_ms, deadline_us - clock.now_us()).
+  ScriptCall eval(ScriptId script, std::span<const std::string_view> keys, std::span<const std::string_view> args,
+                  DeadlineUs deadline_us);
+
+  // True when no key under the namespace exists except the provider's marker (SCAN MATCH).
+  // `error` is set (and the result false) when the check could not run.
+  bool namespace_is_empty(std::string& error);
+  // Removes every key under the namespace (SCAN MATCH ns* + UNLINK; never FLUSHALL), then claims
+  // the namespace again. For tests and tools. Returns an empty string on success.
+  std::string clear_namespace();
+
+  const RedisStoreOptions& options() const { return _options; }
+  const std::string& key_namespace() const { return _options.key_namespace; }
+  const std::string& scan_secret() const { return _scan_secret; }
+  const RedisUrl& url() const { return _connection.url(); }
+  RedisConnection& connection() { return _connection; }
+
+  RedisSession(const RedisStoreOptions& options, RedisUrl url, const platform::Clock& clock);
+
+ private:
+  platform::TimeUs timeout_for(DeadlineUs deadline_us) const;
+  // A plain command for setup and maintenance (bounded by the command timeout).
+  CallResult command(std::span<const std::string_view> argv);
+  std::string load_script(ScriptId script);
+  std::string claim_namespace();
+  std::string load_scan_secret();
+  // Any key under the namespace other than `except`: found/none, or an error.
+  std::string find_key(std::string_view except, bool& found);
+
+  RedisStoreOptions _options;
+  const platform::Clock& _clock;
+  RedisConnection _connection;
+  std::array<std::string, kScriptCount> _script_sha1{};
+  std::string _scan_secret;
+};
+
+}  // namespace spotcheck::store::redis

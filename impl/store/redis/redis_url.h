@@ -1,0 +1,29 @@
+// Parses redis://[user:password@]host[:port][/db] (docs/redis.md, "URL").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace spotcheck::store::redis {
+
+struct RedisUrl {
+  std::string host;
+  int port = 6379;
+  std::string user;      // empty: AUTH with the password only (the "default" user)
+  std::string password;  // empty: no AUTH
+  int db = 0;
+  // redis://[user@]host:port/db with the password left out, for messages.
+  std::string redacted() const;
+};
+
+struct RedisUrlParse {
+  std::optional<RedisUrl> url;
+  std::string error;  // one line, set when url is empty
+};
+
+// Accepts redis://host:port, redis://host (port 6379), redis://user:password@host:port/db,
+// redis://:password@host:port, redis://[::1]:port. User and password may be %XX-escaped.
+RedisUrlParse parse_redis_url(std::string_view text);
+
+}  // namespace spotcheck::store::redis

@@ -1,0 +1,477 @@
+// The scheduler loop: pop the next instant, let the strategy pick among the entries runnable at
+// that instant, run one, repeat.
+#include "sim/kernel/kernel.h"
+
+#include <algorithm>
+#include <exception>
+#include <utility>
+
+#include <boost/context/fiber.hpp>
+
+#include "sim/assert.h"
+
+namespace spotcheck::sim {
+namespace {
+
+std::string_view wake_kind(WakeReason reason) {
+  switch (reason) {
+    case WakeReason::start:
+      return "task.start";
+    case WakeReason::timer:
+      return "wake.timer";
+    case WakeReason::gate:
+      return "wake.gate";
+    case WakeReason::gate_gone:
+      return "wake.gate_gone";
+    case WakeReason::message:
+      return "wake.message";
+    case WakeReason::yield:
+      return "wake.yield";
+    case WakeReason::killed:
+      return "wake.killed";
+  }
+  return "wake.unknown";
+}
+
+}  // namespace
+
+std::string_view to_string(RunStatus status) {
+  switch (status) {
+    case RunStatus::quiescent:
+      return "quiescent";
+    case RunStatus::time_limit:
+      return "time_limit";
+    case RunStatus::step_limit:
+      return "step_limit";
+    case RunStatus::failure:
+      return "failure";
+    case RunStatus::violation:
+      return "violation";
+  }
+  return "unknown";
+}
+
+Kernel::Kernel(WorldConfig config)
+    : config_(std::move(config)),
+      streams_(config_.seed),
+      stacks_(config_.stack_size_bytes, config_.guard_page_stacks),
+      trace_(config_.trace) {
+  SIM_ASSERT(config_.stack_size_bytes >= 16 * 1024);
+  SIM_ASSERT(config_.clock_drift_ppm_max >= 0);
+  SIM_ASSERT(config_.clock_drift_ppm_max <= kDriftPpmLimit);
+  SIM_ASSERT(config_.clock_offset_max_us >= 0);
+  Stream& scheduler_stream = streams_.get("scheduler");
+  strategy_ = config_.make_strategy ? config_.make_strategy(scheduler_stream)
+                                    : std::make_unique<UniformRandomStrategy>(scheduler_stream);
+  SIM_ASSERT(strategy_ != nullptr);
+  network_ = std::make_unique<Network>(*this, config_.network);
+}
+
+Kernel::~Kernel() {
+  SIM_ASSERT(current_ == nullptr);
+  // Unwind every fiber while the rest of the world still exists; record nothing more.
+  stopped_ = true;
+  recording_ = false;
+  observers_.clear();
+  for (auto& process : processes_) {
+    if (process->state == ProcessState::running || process->state == ProcessState::paused) {
+      terminate_process(*process);
+    }
+  }
+  SIM_ASSERT(live_tasks_ == 0);
+  network_.reset();
+  actions_.clear();
+}
+
+// --- running --------------------------------------------------------------------------------
+
+RunOutcome Kernel::run_until(TimeUs end_us, std::uint64_t max_steps) {
+  SIM_ASSERT(current_ == nullptr);
+  SIM_ASSERT(!running_);
+  running_ = true;
+  const std::uint64_t step_limit = steps_ + max_steps;
+  RunStatus status = RunStatus::quiescent;
+  for (;;) {
+    if (stopped_) {
+      status = stop_status_;
+      break;
+    }
+    if (ready_.empty()) {
+      if (queue_.empty()) {
+        status = RunStatus::quiescent;
+        break;
+      }
+      const TimeUs next_us = queue_.next_time_us();
+      SIM_ASSERT(next_us >= now_us_);
+      if (next_us > end_us) {
+        now_us_ = std::max(now_us_, end_us);
+        status = RunStatus::time_limit;
+        break;
+      }
+      now_us_ = next_us;
+      queue_.pop_due(now_us_, ready_);
+      SIM_ASSERT(!ready_.empty());
+      continue;
+    }
+    if (steps_ >= step_limit) {
+      status = RunStatus::step_limit;
+      break;
+    }
+    const std::size_t chosen = pick_ready();
+    const ReadyEntry entry = ready_[chosen];
+    ready_[chosen] = ready_.back();
+    ready_.pop_back();
+    if (execute(entry)) {
+      ++steps_;
+    }
+  }
+  running_ = false;
+  SIM_ASSERT(current_ == nullptr);
+  RunOutcome outcome;
+  outcome.status = status;
+  outcome.problem = problem_;
+  outcome.problem_event = problem_event_;
+  outcome.end_time_us = now_us_;
+  outcome.steps = steps_;
+  outcome.events = trace_.size();
+  outcome.trace_hash = trace_.hash();
+  return outcome;
+}
+
+std::size_t Kernel::pick_ready() {
+  const std::size_t count = ready_.size();
+  SIM_ASSERT(count > 0);
+  if (count == 1) {
+    return 0;
+  }
+  std::size_t chosen = strategy_->pick(std::span<const ReadyEntry>(ready_.data(), count));
+  SIM_ASSERT(chosen < count);
+  if (config_.test_only_perturb_tie_break_at_step && !perturbed_ &&
+      steps_ >= *config_.test_only_perturb_tie_break_at_step && entry_is_live(ready_[chosen])) {
+    for (std::size_t other = 0; other < count; ++other) {
+      const ReadyEntry& candidate = ready_[other];
+      const bool distinguishable =
+          candidate.kind != ready_[chosen].kind || candidate.index != ready_[chosen].index;
+      if (other != chosen && distinguishable && entry_is_live(candidate)) {
+        chosen = other;
+        perturbed_ = true;
+        perturbed_event_index_ = trace_.size();
+        break;
+      }
+    }
+  }
+  return chosen;
+}
+
+bool Kernel::entry_is_live(const ReadyEntry& entry) const {
+  switch (entry.kind) {
+    case EntryKind::task_timer: {
+      const Task* task = task_at(entry.index);
+      return task != nullptr && task->wait_token == entry.token;
+    }
+    case EntryKind::task: {
+      const Task* task = task_at(entry.index);
+      return task != nullptr && task->claimed_token == entry.token;
+    }
+    case EntryKind::action:
+      return actions_.contains(entry.token);
+    case EntryKind::arrival:
+      return true;
+    case EntryKind::unpause: {
+      const Process& target = process(entry.index);
+      return target.state == ProcessState::paused && target.pause_generation == entry.token;
+    }
+  }
+  return false;
+}
+
+bool Kernel::execute(const ReadyEntry& entry) {
+  switch (entry.kind) {
+    case EntryKind::task_timer:
+    case EntryKind::task:
+      return run_task_entry(entry);
+    case EntryKind::action:
+      return run_action(entry.token);
+    case EntryKind::arrival:
+      network_->arrive(entry.index);
+      return true;
+    case EntryKind::unpause:
+      return end_pause(entry.index, entry.token);
+  }
+  return false;
+}
+
+bool Kernel::run_task_entry(const ReadyEntry& entry) {
+  Task* task = task_at(entry.index);
+  if (task == nullptr) {
+    return false;
+  }
+  if (entry.kind == EntryKind::task_timer) {
+    if (task->wait_token != entry.token) {
+      return false;  // woken otherwise, or the wait ended: the timer is cancelled
+    }
+    task->wait_token = 0;
+    task->claimed_token = entry.token;
+    task->wake_reason = WakeReason::timer;
+  } else if (task->claimed_token != entry.token) {
+    return false;
+  }
+  Process& owner = process(task->process);
+  SIM_ASSERT(owner.state == ProcessState::running || owner.state == ProcessState::paused);
+  const auto node = static_cast<std::int32_t>(owner.id);
+  if (owner.state == ProcessState::paused) {
+    ReadyEntry frozen = entry;
+    frozen.kind = EntryKind::task;
+    frozen.reason = task->wake_reason;
+    owner.frozen.push_back(frozen);
+    record(node, task->id, "task.frozen", {});
+    return true;
+  }
+  task->claimed_token = 0;
+  record(node, task->id, wake_kind(task->wake_reason), {});
+  current_ = task;
+  task->fiber.resume();
+  current_ = nullptr;
+  if (task->fiber.finished()) {
+    finish_task(*task);
+  }
+  return true;
+}
+
+bool Kernel::run_action(ActionId action) {
+  auto found = actions_.find(action);
+  if (found == actions_.end()) {
+    return false;  // cancelled
+  }
+  std::function<void()> callback = std::move(found->second);
+  actions_.erase(found);
+  record(kWorldNode, 0, "action", {platform::Field::num("action", static_cast<std::int64_t>(action))});
+  run_guarded("world action", callback);
+  return true;
+}
+
+void Kernel::run_guarded(std::string_view what, const std::function<void()>& callback) {
+  SIM_ASSERT(current_ == nullptr);
+  try {
+    callback();
+  } catch (const std::exception& error) {
+    fail(std::string(what) + " threw: " + error.what());
+  } catch (...) {
+    fail(std::string(what) + " threw a non-standard exception");
+  }
+}
+
+// --- tasks ----------------------------------------------------------------------------------
+
+void Kernel::task_entry(void* argument) {
+  Task& task = *static_cast<Task*>(argument);
+  task.kernel->run_task_body(task);
+}
+
+void Kernel::run_task_body(Task& task) {
+  try {
+    task.body();
+  } catch (const boost::context::detail::forced_unwind&) {
+    throw;  // the process is being killed: let Boost finish unwinding this fiber
+  } catch (const std::exception& error) {
+    fail("task '" + task.name + "' of " + process(task.process).name + " threw: " + error.what());
+  } catch (...) {
+    fail("task '" + task.name + "' of " + process(task.process).name + " threw a non-standard exception");
+  }
+}
+
+TaskId Kernel::spawn(ProcessId process_id, std::string name, std::function<void()> body) {
+  return spawn_task(process_id, std::move(name), std::move(body), false);
+}
+
+TaskId Kernel::spawn_task(ProcessId process_id, std::string name, std::function<void()> body, bool is_main) {
+  SIM_ASSERT(body != nullptr);
+  Process& owner = process(process_id);
+  const auto node = static_cast<std::int32_t>(owner.id);
+  if (owner.state != ProcessState::running && owner.state != ProcessState::paused) {
+    record(node, current_task_id(), "spawn.refused", {platform::Field::str("name", name)});
+    return 0;
+  }
+  if (live_tasks_ >= config_.max_live_tasks) {
+    fail("live task bound exceeded (" + std::to_string(config_.max_live_tasks) + ") in " + owner.name);
+    return 0;
+  }
+  std::uint32_t slot = 0;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(tasks_.size());
+    tasks_.emplace_back();
+  }
+  SIM_ASSERT(tasks_[slot] == nullptr);
+  auto task = std::make_unique<Task>(*this, stacks_, &Kernel::task_entry);
+  task->id = next_task_id_++;
+  task->slot = slot;
+  task->process = process_id;
+  task->is_main = is_main;
+  task->name = std::move(name);
+  task->body = std::move(body);
+  task->index_in_process = static_cast<std::uint32_t>(owner.task_slots.size());
+  task->deadline_local_us = platform::kNever;
+  const std::uint64_t token = next_token_++;
+  task->claimed_token = token;
+  task->wake_reason = WakeReason::start;
+  const TaskId id = task->id;
+  record(node, current_task_id(),
+         "spawn", {platform::Field::num("new_task", static_cast<std::int64_t>(id)), platform::Field::str("name", task->name)});
+  owner.task_slots.push_back(slot);
+  tasks_[slot] = std::move(task);
+  ++live_tasks_;
+  ready_.push_back(ReadyEntry{token, slot, EntryKind::task, WakeReason::start});
+  return id;
+}
+
+void Kernel::finish_task(Task& task) {
+  SIM_ASSERT(task.fiber.finished());
+  Process& owner = process(task.process);
+  const bool was_main = task.is_main;
+  record(static_cast<std::int32_t>(owner.id), task.id, "task.end", {});
+  remove_task(task);
+  if (was_main && owner.state == ProcessState::running) {
+    // Like a real process: returning from main ends the host run.
+    record(static_cast<std::int32_t>(owner.id), 0, "exit", {platform::Field::num("run", owner.run)});
+    terminate_process(owner);
+  }
+}
+
+void Kernel::remove_task(Task& task) {
+  Process& owner = process(task.process);
+  SIM_ASSERT(task.index_in_process < owner.task_slots.size());
+  SIM_ASSERT(owner.task_slots[task.index_in_process] == task.slot);
+  const std::uint32_t moved_slot = owner.task_slots.back();
+  owner.task_slots[task.index_in_process] = moved_slot;
+  tasks_[moved_slot]->index_in_process = task.index_in_process;
+  owner.task_slots.pop_back();
+  const std::uint32_t slot = task.slot;
+  SIM_ASSERT(live_tasks_ > 0);
+  --live_tasks_;
+  // Destroying the task destroys its fiber: a suspended fiber is unwound here (forced_unwind).
+  std::unique_ptr<Task> doomed = std::move(tasks_[slot]);
+  Task* const saved_current = current_;
+  current_ = doomed.get();
+  doomed.reset();
+  current_ = saved_current;
+  free_slots_.push_back(slot);
+}
+
+Task* Kernel::task_at(std::uint32_t slot) const {
+  if (slot >= tasks_.size()) {
+    return nullptr;
+  }
+  return tasks_[slot].get();
+}
+
+Task& Kernel::require_current(std::optional<ProcessId> process_id) {
+  SIM_ASSERT(current_ != nullptr);
+  if (process_id) {
+    SIM_ASSERT(current_->process == *process_id);
+  }
+  return *current_;
+}
+
+// --- trace and stopping ---------------------------------------------------------------------
+
+void Kernel::record(std::int32_t node, TaskId task, std::string_view kind, std::span<const platform::Field> fields,
+                    bool copy_strings) {
+  if (!recording_) {
+    return;
+  }
+  const TraceEvent event = trace_.append(now_us_, node, task, kind, fields, copy_strings);
+  if (stopped_ || observers_.empty()) {
+    return;
+  }
+  for (TraceObserver* observer : observers_) {
+    std::optional<std::string> violation = observer->on_event(event);
+    if (violation) {
+      const std::uint64_t broken = event.index;
+      const platform::Field details[] = {platform::Field::str("what", *violation),
+                                         platform::Field::num("event", static_cast<std::int64_t>(broken))};
+      trace_.append(now_us_, node, task, "violation", details, true);
+      stop(RunStatus::violation, std::move(*violation), broken);
+      return;
+    }
+  }
+}
+
+Trace Kernel::take_trace() {
+  Trace taken = std::move(trace_);
+  trace_ = Trace(config_.trace);
+  for (const auto& each : processes_) {
+    trace_.set_node_name(static_cast<std::int32_t>(each->id), each->name);
+  }
+  return taken;
+}
+
+void Kernel::add_observer(TraceObserver& observer) {
+  SIM_ASSERT(std::find(observers_.begin(), observers_.end(), &observer) == observers_.end());
+  observers_.push_back(&observer);
+}
+
+void Kernel::remove_observer(TraceObserver& observer) {
+  std::erase(observers_, &observer);
+}
+
+std::int32_t Kernel::node_of_current() const {
+  return current_ != nullptr ? static_cast<std::int32_t>(current_->process) : kWorldNode;
+}
+
+void Kernel::fail(std::string why) {
+  if (!recording_) {
+    return;
+  }
+  const platform::Field details[] = {platform::Field::str("why", why)};
+  const TraceEvent event = trace_.append(now_us_, node_of_current(), current_task_id(), "failure", details, true);
+  stop(RunStatus::failure, std::move(why), event.index);
+}
+
+void Kernel::stop(RunStatus status, std::string problem, std::optional<std::uint64_t> event) {
+  if (stopped_) {
+    return;  // the first problem wins
+  }
+  stopped_ = true;
+  stop_status_ = status;
+  problem_ = std::move(problem);
+  problem_event_ = event;
+}
+
+// --- scheduling -----------------------------------------------------------------------------
+
+void Kernel::schedule(TimeUs at_us, const ReadyEntry& entry) {
+  if (at_us <= now_us_) {
+    ready_.push_back(entry);
+    return;
+  }
+  if (queue_.size() >= config_.max_pending_events) {
+    fail("pending event bound exceeded (" + std::to_string(config_.max_pending_events) + ")");
+    return;
+  }
+  queue_.push(at_us, entry);
+}
+
+ActionId Kernel::at(TimeUs when_us, std::function<void()> action) {
+  SIM_ASSERT(action != nullptr);
+  const ActionId id = next_action_id_++;
+  actions_.emplace(id, std::move(action));
+  schedule(when_us, ReadyEntry{id, 0, EntryKind::action, WakeReason::start});
+  return id;
+}
+
+bool Kernel::cancel(ActionId action) {
+  return actions_.erase(action) == 1;
+}
+
+bool Kernel::defer_if_in_task(std::function<void()> action) {
+  if (current_ == nullptr) {
+    return false;
+  }
+  at(now_us_, std::move(action));
+  return true;
+}
+
+}  // namespace spotcheck::sim

@@ -1,0 +1,160 @@
+// The simulator's engine (private to sim/): virtual time, the ready set and event queue, tasks on
+// fibers, processes, and the trace. World is its public face; the platform adapters, gates and
+// the network call into it. Single-threaded: one kernel per thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "impl/platform/event_sink.h"
+#include "sim/fiber/stack_allocator.h"
+#include "sim/kernel/task.h"
+#include "sim/network/network.h"
+#include "sim/process/process.h"
+#include "sim/random/streams.h"
+#include "sim/run_outcome.h"
+#include "sim/scheduler/event_queue.h"
+#include "sim/scheduler/strategy.h"
+#include "sim/trace/observer.h"
+#include "sim/trace/trace.h"
+#include "sim/world_config.h"
+
+namespace spotcheck::sim {
+
+class Kernel {
+ public:
+  explicit Kernel(WorldConfig config);
+  ~Kernel();
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  // --- running -------------------------------------------------------------------------------
+  RunOutcome run_until(TimeUs end_us, std::uint64_t max_steps);
+  TimeUs now_us() const { return now_us_; }
+  std::uint64_t steps() const { return steps_; }
+  void fail(std::string why);
+  bool stopped() const { return stopped_; }
+
+  // --- trace ---------------------------------------------------------------------------------
+  Trace& trace() { return trace_; }
+  // Moves the trace out and continues with an empty one (same config and node names).
+  Trace take_trace();
+  void add_observer(TraceObserver& observer);
+  void remove_observer(TraceObserver& observer);
+  // Records one event stamped with the current time. Literal kind/keys unless copy_strings.
+  void record(std::int32_t node, TaskId task, std::string_view kind, std::span<const platform::Field> fields,
+              bool copy_strings = false);
+  void record(std::int32_t node, TaskId task, std::string_view kind, std::initializer_list<platform::Field> fields) {
+    record(node, task, kind, std::span<const platform::Field>(fields.begin(), fields.size()));
+  }
+  TaskId current_task_id() const { return current_ != nullptr ? current_->id : 0; }
+  bool in_task() const { return current_ != nullptr; }
+
+  // --- world actions -------------------------------------------------------------------------
+  ActionId at(TimeUs when_us, std::function<void()> action);
+  bool cancel(ActionId action);
+
+  // --- processes -----------------------------------------------------------------------------
+  ProcessId add_process(std::string name, RoutingId routing_id, ProcessMain main);
+  void start(ProcessId process);
+  void kill(ProcessId process);
+  void restart(ProcessId process);
+  void pause(ProcessId process, TimeUs duration_us);
+  void set_clock_drift_ppm(ProcessId process, std::int64_t drift_ppm);
+  Process& process(ProcessId id);
+  const Process& process(ProcessId id) const;
+  std::size_t process_count() const { return processes_.size(); }
+  Process* process_by_routing_id(RoutingId routing_id);
+  TimeUs local_now_us(ProcessId process) const;
+
+  // --- tasks and waiting (called from the platform adapters and gates) ------------------------
+  TaskId spawn(ProcessId process, std::string name, std::function<void()> body);
+  // The running task; asserts that there is one (and that it belongs to `process` if given).
+  Task& require_current(std::optional<ProcessId> process = std::nullopt);
+  // Parks the current task until woken (through `list`, if given) or until its process's local
+  // clock reaches deadline_local_us. Returns immediately with `killed` if the process is dying.
+  WakeReason wait(Task& task, TimeUs deadline_local_us, WaitList* list);
+  void wake(const WaitRef& ref, WakeReason reason);
+  void wake_all(WaitList& list, WakeReason reason);
+  void sleep_until_local(ProcessId process, TimeUs deadline_local_us);
+  void yield(ProcessId process);
+  std::optional<platform::Envelope> receive(ProcessId process, TimeUs deadline_local_us);
+  void emit(ProcessId process, std::string_view kind, std::initializer_list<platform::Field> fields);
+
+  // --- used by the network -------------------------------------------------------------------
+  void schedule(TimeUs at_us, const ReadyEntry& entry);
+  Stream& stream(std::string_view name) { return streams_.get(name); }
+  Network& network() { return *network_; }
+  const WorldConfig& config() const { return config_; }
+  // Runs a world-context callback, turning an escaping exception into a run failure.
+  void run_guarded(std::string_view what, const std::function<void()>& callback);
+
+  // --- test hooks ----------------------------------------------------------------------------
+  std::optional<std::uint64_t> perturbed_event_index() const { return perturbed_event_index_; }
+  std::uint32_t live_tasks() const { return live_tasks_; }
+
+ private:
+  static void task_entry(void* argument);
+  void run_task_body(Task& task);
+  TaskId spawn_task(ProcessId process, std::string name, std::function<void()> body, bool is_main);
+  std::size_t pick_ready();
+  bool entry_is_live(const ReadyEntry& entry) const;
+  bool execute(const ReadyEntry& entry);
+  bool run_task_entry(const ReadyEntry& entry);
+  bool run_action(ActionId action);
+  bool end_pause(ProcessId process, std::uint64_t generation);
+  void finish_task(Task& task);
+  void remove_task(Task& task);
+  void terminate_process(Process& process);
+  Task* task_at(std::uint32_t slot) const;
+  std::int32_t node_of_current() const;
+  void stop(RunStatus status, std::string problem, std::optional<std::uint64_t> event);
+  // World API calls made from inside a task are deferred to a world action at the current instant.
+  bool defer_if_in_task(std::function<void()> action);
+
+  WorldConfig config_;
+  StreamRegistry streams_;
+  std::unique_ptr<SchedulingStrategy> strategy_;
+  StackSource stacks_;
+  Trace trace_;
+  std::vector<TraceObserver*> observers_;
+
+  TimeUs now_us_ = 0;
+  std::uint64_t steps_ = 0;
+  EventQueue queue_;
+  std::vector<ReadyEntry> ready_;
+  std::uint64_t next_token_ = 1;
+
+  std::vector<std::unique_ptr<Task>> tasks_;  // by slot
+  std::vector<std::uint32_t> free_slots_;
+  std::uint32_t live_tasks_ = 0;
+  TaskId next_task_id_ = 1;
+  Task* current_ = nullptr;
+
+  std::vector<std::unique_ptr<Process>> processes_;
+  std::map<RoutingId, ProcessId> by_routing_id_;
+
+  std::map<ActionId, std::function<void()>> actions_;
+  ActionId next_action_id_ = 1;
+
+  std::unique_ptr<Network> network_;
+
+  bool running_ = false;
+  bool recording_ = true;  // off while the kernel is torn down
+  bool stopped_ = false;
+  RunStatus stop_status_ = RunStatus::quiescent;
+  std::string problem_;
+  std::optional<std::uint64_t> problem_event_;
+  bool perturbed_ = false;
+  std::optional<std::uint64_t> perturbed_event_index_;
+};
+
+}  // namespace spotcheck::sim

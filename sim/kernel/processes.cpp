@@ -1,0 +1,218 @@
+// Process lifecycle: start, kill (unwind every fiber), restart (a new host run), pause, drift.
+#include <algorithm>
+#include <utility>
+
+#include "sim/assert.h"
+#include "sim/kernel/kernel.h"
+
+namespace spotcheck::sim {
+
+std::string_view to_string(ProcessState state) {
+  switch (state) {
+    case ProcessState::stopped:
+      return "stopped";
+    case ProcessState::running:
+      return "running";
+    case ProcessState::paused:
+      return "paused";
+    case ProcessState::dead:
+      return "dead";
+  }
+  return "unknown";
+}
+
+Process& Kernel::process(ProcessId id) {
+  SIM_ASSERT(id < processes_.size());
+  return *processes_[id];
+}
+
+const Process& Kernel::process(ProcessId id) const {
+  SIM_ASSERT(id < processes_.size());
+  return *processes_[id];
+}
+
+Process* Kernel::process_by_routing_id(RoutingId routing_id) {
+  auto found = by_routing_id_.find(routing_id);
+  if (found == by_routing_id_.end()) {
+    return nullptr;
+  }
+  return processes_[found->second].get();
+}
+
+TimeUs Kernel::local_now_us(ProcessId id) const {
+  return process(id).clock.local_from_virtual(now_us_);
+}
+
+ProcessId Kernel::add_process(std::string name, RoutingId routing_id, ProcessMain main) {
+  SIM_ASSERT(current_ == nullptr);
+  SIM_ASSERT(main != nullptr);
+  SIM_ASSERT(!name.empty());
+  SIM_ASSERT(!by_routing_id_.contains(routing_id));
+  const auto id = static_cast<ProcessId>(processes_.size());
+  auto created = std::make_unique<Process>();
+  created->id = id;
+  created->name = std::move(name);
+  created->routing_id = routing_id;
+  created->main = std::move(main);
+  Stream& clock_stream = streams_.get("clock");
+  created->clock = LocalClock(clock_stream.between(0, config_.clock_offset_max_us));
+  if (config_.draw_clock_drift) {
+    created->clock.set_drift_ppm(now_us_, clock_stream.between(-config_.clock_drift_ppm_max, config_.clock_drift_ppm_max));
+  } else {
+    created->clock.set_drift_ppm(now_us_, 0);
+  }
+  created->platform = std::make_unique<ProcessPlatform>(*this, id, routing_id);
+  trace_.set_node_name(static_cast<std::int32_t>(id), created->name);
+  record(static_cast<std::int32_t>(id), 0, "process.add",
+         {platform::Field::num("routing_id", static_cast<std::int64_t>(routing_id)),
+          platform::Field::num("drift_ppm", created->clock.drift_ppm())});
+  by_routing_id_.emplace(routing_id, id);
+  processes_.push_back(std::move(created));
+  return id;
+}
+
+void Kernel::start(ProcessId id) {
+  if (defer_if_in_task([this, id] { start(id); })) {
+    return;
+  }
+  Process& target = process(id);
+  const auto node = static_cast<std::int32_t>(id);
+  if (target.state == ProcessState::running || target.state == ProcessState::paused) {
+    record(node, 0, "start.ignored", {});
+    return;
+  }
+  SIM_ASSERT(target.task_slots.empty());
+  SIM_ASSERT(target.inbox.empty());
+  ++target.run;
+  target.state = ProcessState::running;
+  target.paused_until_us = 0;
+  target.platform->random.bind(streams_.get("node/" + target.name + "/run/" + std::to_string(target.run)));
+  record(node, 0, "start", {platform::Field::num("run", target.run)});
+  spawn_task(id, "main", [this, id] {
+    Process& self = process(id);
+    self.main(self.platform->platform);
+  }, true);
+}
+
+void Kernel::kill(ProcessId id) {
+  if (defer_if_in_task([this, id] { kill(id); })) {
+    return;
+  }
+  Process& target = process(id);
+  const auto node = static_cast<std::int32_t>(id);
+  if (target.state != ProcessState::running && target.state != ProcessState::paused) {
+    record(node, 0, "kill.ignored", {});
+    return;
+  }
+  record(node, 0, "kill", {platform::Field::num("run", target.run)});
+  terminate_process(target);
+}
+
+void Kernel::restart(ProcessId id) {
+  if (defer_if_in_task([this, id] { restart(id); })) {
+    return;
+  }
+  Process& target = process(id);
+  if (target.state == ProcessState::running || target.state == ProcessState::paused) {
+    kill(id);
+  }
+  start(id);
+}
+
+void Kernel::terminate_process(Process& target) {
+  SIM_ASSERT(target.state == ProcessState::running || target.state == ProcessState::paused);
+  target.state = ProcessState::dead;
+  ++target.pause_generation;  // cancels a pending unpause
+  // Unwind newest task first (deterministic, and like a stack: tasks a task spawned usually use
+  // its state, so they go before it; main goes last). A destructor may still send (dropped), open
+  // gates (stale wakes) or spawn (refused), but cannot park.
+  std::vector<std::uint32_t> slots = target.task_slots;
+  std::sort(slots.begin(), slots.end(),
+            [this](std::uint32_t a, std::uint32_t b) { return tasks_[a]->id > tasks_[b]->id; });
+  for (const std::uint32_t slot : slots) {
+    Task* task = task_at(slot);
+    SIM_ASSERT(task != nullptr);
+    SIM_ASSERT(task->process == target.id);
+    task->wait_token = 0;
+    task->claimed_token = 0;
+    remove_task(*task);
+  }
+  SIM_ASSERT(target.task_slots.empty());
+  target.inbox.clear();
+  target.inbox_waiters.clear();
+  target.frozen.clear();
+  target.deferred_arrivals.clear();
+}
+
+void Kernel::pause(ProcessId id, TimeUs duration_us) {
+  if (defer_if_in_task([this, id, duration_us] { pause(id, duration_us); })) {
+    return;
+  }
+  SIM_ASSERT(duration_us >= 0);
+  Process& target = process(id);
+  const auto node = static_cast<std::int32_t>(id);
+  if (target.state != ProcessState::running && target.state != ProcessState::paused) {
+    record(node, 0, "pause.ignored", {});
+    return;
+  }
+  target.state = ProcessState::paused;
+  target.paused_until_us = std::max(target.paused_until_us, now_us_ + duration_us);
+  const std::uint64_t generation = ++target.pause_generation;
+  record(node, 0, "pause",
+         {platform::Field::num("duration_us", duration_us), platform::Field::num("until_us", target.paused_until_us)});
+  schedule(target.paused_until_us, ReadyEntry{generation, id, EntryKind::unpause, WakeReason::start});
+}
+
+bool Kernel::end_pause(ProcessId id, std::uint64_t generation) {
+  Process& target = process(id);
+  if (target.state != ProcessState::paused || target.pause_generation != generation) {
+    return false;
+  }
+  target.state = ProcessState::running;
+  const auto node = static_cast<std::int32_t>(id);
+  record(node, 0, "unpause", {platform::Field::num("frozen", static_cast<std::int64_t>(target.frozen.size()))});
+  for (const ReadyEntry& entry : target.frozen) {
+    ready_.push_back(entry);
+  }
+  target.frozen.clear();
+  // Typed arrivals held back by the pause run now, in arrival order.
+  std::vector<DeferredArrival> deferred = std::move(target.deferred_arrivals);
+  target.deferred_arrivals.clear();
+  for (DeferredArrival& arrival : deferred) {
+    if (target.state != ProcessState::running || stopped_) {
+      record(node, 0, "net.drop",
+             {platform::Field::num("from", static_cast<std::int64_t>(arrival.from)),
+              platform::Field::num("to", static_cast<std::int64_t>(target.routing_id)),
+              platform::Field::num("message", static_cast<std::int64_t>(arrival.message)),
+              platform::Field::str("why", "peer_down")});
+      continue;
+    }
+    record(node, 0, "net.deliver",
+           {platform::Field::num("from", static_cast<std::int64_t>(arrival.from)),
+            platform::Field::num("message", static_cast<std::int64_t>(arrival.message))});
+    run_guarded("typed delivery", arrival.on_arrival);
+  }
+  return true;
+}
+
+void Kernel::set_clock_drift_ppm(ProcessId id, std::int64_t drift_ppm) {
+  if (defer_if_in_task([this, id, drift_ppm] { set_clock_drift_ppm(id, drift_ppm); })) {
+    return;
+  }
+  SIM_ASSERT(drift_ppm >= -config_.clock_drift_ppm_max);
+  SIM_ASSERT(drift_ppm <= config_.clock_drift_ppm_max);
+  Process& target = process(id);
+  target.clock.set_drift_ppm(now_us_, drift_ppm);
+  record(static_cast<std::int32_t>(id), 0, "clock.drift", {platform::Field::num("drift_ppm", drift_ppm)});
+  // Timers of waiting tasks were computed at the old rate: add one at the new rate (the earlier
+  // of the two wakes the task, which re-checks its local deadline).
+  for (const std::uint32_t slot : target.task_slots) {
+    const Task& task = *tasks_[slot];
+    if (task.wait_token != 0 && task.deadline_local_us != platform::kNever) {
+      schedule(target.clock.virtual_from_local(task.deadline_local_us),
+               ReadyEntry{task.wait_token, slot, EntryKind::task_timer, WakeReason::timer});
+    }
+  }
+}
+
+}  // namespace spotcheck::sim

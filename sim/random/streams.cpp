@@ -1,0 +1,19 @@
+#include "sim/random/streams.h"
+
+#include "sim/assert.h"
+
+namespace spotcheck::sim {
+
+Stream& StreamRegistry::get(std::string_view name) {
+  SIM_ASSERT(!name.empty());
+  auto found = streams_.find(name);
+  if (found != streams_.end()) {
+    return *found->second;
+  }
+  auto stream = std::make_unique<Stream>(root_seed_, std::string(name));
+  Stream& result = *stream;
+  streams_.emplace(std::string(name), std::move(stream));
+  return result;
+}
+
+}  // namespace spotcheck::sim

@@ -1,0 +1,34 @@
+// Which of several entries runnable at the same virtual instant runs next. This is where
+// interleavings are explored. A strategy must be a pure function of its own seeded state and its
+// arguments (never of pointers, wall time or global state).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+
+#include "impl/platform/random.h"
+#include "sim/scheduler/ready_entry.h"
+
+namespace spotcheck::sim {
+
+class SchedulingStrategy {
+ public:
+  virtual ~SchedulingStrategy() = default;
+  // `ready` has at least two entries; returns an index into it.
+  virtual std::size_t pick(std::span<const ReadyEntry> ready) = 0;
+};
+
+// Uniform random choice from the world's "scheduler" stream.
+class UniformRandomStrategy final : public SchedulingStrategy {
+ public:
+  explicit UniformRandomStrategy(platform::Random& stream) : stream_(&stream) {}
+  std::size_t pick(std::span<const ReadyEntry> ready) override {
+    return static_cast<std::size_t>(stream_->below(ready.size()));
+  }
+
+ private:
+  platform::Random* stream_;
+};
+
+}  // namespace spotcheck::sim

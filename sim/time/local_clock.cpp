@@ -1,0 +1,64 @@
+#include "sim/time/local_clock.h"
+
+#include "sim/assert.h"
+
+namespace spotcheck::sim {
+namespace {
+
+constexpr __int128 kMillion = 1'000'000;
+
+// floor(a / b) for b > 0.
+__int128 floor_div(__int128 a, __int128 b) {
+  __int128 q = a / b;
+  if ((a % b != 0) && (a < 0)) {
+    q -= 1;
+  }
+  return q;
+}
+
+// Local elapsed time after `elapsed` virtual microseconds at `ppm`.
+__int128 local_elapsed(__int128 elapsed, std::int64_t ppm) { return elapsed + floor_div(elapsed * ppm, kMillion); }
+
+}  // namespace
+
+TimeUs LocalClock::local_from_virtual(TimeUs virtual_us) const {
+  SIM_ASSERT(virtual_us >= anchor_virtual_us_);
+  const __int128 local = anchor_local_us_ + local_elapsed(virtual_us - anchor_virtual_us_, drift_ppm_);
+  SIM_ASSERT(local <= platform::kNever);
+  return static_cast<TimeUs>(local);
+}
+
+TimeUs LocalClock::virtual_from_local(TimeUs local_us) const {
+  if (local_us == platform::kNever) {
+    return platform::kNever;
+  }
+  if (local_us <= anchor_local_us_) {
+    return anchor_virtual_us_;
+  }
+  const __int128 wanted = static_cast<__int128>(local_us) - anchor_local_us_;
+  // First guess from the exact rate, then step to the smallest elapsed that reaches `wanted`.
+  __int128 elapsed = (wanted * kMillion + (kMillion + drift_ppm_) - 1) / (kMillion + drift_ppm_);
+  for (int step = 0; local_elapsed(elapsed, drift_ppm_) < wanted; ++step) {
+    SIM_ASSERT(step < 4);
+    ++elapsed;
+  }
+  for (int step = 0; elapsed > 0 && local_elapsed(elapsed - 1, drift_ppm_) >= wanted; ++step) {
+    SIM_ASSERT(step < 4);
+    --elapsed;
+  }
+  const __int128 result = anchor_virtual_us_ + elapsed;
+  if (result >= platform::kNever) {
+    return platform::kNever;
+  }
+  return static_cast<TimeUs>(result);
+}
+
+void LocalClock::set_drift_ppm(TimeUs now_virtual_us, std::int64_t drift_ppm) {
+  SIM_ASSERT(drift_ppm >= -kDriftPpmLimit);
+  SIM_ASSERT(drift_ppm <= kDriftPpmLimit);
+  anchor_local_us_ = local_from_virtual(now_virtual_us);
+  anchor_virtual_us_ = now_virtual_us;
+  drift_ppm_ = drift_ppm;
+}
+
+}  // namespace spotcheck::sim

@@ -1,0 +1,76 @@
+#include "sim/world.h"
+
+#include <utility>
+
+#include "sim/assert.h"
+#include "sim/kernel/kernel.h"
+
+namespace spotcheck::sim {
+
+World::World(WorldConfig config) : kernel_(std::make_unique<Kernel>(std::move(config))) {}
+
+World::~World() = default;
+
+ProcessId World::add_process(std::string name, RoutingId routing_id, ProcessMain main) {
+  return kernel_->add_process(std::move(name), routing_id, std::move(main));
+}
+
+void World::start(ProcessId process) { kernel_->start(process); }
+void World::kill(ProcessId process) { kernel_->kill(process); }
+void World::restart(ProcessId process) { kernel_->restart(process); }
+void World::pause(ProcessId process, TimeUs duration_us) { kernel_->pause(process, duration_us); }
+
+void World::set_clock_drift_ppm(ProcessId process, std::int64_t drift_ppm) {
+  kernel_->set_clock_drift_ppm(process, drift_ppm);
+}
+
+TaskId World::spawn(ProcessId process, std::string name, std::function<void()> body) {
+  return kernel_->spawn(process, std::move(name), std::move(body));
+}
+
+ProcessState World::process_state(ProcessId process) const { return kernel_->process(process).state; }
+std::uint32_t World::process_run(ProcessId process) const { return kernel_->process(process).run; }
+const std::string& World::process_name(ProcessId process) const { return kernel_->process(process).name; }
+RoutingId World::process_routing_id(ProcessId process) const { return kernel_->process(process).routing_id; }
+
+std::optional<ProcessId> World::process_by_routing_id(RoutingId routing_id) const {
+  const Process* found = kernel_->process_by_routing_id(routing_id);
+  if (found == nullptr) {
+    return std::nullopt;
+  }
+  return found->id;
+}
+
+std::size_t World::process_count() const { return kernel_->process_count(); }
+TimeUs World::local_now_us(ProcessId process) const { return kernel_->local_now_us(process); }
+
+platform::Platform& World::platform(ProcessId process) { return kernel_->process(process).platform->platform; }
+
+Network& World::network() { return kernel_->network(); }
+platform::Random& World::stream(std::string_view name) { return kernel_->stream(name); }
+ActionId World::at(TimeUs when_us, std::function<void()> action) { return kernel_->at(when_us, std::move(action)); }
+bool World::cancel(ActionId action) { return kernel_->cancel(action); }
+
+RunOutcome World::run_until(TimeUs end_us, std::uint64_t max_steps) { return kernel_->run_until(end_us, max_steps); }
+TimeUs World::now_us() const { return kernel_->now_us(); }
+std::uint64_t World::steps() const { return kernel_->steps(); }
+
+const Trace& World::trace() const { return kernel_->trace(); }
+Trace World::take_trace() { return kernel_->take_trace(); }
+
+void World::record(std::string_view kind, std::initializer_list<platform::Field> fields) {
+  kernel_->record(kWorldNode, kernel_->current_task_id(), kind,
+                  std::span<const platform::Field>(fields.begin(), fields.size()), true);
+}
+
+void World::add_observer(TraceObserver& observer) { kernel_->add_observer(observer); }
+void World::remove_observer(TraceObserver& observer) { kernel_->remove_observer(observer); }
+void World::fail(std::string why) { kernel_->fail(std::move(why)); }
+
+std::optional<std::uint64_t> World::test_only_perturbed_event_index() const {
+  return kernel_->perturbed_event_index();
+}
+
+std::uint32_t World::live_tasks() const { return kernel_->live_tasks(); }
+
+}  // namespace spotcheck::sim

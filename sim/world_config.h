@@ -1,0 +1,49 @@
+// Everything that parameterizes a world. Together with the build, (config, seed) fixes the run.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "impl/platform/random.h"
+#include "sim/fiber/stack_size.h"
+#include "sim/ids.h"
+#include "sim/network/network_config.h"
+#include "sim/scheduler/strategy.h"
+#include "sim/trace/trace.h"
+
+namespace spotcheck::sim {
+
+struct WorldConfig {
+  std::uint64_t seed = 0;
+  NetworkConfig network;
+  TraceConfig trace;
+
+  // Fiber stacks: pooled (fast) or mmap'd with a guard page (catches stack overflow; ~100x slower to create).
+  bool guard_page_stacks = false;
+  std::size_t stack_size_bytes = kDefaultStackSizeBytes;
+
+  // Clocks: each process's local clock starts at an offset drawn from the "clock" stream in
+  // [0, clock_offset_max_us] and runs at (1 + drift_ppm / 1e6) of virtual speed, with
+  // |drift_ppm| <= clock_drift_ppm_max (set_clock_drift_ppm asserts it).
+  TimeUs clock_offset_max_us = 10 * platform::kMicrosPerSecond;
+  std::int64_t clock_drift_ppm_max = 1'000;
+  bool draw_clock_drift = false;  // initial drift of every process drawn from the "clock" stream
+
+  // Bounds (exceeding one fails the run).
+  std::uint32_t max_live_tasks = 100'000;
+  std::size_t max_pending_events = 50'000'000;
+  std::size_t max_inbox_messages = 100'000;  // per process; beyond it arrivals are dropped
+
+  // Scheduling strategy for equal-time ties; null = UniformRandomStrategy on the "scheduler" stream.
+  std::function<std::unique_ptr<SchedulingStrategy>(platform::Random& scheduler_stream)> make_strategy;
+
+  // Test-only nondeterminism: at the first tie-break at or after this step (with two live,
+  // distinguishable candidates) pick a different candidate than the strategy chose. Used to prove
+  // that the determinism check detects and localizes a divergence.
+  std::optional<std::uint64_t> test_only_perturb_tie_break_at_step;
+};
+
+}  // namespace spotcheck::sim

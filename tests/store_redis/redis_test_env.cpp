@@ -1,0 +1,105 @@
+#include "tests/store_redis/redis_test_env.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace spotcheck::store::redis::testing {
+
+namespace {
+
+std::string read_first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+std::string script_path() {
+  const char* root = std::getenv("SPOTCHECK_SOURCE_DIR");
+  return std::string(root != nullptr ? root : SPOTCHECK_SOURCE_DIR) + "/scripts/redis-test-server";
+}
+
+}  // namespace
+
+bool missing_redis_allowed() {
+  const char* allow = std::getenv("SPOTCHECK_ALLOW_NO_REDIS");
+  return allow != nullptr && std::string(allow) == "1";
+}
+
+std::optional<std::string> shared_server_url(std::string& why) {
+  if (const char* url = std::getenv("SPOTCHECK_REDIS_URL"); url != nullptr && *url != '\0') {
+    return std::string(url);
+  }
+  const char* file = std::getenv("SPOTCHECK_REDIS_URL_FILE");
+  if (file == nullptr || *file == '\0') {
+    file = SPOTCHECK_REDIS_URL_FILE_DEFAULT;
+  }
+  std::string url = read_first_line(file);
+  if (url.empty()) {
+    why = std::string("no URL in ") + file +
+          " (run through ctest, whose redis_server fixture starts redis-server, or set SPOTCHECK_REDIS_URL)";
+    return std::nullopt;
+  }
+  return url;
+}
+
+std::string unique_namespace() {
+  static std::atomic<int> counter{0};
+  return "spotcheck-test:" + std::to_string(::getpid()) + ":" + std::to_string(counter.fetch_add(1)) + ":";
+}
+
+RedisStoreOptions test_options(const std::string& url, std::int64_t scan_ttl_ms) {
+  RedisStoreOptions options;
+  options.url = url;
+  options.key_namespace = unique_namespace();
+  options.connect_timeout_ms = 1'000;
+  options.command_timeout_ms = 5'000;
+  options.scan_continuation_ttl_ms = scan_ttl_ms;
+  return options;
+}
+
+PrivateRedisServer::PrivateRedisServer(const std::string& password) {
+  std::error_code ec;
+  const auto base = std::filesystem::temp_directory_path(ec);
+  static std::atomic<int> instances{0};
+  _state_dir = (base / ("spotcheck-redis-private-" + std::to_string(::getpid()) + "-" +
+                        std::to_string(instances.fetch_add(1))))
+                   .string();
+  std::string command = script_path() + " start '" + _state_dir + "'";
+  if (!password.empty()) {
+    command += " --requirepass '" + password + "'";
+  }
+  command += " >/dev/null";
+  if (std::system(command.c_str()) != 0) {
+    _error = "scripts/redis-test-server start failed";
+    return;
+  }
+  _url = read_first_line(_state_dir + "/url");
+  const std::string pid = read_first_line(_state_dir + "/pid");
+  const std::string port = read_first_line(_state_dir + "/port");
+  if (_url.empty() || pid.empty() || port.empty()) {
+    _error = "redis-server did not start (is it installed?)";
+    return;
+  }
+  _pid = std::stoi(pid);
+  _port = std::stoi(port);
+}
+
+PrivateRedisServer::~PrivateRedisServer() {
+  const std::string command = script_path() + " stop '" + _state_dir + "' >/dev/null 2>&1";
+  [[maybe_unused]] const int rc = std::system(command.c_str());
+  std::error_code ec;
+  std::filesystem::remove_all(_state_dir, ec);
+}
+
+SteadyClock& test_clock() {
+  static SteadyClock clock;
+  return clock;
+}
+
+}  // namespace spotcheck::store::redis::testing

@@ -1,0 +1,71 @@
+// How Redis tests find a server. The ctest fixture (CMakeLists.txt) starts one with
+// scripts/redis-test-server, which writes its URL to a file in the build tree;
+// SPOTCHECK_REDIS_URL_FILE names another file, SPOTCHECK_REDIS_URL overrides both.
+// A Redis test never passes silently without a server: it FAILS, unless SPOTCHECK_ALLOW_NO_REDIS=1
+// (then it is skipped).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "impl/store/redis/redis_stores.h"
+#include "impl/store/redis/steady_clock.h"
+
+namespace spotcheck::store::redis::testing {
+
+// The shared test server's URL, or nullopt (with the reason in `why`).
+std::optional<std::string> shared_server_url(std::string& why);
+bool missing_redis_allowed();
+
+// In a test body or SetUp: the URL, or FAIL/SKIP the test and return nullopt.
+#define SPOTCHECK_REDIS_URL_OR_RETURN(url_variable)                                                  \
+  std::string url_variable;                                                                          \
+  {                                                                                                  \
+    std::string why_no_redis;                                                                        \
+    auto found_url = ::spotcheck::store::redis::testing::shared_server_url(why_no_redis);           \
+    if (!found_url) {                                                                                \
+      if (::spotcheck::store::redis::testing::missing_redis_allowed()) {                             \
+        GTEST_SKIP() << "no redis server (SPOTCHECK_ALLOW_NO_REDIS=1): " << why_no_redis;            \
+      }                                                                                              \
+      FAIL() << "no redis server: " << why_no_redis << " (set SPOTCHECK_ALLOW_NO_REDIS=1 to skip)"; \
+    }                                                                                                \
+    url_variable = *found_url;                                                                       \
+  }
+
+// A namespace no other test uses: "spotcheck-test:<pid>:<n>:".
+std::string unique_namespace();
+
+// Options for a fresh namespace on `url` with short timeouts and a short scan TTL.
+RedisStoreOptions test_options(const std::string& url, std::int64_t scan_ttl_ms = 1'000);
+
+// A private redis-server (own port, own process) for tests that pause, stop or
+// password-protect it; stopped by the destructor.
+class PrivateRedisServer {
+ public:
+  // Empty `error()` on success.
+  explicit PrivateRedisServer(const std::string& password = "");
+  ~PrivateRedisServer();
+  PrivateRedisServer(const PrivateRedisServer&) = delete;
+  PrivateRedisServer& operator=(const PrivateRedisServer&) = delete;
+
+  const std::string& url() const { return _url; }
+  int pid() const { return _pid; }
+  int port() const { return _port; }
+  const std::string& error() const { return _error; }
+
+ private:
+  std::string _state_dir;
+  std::string _url;
+  int _pid = 0;
+  int _port = 0;
+  std::string _error;
+};
+
+// A process-wide SteadyClock for the tests.
+SteadyClock& test_clock();
+
+}  // namespace spotcheck::store::redis::testing

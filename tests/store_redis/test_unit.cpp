@@ -1,0 +1,161 @@
+// Redis provider pieces that need no server: URL parsing, key layout, continuation tokens.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "impl/store/redis/key_layout.h"
+#include "impl/store/redis/redis_url.h"
+#include "impl/store/redis/scan_token.h"
+
+namespace spotcheck::store::redis {
+namespace {
+
+TEST(RedisUrl, ParsesHostPortUserPasswordAndDb) {
+  const RedisUrlParse parsed = parse_redis_url("redis://alice:s%40cret@db.example:6380/3");
+  ASSERT_TRUE(parsed.url.has_value()) << parsed.error;
+  EXPECT_EQ(parsed.url->host, "db.example");
+  EXPECT_EQ(parsed.url->port, 6380);
+  EXPECT_EQ(parsed.url->user, "alice");
+  EXPECT_EQ(parsed.url->password, "s@cret");
+  EXPECT_EQ(parsed.url->db, 3);
+  EXPECT_EQ(parsed.url->redacted(), "redis://alice@db.example:6380/3");
+}
+
+TEST(RedisUrl, DefaultsPortAndDbAndAcceptsPasswordOnlyAndIpv6) {
+  const RedisUrlParse plain = parse_redis_url("redis://127.0.0.1");
+  ASSERT_TRUE(plain.url.has_value()) << plain.error;
+  EXPECT_EQ(plain.url->port, 6379);
+  EXPECT_EQ(plain.url->db, 0);
+  EXPECT_TRUE(plain.url->user.empty());
+  EXPECT_TRUE(plain.url->password.empty());
+
+  const RedisUrlParse password_only = parse_redis_url("redis://:pw@localhost:7000/");
+  ASSERT_TRUE(password_only.url.has_value()) << password_only.error;
+  EXPECT_TRUE(password_only.url->user.empty());
+  EXPECT_EQ(password_only.url->password, "pw");
+  EXPECT_EQ(password_only.url->port, 7000);
+
+  const RedisUrlParse v6 = parse_redis_url("redis://[::1]:7001");
+  ASSERT_TRUE(v6.url.has_value()) << v6.error;
+  EXPECT_EQ(v6.url->host, "::1");
+  EXPECT_EQ(v6.url->port, 7001);
+  EXPECT_EQ(v6.url->redacted(), "redis://[::1]:7001");
+}
+
+TEST(RedisUrl, MalformedUrlsGiveOneLineErrorsWithoutThePassword) {
+  const std::vector<std::string> bad = {
+      "",
+      "http://localhost:6379",
+      "redis://",
+      "redis://:6379",
+      "redis://host:",
+      "redis://host:abc",
+      "redis://host:0",
+      "redis://host:70000",
+      "redis://host:6379/x",
+      "redis://host:6379/1?timeout=3",
+      "redis://user@host:6379",
+      "redis://user:@host:6379",
+      "redis://user:topsecret%zz@host:6379",
+      "redis://[::1:6379",
+      "redis://::1:6379",
+      "redis://ho st:6379",
+  };
+  for (const std::string& text : bad) {
+    const RedisUrlParse parsed = parse_redis_url(text);
+    EXPECT_FALSE(parsed.url.has_value()) << text;
+    EXPECT_NE(parsed.error.find("malformed redis URL"), std::string::npos) << text << " -> " << parsed.error;
+    EXPECT_EQ(parsed.error.find('\n'), std::string::npos) << text;
+    EXPECT_EQ(parsed.error.find("topsecret"), std::string::npos) << parsed.error;
+  }
+}
+
+TEST(RedisKeyLayout, RecordKeyIsNamespaceRecSha256Hex) {
+  // SHA-256("abc"), FIPS 180-2 test vector.
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(record_key(kDefaultNamespace, "abc"),
+            "zlink:v11:rec:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(relocation_key("ns:", "abc"), "ns:reloc:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_NE(record_key("ns:", "abc"), relocation_key("ns:", "abc"));
+}
+
+TEST(RedisKeyLayout, IndexMembersSortLikeKeysAndDecodeBack) {
+  std::mt19937 random(20240611);  // fixed seed: the same keys every run
+  const std::string alphabet("\x00\x01\x02\xfe\xff" "a", 6);
+  std::vector<Key> keys;
+  for (int i = 0; i < 3000; ++i) {
+    Key key;
+    const std::size_t length = 1 + random() % 6;
+    for (std::size_t j = 0; j < length; ++j) {
+      key.push_back(alphabet[random() % alphabet.size()]);
+    }
+    keys.push_back(key);
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  ASSERT_GT(keys.size(), 1000U);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::string member = index_member(keys[i]);
+    const auto decoded = key_of_index_member(member);
+    ASSERT_TRUE(decoded.has_value());
+    EXPECT_EQ(*decoded, keys[i]);
+    if (i > 0) {
+      EXPECT_LT(index_member(keys[i - 1]), member) << "member order differs from key order at " << i;
+    }
+    // Range bounds: [bound(k) includes k's member; (bound(k) ... never cuts through a member.
+    EXPECT_LT(index_bound(keys[i]), member);
+    if (i + 1 < keys.size()) {
+      EXPECT_LT(member, index_bound(keys[i + 1]));
+    }
+  }
+}
+
+TEST(RedisKeyLayout, ForeignMembersAreRejected) {
+  EXPECT_FALSE(key_of_index_member("").has_value());
+  EXPECT_FALSE(key_of_index_member("short").has_value());
+  std::string member = index_member("key");
+  member[0] = 'K';  // the sha no longer matches the key
+  EXPECT_FALSE(key_of_index_member(member).has_value());
+  EXPECT_FALSE(key_of_index_member(std::string("key") + std::string(66, 'a')).has_value());
+}
+
+TEST(RedisKeyLayout, GlobEscapeQuotesSpecials) {
+  EXPECT_EQ(glob_escape("zlink:v11:"), "zlink:v11:");
+  EXPECT_EQ(glob_escape("a*b?c[d]e\\"), "a\\*b\\?c\\[d\\]e\\\\");
+}
+
+TEST(RedisScanToken, RoundTripsAndStaysWithinTheLimit) {
+  const ScanBinding binding{"ns:", "start", "end"};
+  ScanCursor cursor{42, 7, Key(kMaxKeyBytes, '\xff')};
+  const Bytes token = encode_continuation(cursor, "secret", binding);
+  EXPECT_LE(token.size(), kMaxContinuationBytes);
+  const auto decoded = decode_continuation(token, "secret", binding);
+  ASSERT_TRUE(decoded.has_value());
+  EXPECT_EQ(decoded->scan_id, 42U);
+  EXPECT_EQ(decoded->snapshot, 7U);
+  EXPECT_EQ(decoded->last_key, cursor.last_key);
+}
+
+TEST(RedisScanToken, ForeignGarbledOrRetargetedTokensAreRejected) {
+  const ScanBinding binding{"ns:", "a", "b"};
+  const Bytes token = encode_continuation(ScanCursor{1, 2, "last"}, "secret", binding);
+  ASSERT_TRUE(decode_continuation(token, "secret", binding).has_value());
+  EXPECT_FALSE(decode_continuation(token, "other secret", binding).has_value());
+  EXPECT_FALSE(decode_continuation(token, "secret", ScanBinding{"ns2:", "a", "b"}).has_value());
+  EXPECT_FALSE(decode_continuation(token, "secret", ScanBinding{"ns:", "a", "c"}).has_value());
+  EXPECT_FALSE(decode_continuation(token, "secret", ScanBinding{"ns:", "", "b"}).has_value());
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    Bytes flipped = token;
+    flipped[i] = static_cast<char>(flipped[i] ^ 0x01);
+    EXPECT_FALSE(decode_continuation(flipped, "secret", binding).has_value()) << "byte " << i;
+  }
+  EXPECT_FALSE(decode_continuation(token.substr(1), "secret", binding).has_value());
+  EXPECT_FALSE(decode_continuation(token + "x", "secret", binding).has_value());
+  EXPECT_FALSE(decode_continuation("", "secret", binding).has_value());
+}
+
+}  // namespace
+}  // namespace spotcheck::store::redis
