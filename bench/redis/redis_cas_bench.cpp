@@ -4,7 +4,10 @@
 #include <benchmark/benchmark.h>
 #include <openssl/sha.h>
 
+#include <algorithm>
 #include <array>
+#include <chrono>
+#include <vector>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -20,10 +23,9 @@ namespace spotcheck::store::redis {
 namespace {
 
 constexpr DeadlineUs kNoDeadline = std::numeric_limits<DeadlineUs>::max();
-constexpr int kRawRequests = 50'000;
+constexpr int kRounds = 15;
+constexpr int kOpsPerRound = 2'000;
 const Bytes kValue(64, 'v');
-
-double g_provider_writes_per_second = 0;
 
 std::string redis_url() {
   const char* url = std::getenv("SPOTCHECK_REDIS_URL");
@@ -70,29 +72,57 @@ void BM_ProviderCasWrite(benchmark::State& state) {
 }
 BENCHMARK(BM_ProviderCasWrite)->UseRealTime()->MinTime(2.0);
 
+void BM_ProviderRead(benchmark::State& state) {
+  SteadyClock clock;
+  RedisStoreOptions options;
+  options.url = redis_url();
+  options.key_namespace = bench_namespace("read");
+  RedisStores stores = open_redis_stores(options, clock);
+  if (!stores.error.empty()) {
+    state.SkipWithError(stores.error.c_str());
+    return;
+  }
+  WriteRequest first;
+  first.mutations.push_back(Put{"bench/read-key", kValue});
+  (void)stores.location->write(first, kNoDeadline);
+  std::int64_t misses = 0;
+  for (auto _ : state) {
+    const ReadResult result = stores.location->read("bench/read-key", kNoDeadline);
+    misses += std::holds_alternative<Found>(result) ? 0 : 1;
+  }
+  state.SetItemsProcessed(state.iterations());
+  (void)stores.session->clear_namespace();
+  if (misses != 0) {
+    state.SkipWithError("a read did not find the record");
+  }
+}
+BENCHMARK(BM_ProviderRead)->UseRealTime()->MinTime(1.0);
+
 std::string sha1_hex(const std::string& text) {
   std::array<unsigned char, SHA_DIGEST_LENGTH> digest{};
   SHA1(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest.data());
   return hex_encode(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
 }
 
-// Records the provider's rate so the redis-benchmark entry can report the ratio.
-void BM_RedisBenchmarkEvalsha(benchmark::State& state) {
+// Provider CAS writes vs redis-benchmark running the same write script (EVALSHA), alternating in
+// rounds so both see the same machine load; reports the median of the per-round rates.
+void BM_ProviderVsRedisBenchmark(benchmark::State& state) {
   SteadyClock clock;
   RedisStoreOptions options;
   options.url = redis_url();
-  options.key_namespace = bench_namespace("raw");
+  options.key_namespace = bench_namespace("compare");
   RedisStores stores = open_redis_stores(options, clock);  // loads the scripts, claims the namespace
   if (!stores.error.empty()) {
     state.SkipWithError(stores.error.c_str());
     return;
   }
   const RedisUrl& url = stores.session->url();
-  const std::string key_sha = sha256_hex("bench/cas-key");
+  const Key key = "bench/cas-key";
+  const std::string key_sha = sha256_hex(key);
   // The index member normally holds escape(key) "\0\1" sha; argv cannot carry a zero byte, so the
   // raw run uses "bench/cas-key--" sha (same length and work; the script reads only the sha tail).
   std::string command = "redis-benchmark -h " + url.host + " -p " + std::to_string(url.port) + " -c 1 -n " +
-                        std::to_string(kRawRequests) + " --csv";
+                        std::to_string(kOpsPerRound) + " --csv";
   if (!url.password.empty()) {
     command += " --no-auth-warning -a '" + url.password + "'" + (url.user.empty() ? "" : " --user '" + url.user + "'");
   }
@@ -102,66 +132,71 @@ void BM_RedisBenchmarkEvalsha(benchmark::State& state) {
   command += " EVALSHA " + sha1_hex(script_text(ScriptId::kWrite)) + " 0 " + options.key_namespace + " 1 a " +
              sha256_hex("bench/absent-key") + " '' 1 p " + key_sha + " bench/cas-key--" + key_sha + " " + kValue +
              " '' ''";
-  double raw_per_second = 0;
-  for (auto _ : state) {
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-      state.SkipWithError("cannot run redis-benchmark");
-      return;
-    }
-    std::array<char, 4096> line{};
-    // Bound: redis-benchmark --csv prints a header and one line per test.
-    for (int i = 0; i < 16 && std::fgets(line.data(), line.size(), pipe) != nullptr; ++i) {
-      double rps = 0;
-      if (std::sscanf(line.data(), "\"%*[^\"]\",\"%lf\"", &rps) == 1) {
-        raw_per_second = rps;
-      }
-    }
-    const int status = ::pclose(pipe);
-    if (status != 0 || raw_per_second <= 0) {
-      state.SkipWithError("redis-benchmark failed or printed no rate");
-      return;
-    }
-  }
-  // The script really applied every request: the record's version advanced that many times.
-  const ReadResult read = stores.location->read("bench/cas-key", kNoDeadline);
-  const bool applied = std::holds_alternative<Found>(read) && std::get<Found>(read).value == kValue;
-  (void)stores.session->clear_namespace();
-  if (!applied) {
-    state.SkipWithError("the raw EVALSHA run did not write the record");
-    return;
-  }
-  state.counters["raw_evalsha_per_s"] = raw_per_second;
-  state.counters["provider_cas_per_s"] = g_provider_writes_per_second;
-  state.counters["provider_over_raw"] =
-      raw_per_second > 0 ? g_provider_writes_per_second / raw_per_second : 0.0;
-}
 
-// Runs the provider benchmark first and keeps its rate for the comparison.
-class RateReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      if (run.benchmark_name().rfind("BM_ProviderCasWrite", 0) == 0 && !run.error_occurred) {
-        const auto items = run.counters.find("items_per_second");
-        if (items != run.counters.end()) {
-          g_provider_writes_per_second = items->second.value;
+  WriteRequest first;
+  first.mutations.push_back(Put{key, kValue});
+  StoreVersion version = std::get<Applied>(stores.location->write(first, kNoDeadline)).outcomes.at(0).version;
+  std::vector<double> provider_rates;
+  std::vector<double> raw_rates;
+  for (auto _ : state) {
+    for (int round = 0; round < kRounds; ++round) {
+      const auto started = std::chrono::steady_clock::now();
+      for (int i = 0; i < kOpsPerRound; ++i) {
+        WriteRequest cas;
+        cas.conditions.push_back(ExpectVersion{key, version});
+        cas.mutations.push_back(Put{key, kValue});
+        const WriteResult result = stores.location->write(cas, kNoDeadline);
+        if (!std::holds_alternative<Applied>(result)) {
+          state.SkipWithError("a CAS write did not apply");
+          return;
+        }
+        version = std::get<Applied>(result).outcomes[0].version;
+      }
+      const std::chrono::duration<double> provider_s = std::chrono::steady_clock::now() - started;
+      provider_rates.push_back(kOpsPerRound / provider_s.count());
+
+      FILE* pipe = ::popen(command.c_str(), "r");
+      if (pipe == nullptr) {
+        state.SkipWithError("cannot run redis-benchmark");
+        return;
+      }
+      double raw_per_second = 0;
+      std::array<char, 4096> line{};
+      // Bound: redis-benchmark --csv prints a header and one line per test.
+      for (int i = 0; i < 16 && std::fgets(line.data(), line.size(), pipe) != nullptr; ++i) {
+        double rps = 0;
+        if (std::sscanf(line.data(), "\"%*[^\"]\",\"%lf\"", &rps) == 1) {
+          raw_per_second = rps;
         }
       }
+      if (::pclose(pipe) != 0 || raw_per_second <= 0) {
+        state.SkipWithError("redis-benchmark failed or printed no rate");
+        return;
+      }
+      raw_rates.push_back(raw_per_second);
+      // The raw run really executed the script: its writes moved the record's version on.
+      const ReadResult read = stores.location->read(key, kNoDeadline);
+      if (!std::holds_alternative<Found>(read) || std::get<Found>(read).version.value < version.value + kOpsPerRound) {
+        state.SkipWithError("the raw EVALSHA run did not write the record");
+        return;
+      }
+      version = std::get<Found>(read).version;
     }
-    ConsoleReporter::ReportRuns(runs);
   }
-};
+  (void)stores.session->clear_namespace();
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < provider_rates.size(); ++i) {
+    ratios.push_back(provider_rates[i] / raw_rates[i]);
+  }
+  state.counters["provider_cas_per_s"] = median(provider_rates);
+  state.counters["raw_evalsha_per_s"] = median(raw_rates);
+  state.counters["provider_over_raw"] = median(ratios);
+}
+BENCHMARK(BM_ProviderVsRedisBenchmark)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace spotcheck::store::redis
-
-BENCHMARK(spotcheck::store::redis::BM_RedisBenchmarkEvalsha)->Iterations(1)->UseRealTime();
-
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  spotcheck::store::redis::RateReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return 0;
-}

@@ -40,7 +40,7 @@ void BM_SchedulerTimers(benchmark::State& state) {
   state.counters["events"] = static_cast<double>(world.trace().size());
   state.SetLabel(config.trace.keep_events ? "keep_events" : "hash log only");
 }
-BENCHMARK(BM_SchedulerTimers)->Args({1'000, 0})->Args({1'000, 1})->Iterations(50)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SchedulerTimers)->Args({10, 0})->Args({100, 0})->Args({1'000, 0})->Args({1'000, 1})->Iterations(50)->Unit(benchmark::kMillisecond);
 
 // Equal-time contention: 1,000 tasks yielding, so every step is a seeded tie-break among ~1,000.
 void BM_SchedulerYieldTies(benchmark::State& state) {

@@ -1,6 +1,7 @@
 #include "impl/records/canonical_json_reader.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstring>
 #include <limits>
@@ -15,18 +16,21 @@ namespace {
 
 // Inlined short comparison (keys are 2..29 bytes), eight bytes at a time.
 inline bool bytes_equal(const char* a, const char* b, std::size_t size) {
-  std::size_t i = 0;
-  for (; i + 8 <= size; i += 8) {
-    if (swar::load(a + i) != swar::load(b + i)) {
-      return false;
+  if (size < 8) {
+    for (std::size_t i = 0; i < size; ++i) {
+      if (a[i] != b[i]) {
+        return false;
+      }
     }
+    return true;
   }
-  for (; i < size; ++i) {
-    if (a[i] != b[i]) {
-      return false;
-    }
+  std::uint64_t diff = 0;
+  for (std::size_t i = 0; i + 8 <= size; i += 8) {
+    diff |= swar::load(a + i) ^ swar::load(b + i);
   }
-  return true;
+  // The last eight bytes, overlapping the loop's last word when size is not a multiple of 8.
+  diff |= swar::load(a + size - 8) ^ swar::load(b + size - 8);
+  return diff == 0;
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -446,8 +450,13 @@ void CanonicalJsonReader::string_into(std::string& out, std::string_view path) {
   std::size_t run_start = _pos;
   // Each round advances _pos by at least one byte.
   while (_pos < _input.size()) {
-    // Skip plain ASCII eight bytes at a time.
-    while (_input.size() - _pos >= 8 && !swar::needs_attention(swar::load(_input.data() + _pos))) {
+    // Skip plain ASCII eight bytes at a time, landing on the first byte that needs a look.
+    while (_input.size() - _pos >= 8) {
+      const std::uint64_t mask = swar::attention_mask(swar::load(_input.data() + _pos));
+      if (mask != 0) {
+        _pos += static_cast<std::size_t>(std::countr_zero(mask)) / 8;
+        break;
+      }
       _pos += 8;
     }
     if (_pos >= _input.size()) {

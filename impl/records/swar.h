@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "attention_mask needs little-endian loads");
+
 namespace spotcheck::records::swar {
 
 inline constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
@@ -35,6 +37,14 @@ inline bool needs_escape(std::uint64_t word) {
 // Any byte a reader must look at: needs_escape() or non-ASCII.
 inline bool needs_attention(std::uint64_t word) {
   return needs_escape(word) || (word & kHighs) != 0;
+}
+
+// High bit set in the byte lanes a reader must look at. The LOWEST set bit is exact (borrows
+// only propagate upward), so on a little-endian load countr_zero(mask) / 8 is the index of the
+// first such byte; higher lanes may be false positives.
+inline std::uint64_t attention_mask(std::uint64_t word) {
+  return has_less_than(word, 0x20) | has_byte(word, '"') | has_byte(word, '\\') |
+         (word & kHighs);
 }
 
 }  // namespace spotcheck::records::swar

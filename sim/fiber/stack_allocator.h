@@ -1,13 +1,14 @@
-// Where fiber stacks come from. Pooled stacks (no guard page, ~50 ns per fiber) for big sweeps;
+// Where fiber stacks come from. Pooled stacks (no guard page, tens of ns per fiber) for big sweeps;
 // protected stacks (mmap + guard page, ~6 us per fiber) when debugging a stack overflow.
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
-#include <boost/context/pooled_fixedsize_stack.hpp>
 #include <boost/context/protected_fixedsize_stack.hpp>
 #include <boost/context/stack_context.hpp>
 
+#include "sim/fiber/stack_pool.h"
 #include "sim/fiber/stack_size.h"
 
 namespace spotcheck::sim {
@@ -16,19 +17,21 @@ namespace spotcheck::sim {
 // the poisoned redzones of its last frames behind). No-op without ASan.
 void unpoison_stack(const boost::context::stack_context& stack);
 
-// Boost stack allocator over a shared pool; copies share the pool.
+// Boost stack allocator over a shared StackPool; copies share the pool (each fiber keeps one, so
+// the pool outlives every fiber that uses it).
 class PooledStack {
  public:
-  explicit PooledStack(std::size_t stack_size_bytes) : pool_(stack_size_bytes) {}
+  explicit PooledStack(std::size_t stack_size_bytes) : pool_(std::make_shared<StackPool>(stack_size_bytes)) {}
   boost::context::stack_context allocate() {
-    boost::context::stack_context stack = pool_.allocate();
+    boost::context::stack_context stack = pool_->allocate();
     unpoison_stack(stack);
     return stack;
   }
-  void deallocate(boost::context::stack_context& stack) noexcept { pool_.deallocate(stack); }
+  void deallocate(boost::context::stack_context& stack) noexcept { pool_->deallocate(stack); }
+  std::size_t stacks_in_use() const { return pool_->stacks_in_use(); }
 
  private:
-  boost::context::pooled_fixedsize_stack pool_;
+  std::shared_ptr<StackPool> pool_;
 };
 
 // Boost stack allocator with a guard page below every stack.

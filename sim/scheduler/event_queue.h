@@ -1,7 +1,14 @@
-// Future entries ordered by (virtual time, insertion sequence). Entries that fall due at the same
-// instant all move to the ready set together; the scheduling strategy then picks among them.
+// Future entries ordered by virtual time: a radix heap. Virtual time never goes backwards, and
+// every pushed time is later than the last popped one, which is exactly what a radix heap needs:
+// an entry lives in bucket (index of the highest bit where its time differs from the last popped
+// time), push is O(1), and each entry moves down at most 63 buckets over its life.
+//
+// Entries that fall due at the same instant all move to the ready set together and the scheduling
+// strategy picks among them. Their order is a deterministic function of the sequence of queue
+// operations, so the same run gives the same order.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -12,29 +19,32 @@ namespace spotcheck::sim {
 
 class EventQueue {
  public:
+  // at_us must be later than the last time passed to pop_due.
   void push(TimeUs at_us, const ReadyEntry& entry);
-  bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
-  TimeUs next_time_us() const;
-  // Moves every entry due at exactly `now_us` to `ready` (in insertion order); none may be earlier.
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  TimeUs next_time_us();
+  // Moves every entry due at `now_us` (== next_time_us()) to `ready`.
   void pop_due(TimeUs now_us, std::vector<ReadyEntry>& ready);
 
  private:
   struct Timed {
-    TimeUs at_us;
-    std::uint64_t sequence;
+    std::uint64_t at_us;
     ReadyEntry entry;
   };
-  struct Later {
-    bool operator()(const Timed& a, const Timed& b) const {
-      if (a.at_us != b.at_us) {
-        return a.at_us > b.at_us;
-      }
-      return a.sequence > b.sequence;
-    }
-  };
-  std::vector<Timed> heap_;
-  std::uint64_t next_sequence_ = 0;
+  static constexpr int kBuckets = 64;
+  static int bucket_of(std::uint64_t at_us, std::uint64_t last_us) {
+    return at_us == last_us ? 0 : 64 - __builtin_clzll(at_us ^ last_us);
+  }
+  void put(const Timed& timed);
+
+  std::array<std::vector<Timed>, kBuckets> buckets_;
+  std::vector<Timed> scratch_;
+  std::uint64_t non_empty_ = 0;  // bit b set when buckets_[b] has entries
+  std::uint64_t last_us_ = 0;    // the last popped time
+  std::size_t size_ = 0;
+  bool min_known_ = false;
+  std::uint64_t min_us_ = 0;
 };
 
 }  // namespace spotcheck::sim

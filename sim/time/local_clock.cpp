@@ -16,13 +16,33 @@ __int128 floor_div(__int128 a, __int128 b) {
   return q;
 }
 
-// Local elapsed time after `elapsed` virtual microseconds at `ppm`.
-__int128 local_elapsed(__int128 elapsed, std::int64_t ppm) { return elapsed + floor_div(elapsed * ppm, kMillion); }
+// Below this many microseconds (~2.2 years) elapsed * ppm fits in 64 bits for |ppm| <= kDriftPpmLimit.
+constexpr std::int64_t kFastElapsedLimit = std::int64_t{1} << 46;
+
+// Local elapsed time after `elapsed` (>= 0) virtual microseconds at `ppm`.
+__int128 local_elapsed(__int128 elapsed, std::int64_t ppm) {
+  if (ppm == 0) {
+    return elapsed;
+  }
+  if (elapsed < kFastElapsedLimit) {
+    const auto small = static_cast<std::int64_t>(elapsed);
+    const std::int64_t scaled = small * ppm;
+    std::int64_t correction = scaled / 1'000'000;
+    if (scaled % 1'000'000 != 0 && scaled < 0) {
+      correction -= 1;
+    }
+    return small + correction;
+  }
+  return elapsed + floor_div(elapsed * ppm, kMillion);
+}
 
 }  // namespace
 
 TimeUs LocalClock::local_from_virtual(TimeUs virtual_us) const {
   SIM_ASSERT(virtual_us >= anchor_virtual_us_);
+  if (drift_ppm_ == 0) {
+    return anchor_local_us_ + (virtual_us - anchor_virtual_us_);
+  }
   const __int128 local = anchor_local_us_ + local_elapsed(virtual_us - anchor_virtual_us_, drift_ppm_);
   SIM_ASSERT(local <= platform::kNever);
   return static_cast<TimeUs>(local);
@@ -34,6 +54,9 @@ TimeUs LocalClock::virtual_from_local(TimeUs local_us) const {
   }
   if (local_us <= anchor_local_us_) {
     return anchor_virtual_us_;
+  }
+  if (drift_ppm_ == 0) {
+    return anchor_virtual_us_ + (local_us - anchor_local_us_);
   }
   const __int128 wanted = static_cast<__int128>(local_us) - anchor_local_us_;
   // First guess from the exact rate, then step to the smallest elapsed that reaches `wanted`.

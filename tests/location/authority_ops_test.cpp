@@ -188,6 +188,24 @@ TEST_F(AuthorityOpsTest, ReserveWithALostRequestIsRetriedAndAppliedOnce) {
   EXPECT_EQ(world.events.count(events::kStoreIndeterminate), 1U);
 }
 
+TEST_F(AuthorityOpsTest, ReserveRetriesWhenAnotherReserveTookTheNextGeneration) {
+  const NodeView a_view = a.view();
+  const NodeView b_view = b.view();
+  bool raced = false;
+  world.store.before_write = [&](const store::WriteRequest&) {
+    if (!raced) {
+      raced = true;  // b's Reserve lands between a's counter read and a's write
+      ASSERT_TRUE(b.authority.reserve(testing::actor_request("other"), b_view).ok());
+    }
+  };
+  Result<AuthoritySnapshot> reserved = a.authority.reserve(testing::actor_request("u1"), a_view);
+  ASSERT_TRUE(reserved.ok()) << describe(reserved.error());
+  EXPECT_EQ(reserved.value().record.object_generation, 2U);
+  EXPECT_EQ(testing::counter_value(world.store, keys::object_generation_counter()), 2);
+  EXPECT_EQ(actors_on(a), 1);
+  EXPECT_EQ(actors_on(b), 1);
+}
+
 TEST_F(AuthorityOpsTest, AStoreErrorChangesNothing) {
   const NodeView view = a.view();
   const auto before = testing::snapshot_all(world.store);

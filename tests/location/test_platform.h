@@ -205,6 +205,11 @@ class ScriptedStore final : public store::LocationStore {
   store::WriteResult write(const store::WriteRequest& request,
                            store::DeadlineUs deadline_us) override {
     ++writes;
+    if (before_write && !_in_hook) {
+      _in_hook = true;
+      before_write(request);
+      _in_hook = false;
+    }
     std::optional<StoreFault> fault = next(write_faults);
     if (!fault) {
       return _inner.write(request, deadline_us);
@@ -236,6 +241,8 @@ class ScriptedStore final : public store::LocationStore {
 
   // Runs before each read is served (e.g. to change a row between a list and its re-read).
   std::function<void(const store::Key&)> before_read;
+  // Runs before each write is served (e.g. to let a competing write land first).
+  std::function<void(const store::WriteRequest&)> before_write;
   std::deque<StoreFault> read_faults;
   std::deque<StoreFault> write_faults;
   std::size_t reads = 0;

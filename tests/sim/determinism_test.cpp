@@ -3,6 +3,8 @@
 
 #include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "scenarios/synthetic/synthetic_scenario.h"
 #include "scenarios/synthetic/synthetic_workload.h"
@@ -122,6 +124,23 @@ TEST(Determinism, ScenarioAdapterFillsTheCampaignOutcome) {
   const scenarios::SeedOutcome swarm = scenario->run(request);
   EXPECT_TRUE(swarm.ok());
   EXPECT_NE(swarm.trace_hash, first.trace_hash);
+}
+
+TEST(Determinism, WorldsOnParallelThreadsMatchSequentialRuns) {
+  const SyntheticConfig config = busy_config();
+  std::vector<std::uint64_t> sequential;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    sequential.push_back(run_synthetic_seed(seed, config).run.trace_hash);
+  }
+  std::vector<std::uint64_t> parallel(4, 0);
+  std::vector<std::thread> threads;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    threads.emplace_back([&parallel, &config, seed] { parallel[seed - 1] = run_synthetic_seed(seed, config).run.trace_hash; });
+  }
+  for (std::thread& thread : threads) {
+    thread.join();
+  }
+  EXPECT_EQ(parallel, sequential);
 }
 
 TEST(Determinism, GuardPageStacksGiveTheSameRun) {

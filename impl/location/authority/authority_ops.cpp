@@ -109,6 +109,9 @@ void AuthorityOps::add_target_conditions(PlannedWrite& write, const NodeView& ta
 Result<Done> AuthorityOps::check_target(const NodeView& target, records::ObjectKind kind,
                                         const std::string& stable_type) const {
   const records::MeshNodeDescriptorRecord& node = target.descriptor;
+  if (!_lease.registered()) {
+    return Error::of(ErrorKind::kAdmissionClosed, "this host's owner lease is not registered");
+  }
   if (!target.lease_valid || target.lease_version.value == 0 ||
       target.lease_expires_at_ms <= target.lease_read_now_ms) {
     return Error::conflict(ConflictCause::kTargetLeaseInvalid,
@@ -132,6 +135,9 @@ Result<Done> AuthorityOps::check_target(const NodeView& target, records::ObjectK
 }
 
 Result<Done> AuthorityOps::require_owner(const AuthoritySnapshot& snapshot, Op op) {
+  if (!_lease.registered()) {
+    return Error::of(ErrorKind::kAdmissionClosed, "this host's owner lease is not registered");
+  }
   const HostRun& own = _lease.host_run();
   const records::AuthorityRecord& record = snapshot.record;
   if (record.owner_id == own.owner_id && record.owner_lease_generation == own.lease_generation) {

@@ -1,9 +1,12 @@
 #include "impl/store/redis/key_layout.h"
 
-#include <openssl/sha.h>
+#include <openssl/evp.h>
+
+#include <memory>
 
 #include <array>
 #include <cassert>
+#include <cstdlib>
 
 namespace spotcheck::store::redis {
 
@@ -27,9 +30,25 @@ std::string hex_encode(std::string_view bytes) {
 }
 
 std::string sha256_hex(std::string_view bytes) {
-  std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest.data());
-  std::string out = hex_encode(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+  // OpenSSL 3's one-shot SHA256() fetches the algorithm on every call (locks, lookups); fetch it
+  // once and reuse one context per thread.
+  struct MdFree {
+    void operator()(EVP_MD* md) const { EVP_MD_free(md); }
+  };
+  struct CtxFree {
+    void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
+  };
+  static const std::unique_ptr<EVP_MD, MdFree> sha256(EVP_MD_fetch(nullptr, "SHA256", nullptr));
+  thread_local const std::unique_ptr<EVP_MD_CTX, CtxFree> ctx(EVP_MD_CTX_new());
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int digest_len = 0;
+  const bool ok = sha256 != nullptr && ctx != nullptr && EVP_DigestInit_ex2(ctx.get(), sha256.get(), nullptr) == 1 &&
+                  EVP_DigestUpdate(ctx.get(), bytes.data(), bytes.size()) == 1 &&
+                  EVP_DigestFinal_ex(ctx.get(), digest.data(), &digest_len) == 1;
+  if (!ok || digest_len != kSha256HexBytes / 2) {
+    std::abort();  // no SHA-256 means no key can be named; nothing sensible to return
+  }
+  std::string out = hex_encode(std::string_view(reinterpret_cast<const char*>(digest.data()), digest_len));
   assert(out.size() == kSha256HexBytes);
   return out;
 }
@@ -63,7 +82,14 @@ std::string index_bound(const Key& key) {
   return out;
 }
 
-std::string index_member(const Key& key) { return index_bound(key) + sha256_hex(key); }
+std::string index_member(const Key& key) { return index_member(key, sha256_hex(key)); }
+
+std::string index_member(const Key& key, std::string_view key_sha) {
+  assert(key_sha.size() == kSha256HexBytes);
+  std::string member = index_bound(key);
+  member.append(key_sha);
+  return member;
+}
 
 std::optional<Key> key_of_index_member(std::string_view member) {
   if (member.size() < kTerminator.size() + kSha256HexBytes) {

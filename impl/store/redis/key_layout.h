@@ -31,6 +31,8 @@ std::string scan_secret_key(std::string_view key_namespace);
 // where escape() writes each zero byte as "\0\xff". Member order equals logical key byte order,
 // and the member's last 64 bytes name the record key.
 std::string index_member(const Key& key);
+// The same, with sha256_hex(key) already computed.
+std::string index_member(const Key& key, std::string_view key_sha);
 // The logical key of an index member; nullopt when the member is not one this provider wrote.
 std::optional<Key> key_of_index_member(std::string_view member);
 // The order-preserving prefix-free encoding escape(key) + "\0\1" used for range bounds.

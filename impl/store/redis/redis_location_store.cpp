@@ -93,23 +93,29 @@ WriteResult RedisLocationStore::write(const WriteRequest& request, DeadlineUs de
   for (const Mutation& mutation : request.mutations) {
     if (const auto* put = std::get_if<Put>(&mutation)) {
       args.add_view("p");
-      args.add(sha256_hex(put->key));
-      args.add(index_member(put->key));
+      std::string sha = sha256_hex(put->key);
+      std::string member = index_member(put->key, sha);
+      args.add(std::move(sha));
+      args.add(std::move(member));
       args.add_view(put->value);
       args.add_view("");
       args.add_view("");
     } else if (const auto* remove = std::get_if<Delete>(&mutation)) {
       args.add_view("d");
-      args.add(sha256_hex(remove->key));
-      args.add(index_member(remove->key));
+      std::string sha = sha256_hex(remove->key);
+      std::string member = index_member(remove->key, sha);
+      args.add(std::move(sha));
+      args.add(std::move(member));
       args.add_view("");
       args.add_view("");
       args.add_view("");
     } else {
       const auto& increment = std::get<Increment>(mutation);
       args.add_view("i");
-      args.add(sha256_hex(increment.key));
-      args.add(index_member(increment.key));
+      std::string sha = sha256_hex(increment.key);
+      std::string member = index_member(increment.key, sha);
+      args.add(std::move(sha));
+      args.add(std::move(member));
       args.add(std::to_string(increment.delta));
       args.add(std::to_string(increment.min));
       args.add(std::to_string(increment.max));

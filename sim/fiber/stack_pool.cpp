@@ -1,0 +1,85 @@
+#include "sim/fiber/stack_pool.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <new>
+
+#include "sim/assert.h"
+
+namespace spotcheck::sim {
+namespace {
+
+constexpr std::size_t kHugePageBytes = 2 * 1024 * 1024;
+constexpr std::size_t kPageBytes = 4096;
+constexpr std::size_t kStacksPerBlockMin = 16;
+constexpr std::size_t kBlocksMax = 1 << 20;
+
+std::size_t round_up(std::size_t value, std::size_t unit) { return (value + unit - 1) / unit * unit; }
+
+}  // namespace
+
+StackPool::StackPool(std::size_t stack_size_bytes)
+    : stack_size_bytes_(round_up(stack_size_bytes, kPageBytes)),
+      block_bytes_(round_up(stack_size_bytes_ * kStacksPerBlockMin, kHugePageBytes)) {
+  SIM_ASSERT(stack_size_bytes_ >= kPageBytes);
+  SIM_ASSERT(block_bytes_ / stack_size_bytes_ >= kStacksPerBlockMin);
+}
+
+StackPool::~StackPool() {
+  SIM_ASSERT(in_use_ == 0);
+  for (const auto& [address, bytes] : blocks_) {
+    ::munmap(address, bytes);
+  }
+}
+
+void StackPool::grow() {
+  SIM_ASSERT(blocks_.size() < kBlocksMax);
+  // Map one huge page more than needed, then trim to a 2 MiB-aligned block.
+  const std::size_t mapped_bytes = block_bytes_ + kHugePageBytes;
+  void* mapped = ::mmap(nullptr, mapped_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapped == MAP_FAILED) {
+    throw std::bad_alloc();
+  }
+  const auto raw = reinterpret_cast<std::uintptr_t>(mapped);
+  const std::uintptr_t aligned = (raw + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+  const std::size_t head = aligned - raw;
+  const std::size_t tail = mapped_bytes - head - block_bytes_;
+  if (head > 0) {
+    ::munmap(mapped, head);
+  }
+  if (tail > 0) {
+    ::munmap(reinterpret_cast<void*>(aligned + block_bytes_), tail);
+  }
+  auto* block = reinterpret_cast<char*>(aligned);
+  ::madvise(block, block_bytes_, MADV_HUGEPAGE);  // advisory: fine if THP is off
+  blocks_.emplace_back(block, block_bytes_);
+  const std::size_t stacks = block_bytes_ / stack_size_bytes_;
+  SIM_ASSERT(stacks >= 1);
+  // Push in reverse so the lowest stack is handed out first.
+  for (std::size_t index = stacks; index > 0; --index) {
+    free_.push_back(block + (index - 1) * stack_size_bytes_);
+  }
+}
+
+boost::context::stack_context StackPool::allocate() {
+  if (free_.empty()) {
+    grow();
+  }
+  char* bottom = free_.back();
+  free_.pop_back();
+  ++in_use_;
+  boost::context::stack_context stack;
+  stack.size = stack_size_bytes_;
+  stack.sp = bottom + stack_size_bytes_;
+  return stack;
+}
+
+void StackPool::deallocate(boost::context::stack_context& stack) noexcept {
+  SIM_ASSERT(in_use_ > 0);
+  SIM_ASSERT(stack.size == stack_size_bytes_);
+  --in_use_;
+  free_.push_back(static_cast<char*>(stack.sp) - stack.size);
+}
+
+}  // namespace spotcheck::sim
