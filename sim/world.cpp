@@ -72,5 +72,6 @@ std::optional<std::uint64_t> World::test_only_perturbed_event_index() const {
 }
 
 std::uint32_t World::live_tasks() const { return kernel_->live_tasks(); }
+std::size_t World::pooled_stacks_in_use() const { return kernel_->pooled_stacks_in_use(); }
 
 }  // namespace spotcheck::sim

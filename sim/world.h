@@ -97,6 +97,8 @@ class World {
   // Trace index of the event right after the test-only tie-break perturbation, if it happened.
   std::optional<std::uint64_t> test_only_perturbed_event_index() const;
   std::uint32_t live_tasks() const;
+  // Fiber stacks taken from the pool and not yet returned (0 with guard_page_stacks).
+  std::size_t pooled_stacks_in_use() const;
 
  private:
   std::unique_ptr<Kernel> kernel_;

@@ -1,10 +1,16 @@
+#include "scenarios/location/location_scenarios.h"
 #include "scenarios/registry/registry.h"
+#include "scenarios/synthetic/synthetic_scenario.h"
 
 namespace spotcheck::scenarios {
 
 Registry& builtin_scenarios() {
   static Registry registry = [] {
     Registry r;
+    r.add(synthetic::make_synthetic_scenario());
+    for (auto& scenario : location::make_location_scenarios()) {
+      r.add(std::move(scenario));
+    }
     return r;
   }();
   return registry;

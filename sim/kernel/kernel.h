@@ -100,6 +100,7 @@ class Kernel {
   // --- test hooks ----------------------------------------------------------------------------
   std::optional<std::uint64_t> perturbed_event_index() const { return perturbed_event_index_; }
   std::uint32_t live_tasks() const { return live_tasks_; }
+  std::size_t pooled_stacks_in_use() const { return stacks_.pooled.stacks_in_use(); }
 
  private:
   static void task_entry(void* argument);

@@ -46,9 +46,11 @@ TEST(Process, KillUnwindsEveryFiberAndRunsDestructors) {
     ++after_kill;
   });
   world.start(node);
+  world.at(platform::millis(1), [&] { EXPECT_EQ(world.pooled_stacks_in_use(), 7U); });
   world.at(platform::millis(5), [&] { world.kill(node); });
   world.run_until(platform::seconds(20), 10'000);
   EXPECT_EQ(world.process_state(node), ProcessState::dead);
+  EXPECT_EQ(world.pooled_stacks_in_use(), 0U);  // every stack went back to the pool
   EXPECT_EQ(destroyed, 8);  // 2 in main + 5 sleepers + 1 receiver
   EXPECT_EQ(after_kill, 0);
   EXPECT_EQ(world.live_tasks(), 0U);

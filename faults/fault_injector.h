@@ -1,0 +1,47 @@
+// Turns a FaultPlan into scheduled faults in one simulated world: store request/reply loss and
+// delays, store outages, node kills and restarts, pauses, partitions between nodes and the
+// store, and clock drift. Every schedule is drawn from the world's "faults" stream when the plan
+// is installed, so the same seed and plan give the same faults.
+//
+// At plan.faults_stop_us every fault heals (partitions lifted, outage ended, loss off, dead
+// nodes restart) and the world records kFaultsStopped: the liveness phase begins.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "faults/fault_plan.h"
+#include "sim/store_host/store_server.h"
+#include "sim/world.h"
+
+namespace spotcheck::faults {
+
+inline constexpr std::string_view kFaultsStopped = "faults.stopped";
+
+class FaultInjector {
+ public:
+  FaultInjector(sim::World& world, sim::StoreServer& store, std::vector<sim::ProcessId> nodes, FaultPlan plan);
+
+  // Schedules every fault of the plan. Call once, before running the world.
+  void install();
+  const FaultPlan& plan() const { return _plan; }
+
+ private:
+  void schedule_store_outages();
+  void schedule_node_kills();
+  void schedule_node_pauses();
+  void schedule_partitions();
+  void apply_clock_drift();
+  void stop_all_faults();
+  sim::ProcessId pick_node();
+  TimeUs next_gap(TimeUs mean_gap_us);
+
+  sim::World& _world;
+  sim::StoreServer& _store;
+  std::vector<sim::ProcessId> _nodes;
+  FaultPlan _plan;
+  platform::Random& _random;
+  bool _installed = false;
+};
+
+}  // namespace spotcheck::faults

@@ -1,0 +1,257 @@
+#include "scenarios/location/location_node.h"
+
+#include <cassert>
+#include <memory>
+#include <optional>
+
+#include "impl/location/authority/authority_ops.h"
+#include "impl/location/descriptor/descriptor_list.h"
+#include "impl/location/descriptor/descriptor_publisher.h"
+#include "impl/location/lease/owner_lease.h"
+#include "impl/location/placement/placement.h"
+#include "impl/records/keys.h"
+#include "impl/records/owner_lease_record.h"
+#include "scenarios/location/workload_events.h"
+
+namespace spotcheck::scenarios::location {
+
+namespace loc = spotcheck::location;
+using platform::Field;
+using platform::TimeUs;
+
+namespace {
+
+constexpr std::string_view kStableType = "Player";
+// Bounds of the node's own loops.
+constexpr int kRegisterAttemptsMax = 1'000;
+constexpr int kWorkloadIterationsMax = 1'000'000;
+
+records::MeshNodeDescriptorRecord make_descriptor(const LocationNodeEnv& env) {
+  records::MeshNodeDescriptorRecord d;
+  d.mesh_name = env.workload->mesh_name;
+  d.routing_id_hex = env.routing_id_hex;
+  d.lifecycle_generation = 1;
+  d.endpoint = "sim://" + env.routing_id_hex;
+  d.entry_spot_id = "entry:" + d.mesh_name + ":" + env.routing_id_hex;
+  d.object_capabilities = {
+      {records::ObjectKind::kActor, std::string(kStableType), records::CapabilityPolicy::kSnapshot, true, 0},
+  };
+  d.object_role = records::ObjectRole::kServer;
+  d.placement_weight = 100;
+  d.capacity.actors.limit = env.workload->actors_limit;
+  d.state = records::DescriptorState::kServing;
+  d.security_identity = "spiffe://zlink/sim/" + env.routing_id_hex;
+  return d;
+}
+
+// One host run of the node: everything it owns dies with it.
+class NodeRun {
+ public:
+  NodeRun(platform::Platform& platform, const LocationNodeEnv& env)
+      : _platform(platform),
+        _env(env),
+        _config(*env.config),
+        _workload(*env.workload),
+        _store(env.make_store()),
+        _lease(_config, platform, *_store),
+        _authority(_config, platform, *_store, _lease),
+        _publisher(_config, platform, *_store, _lease) {}
+
+  // On a kill the simulator unwinds the renew task before main, so this never outlives it.
+  ~NodeRun() = default;
+
+  void run() {
+    if (!register_lease()) {
+      return;
+    }
+    const auto prepared = _publisher.prepare(make_descriptor(_env));
+    LOCATION_ASSERT(prepared.ok());  // the descriptor is built within every limit
+    _lease.start_renewing();
+    for (int i = 0; i < kWorkloadIterationsMax; ++i) {
+      _platform.clock.sleep_for(_platform.random.between(_workload.think_min_us, _workload.think_max_us));
+      if (_lease.lost()) {
+        // This host run never admits new work again (§5): end it; an operator restarts it.
+        _platform.events.emit(kNodeGaveUp, {Field::str("owner", _lease.host_run().owner_id)});
+        stop_renewing();
+        _env.request_restart();
+        return;
+      }
+      if (_platform.clock.now_us() >= _workload.traffic_stop_us) {
+        continue;  // keep renewing, stop issuing requests
+      }
+      if (!_published) {
+        publish_descriptor();
+        continue;
+      }
+      one_request();
+    }
+  }
+
+ private:
+  bool register_lease() {
+    for (int attempt = 0; attempt < kRegisterAttemptsMax; ++attempt) {
+      const auto registered = _lease.register_lease();
+      if (registered.ok()) {
+        return true;
+      }
+      if (registered.error_kind() == loc::ErrorKind::kGenerationExhausted) {
+        return false;
+      }
+      _platform.clock.sleep_for(_platform.random.between(platform::millis(100), platform::seconds(1)));
+    }
+    return false;
+  }
+
+  // Ends the renew task and waits for it, so the lease outlives it (bounded wait).
+  void stop_renewing() {
+    _lease.stop_renewing();
+    for (int i = 0; i < 1'000 && _lease.renewing(); ++i) {
+      _platform.clock.sleep_for(platform::millis(10));
+    }
+  }
+
+  void publish_descriptor() {
+    const auto published = _publisher.publish();
+    _published = published.ok();
+  }
+
+  // One workload request on a random object of the pool, within its deadline.
+  void one_request() {
+    const std::uint64_t request = ++_requests;
+    const std::string id = "player:" + std::to_string(_platform.random.below(_workload.object_count));
+    const TimeUs deadline_us = _platform.clock.now_us() + _workload.request_deadline_us;
+    _platform.events.emit(kRequestStart, {Field::str("owner", _lease.host_run().owner_id), Field::num("request", static_cast<std::int64_t>(request)),
+                                          Field::str("id", id), Field::num("deadline_us", deadline_us)});
+    const std::string_view outcome = handle(loc::AuthorityKey{records::AuthorityKind::kActor, id});
+    _platform.events.emit(kRequestEnd, {Field::str("owner", _lease.host_run().owner_id), Field::num("request", static_cast<std::int64_t>(request)),
+                                        Field::str("id", id), Field::str("outcome", outcome),
+                                        Field::num("late", _platform.clock.now_us() > deadline_us ? 1 : 0)});
+  }
+
+  std::string_view handle(const loc::AuthorityKey& key) {
+    const auto read = _authority.read(key);
+    if (!read.ok()) {
+      return loc::to_string(read.error_kind());
+    }
+    if (!read.value().current.has_value()) {
+      return create(key);
+    }
+    const loc::AuthoritySnapshot& current = *read.value().current;
+    const bool mine = current.record.owner_id == _lease.host_run().owner_id &&
+                      current.record.owner_lease_generation == _lease.host_run().lease_generation;
+    const bool reserved = current.record.allocation.state == records::AllocationState::kReserved;
+    if (mine && reserved) {
+      if (_platform.random.chance(_workload.abort_probability)) {
+        return outcome_of(_authority.abort(current), "aborted");
+      }
+      return outcome_of(_authority.commit(current), "committed");
+    }
+    if (mine) {
+      return use_or_delete(current);
+    }
+    if (!reserved && owner_lease_expired(current, read.value().now_ms)) {
+      return take_over(current);
+    }
+    return "owned-elsewhere";
+  }
+
+  std::string_view create(const loc::AuthorityKey& key) {
+    auto self = self_view();
+    if (!self.has_value()) {
+      return "no-self-view";
+    }
+    loc::ReserveRequest request{key, records::ObjectKind::kActor, std::string(kStableType), "v0", std::nullopt};
+    auto reserved = _authority.reserve(request, *self);
+    if (!reserved.ok()) {
+      return loc::to_string(reserved.error_kind());
+    }
+    if (_platform.random.chance(_workload.abort_probability)) {
+      return outcome_of(_authority.abort(reserved.value()), "aborted");
+    }
+    return outcome_of(_authority.commit(reserved.value()), "created");
+  }
+
+  std::string_view use_or_delete(const loc::AuthoritySnapshot& active) {
+    if (_platform.random.chance(_workload.delete_probability)) {
+      return outcome_of(_authority.remove(active), "deleted");
+    }
+    // The object's handler runs only while this host run may accept new work (§5).
+    if (!_lease.admit("object message").ok()) {
+      return "admission-closed";
+    }
+    _platform.events.emit(kObjectWork, {Field::str("id", active.key.id),
+                                        Field::str("owner", _lease.host_run().owner_id),
+                                        Field::num("lease_gen", static_cast<std::int64_t>(_lease.host_run().lease_generation)),
+                                        Field::num("object_gen", static_cast<std::int64_t>(active.record.object_generation)),
+                                        Field::num("owner_gen", static_cast<std::int64_t>(active.record.authority_owner_generation))});
+    return outcome_of(_authority.preserve(active, "v" + std::to_string(++_writes)), "used");
+  }
+
+  std::string_view take_over(const loc::AuthoritySnapshot& active) {
+    auto self = self_view();
+    if (!self.has_value()) {
+      return "no-self-view";
+    }
+    return outcome_of(_authority.new_owner(active, *self), "taken-over");
+  }
+
+  // Reads the current owner's lease record directly by OwnerId (§3.1).
+  bool owner_lease_expired(const loc::AuthoritySnapshot& active, store::StoreNowMs now_ms) {
+    const auto read = _store->read(records::owner_lease_preimage(active.record.owner_id),
+                                   _platform.clock.now_us() + _config.store_request_timeout_us);
+    if (std::holds_alternative<store::Missing>(read)) {
+      return true;
+    }
+    const auto* found = std::get_if<store::Found>(&read);
+    if (found == nullptr) {
+      return false;  // unknown: never guess
+    }
+    const auto lease = records::decode_owner_lease_record(found->value);
+    if (!lease.ok()) {
+      return false;
+    }
+    return lease.value().lease_generation != active.record.owner_lease_generation ||
+           lease.value().expires_at_epoch_ms <= std::max(now_ms, found->now_ms);
+  }
+
+  std::optional<loc::NodeView> self_view() {
+    auto list = loc::read_descriptor_list(*_store, _platform, _config, _workload.mesh_name);
+    if (!list.ok()) {
+      return std::nullopt;
+    }
+    for (auto& node : list.value().nodes) {
+      if (node.host_run() == _lease.host_run()) {
+        return std::move(node);
+      }
+    }
+    _published = false;  // our descriptor is gone or another host run holds it
+    return std::nullopt;
+  }
+
+  template <class T>
+  static std::string_view outcome_of(const loc::Result<T>& result, std::string_view success) {
+    return result.ok() ? success : loc::to_string(result.error_kind());
+  }
+
+  platform::Platform& _platform;
+  const LocationNodeEnv& _env;
+  const loc::LocationConfig& _config;
+  const LocationWorkload& _workload;
+  std::unique_ptr<store::LocationStore> _store;
+  loc::OwnerLease _lease;
+  loc::AuthorityOps _authority;
+  loc::DescriptorPublisher _publisher;
+  bool _published = false;
+  std::uint64_t _requests = 0;
+  std::uint64_t _writes = 0;
+};
+
+}  // namespace
+
+void run_location_node(platform::Platform& platform, const LocationNodeEnv& env) {
+  assert(env.config != nullptr && env.workload != nullptr);
+  NodeRun run(platform, env);
+  run.run();
+}
+
+}  // namespace spotcheck::scenarios::location

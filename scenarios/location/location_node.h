@@ -1,0 +1,44 @@
+// One Location runtime host process in the simulated world: the real impl/location code
+// (owner lease, descriptor publishing, authority operations, placement) driven by a workload
+// that claims, uses, takes over and deletes objects of a small shared pool, so host runs
+// contend for the same authority rows while faults strike.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "impl/location/config/location_config.h"
+#include "impl/platform/platform.h"
+#include "impl/store/spi/location_store.h"
+
+namespace spotcheck::scenarios::location {
+
+struct LocationWorkload {
+  std::string mesh_name = "sim";
+  std::uint32_t object_count = 6;   // ids "player:0" .. in the shared pool
+  std::uint32_t actors_limit = 0;   // per-node capacity limit (0: unlimited)
+  platform::TimeUs think_min_us = platform::millis(50);
+  platform::TimeUs think_max_us = platform::millis(800);
+  double delete_probability = 0.05;  // an owner deletes the object instead of using it
+  double abort_probability = 0.2;    // a reserved object is aborted instead of committed
+  // The workload issues requests only before this time (the scenario's end of traffic).
+  platform::TimeUs traffic_stop_us = platform::seconds(60);
+  // Deadline of one workload request.
+  platform::TimeUs request_deadline_us = platform::seconds(10);
+};
+
+struct LocationNodeEnv {
+  const spotcheck::location::LocationConfig* config = nullptr;
+  const LocationWorkload* workload = nullptr;
+  std::string routing_id_hex;
+  // Blocking SPI client of this host run (crosses the simulated link to the store).
+  std::function<std::unique_ptr<store::LocationStore>()> make_store;
+  // Asks the world to start this process again later (after the host run gave up for good).
+  std::function<void()> request_restart;
+};
+
+// The process main: runs until the process is killed or its owner lease is lost for good.
+void run_location_node(platform::Platform& platform, const LocationNodeEnv& env);
+
+}  // namespace spotcheck::scenarios::location

@@ -1,0 +1,77 @@
+#include "scenarios/location/location_scenario.h"
+
+#include <cassert>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "faults/fault_injector.h"
+#include "scenarios/common/seed_outcome.h"
+#include "sim/store_host/store_server.h"
+#include "sim/world.h"
+
+namespace spotcheck::scenarios::location {
+
+namespace {
+
+constexpr platform::RoutingId kFirstNodeRoutingId = 0x00a1'0000;
+constexpr platform::TimeUs kRestartDelayUs = platform::seconds(1);
+
+std::string routing_id_hex(platform::RoutingId rid) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(rid));
+  return buffer;
+}
+
+}  // namespace
+
+LocationScenario::LocationScenario(LocationScenarioConfig config) : _config(std::move(config)) {
+  assert(_config.node_count >= 1);
+  assert(!spotcheck::location::validate(_config.protocol).has_value());
+  assert(_config.workload.traffic_stop_us <= _config.faults_stop_us + _config.liveness_window_us);
+}
+
+SeedOutcome LocationScenario::run(const SeedRequest& request) const {
+  sim::WorldConfig world_config;
+  world_config.seed = request.seed;
+  world_config.trace.keep_events = request.keep_trace;
+  sim::World world(world_config);
+  sim::StoreServer store(world, sim::StoreServerConfig{});
+
+  // Node environments must outlive the world's run: the process mains refer to them.
+  std::vector<LocationNodeEnv> envs(_config.node_count);
+  std::vector<sim::ProcessId> nodes;
+  nodes.reserve(_config.node_count);
+  for (std::uint32_t i = 0; i < _config.node_count; ++i) {
+    const platform::RoutingId rid = kFirstNodeRoutingId + i;
+    LocationNodeEnv* env = &envs[i];
+    const sim::ProcessId pid = world.add_process("node-" + std::to_string(i), rid,
+                                                 [env](platform::Platform& p) { run_location_node(p, *env); });
+    env->config = &_config.protocol;
+    env->workload = &_config.workload;
+    env->routing_id_hex = routing_id_hex(rid);
+    env->make_store = [&store, pid] { return store.location_client(pid); };
+    env->request_restart = [&world, pid] {
+      world.at(world.now_us() + kRestartDelayUs, [&world, pid] {
+        if (world.process_state(pid) == sim::ProcessState::dead) {
+          world.start(pid);
+        }
+      });
+    };
+    nodes.push_back(pid);
+  }
+
+  faults::FaultPlan plan = request.swarm ? faults::FaultPlan::swarm(world.stream("swarm"), _config.faults_stop_us)
+                                         : _config.plan(_config.faults_stop_us);
+  faults::FaultInjector injector(world, store, nodes, plan);
+  injector.install();
+
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const sim::ProcessId pid = nodes[i];
+    world.at(static_cast<platform::TimeUs>(i) * platform::millis(100), [&world, pid] { world.start(pid); });
+  }
+  const sim::RunOutcome run = world.run_until(_config.faults_stop_us + _config.liveness_window_us, _config.max_steps);
+  return make_seed_outcome(request.seed, run, world.trace(), request.keep_trace, std::nullopt);
+}
+
+}  // namespace spotcheck::scenarios::location

@@ -1,0 +1,43 @@
+// A Location runtime scenario: N real impl/location nodes against the simulated store server,
+// a fault plan (fixed, or drawn per seed in swarm mode), property checkers judging every event,
+// a safety phase with faults and a liveness phase after they heal.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "faults/fault_plan.h"
+#include "impl/location/config/location_config.h"
+#include "scenarios/location/location_node.h"
+#include "scenarios/registry/scenario.h"
+
+namespace spotcheck::scenarios::location {
+
+struct LocationScenarioConfig {
+  std::string name;
+  std::string description;
+  std::uint32_t node_count = 4;
+  spotcheck::location::LocationConfig protocol;
+  LocationWorkload workload;
+  // Faults run until this time; traffic stops a little later; the run ends after the liveness
+  // window, by which every request must have ended.
+  platform::TimeUs faults_stop_us = platform::seconds(60);
+  platform::TimeUs liveness_window_us = platform::seconds(40);
+  // The fault plan of a seed when not in swarm mode.
+  std::function<faults::FaultPlan(platform::TimeUs faults_stop_us)> plan = faults::FaultPlan::standard;
+  std::uint64_t max_steps = 20'000'000;
+};
+
+class LocationScenario final : public Scenario {
+ public:
+  explicit LocationScenario(LocationScenarioConfig config);
+  const std::string& name() const override { return _config.name; }
+  const std::string& description() const override { return _config.description; }
+  SeedOutcome run(const SeedRequest& request) const override;
+  const LocationScenarioConfig& config() const { return _config; }
+
+ private:
+  LocationScenarioConfig _config;
+};
+
+}  // namespace spotcheck::scenarios::location

@@ -1,0 +1,101 @@
+#include "scenarios/location/location_scenarios.h"
+
+#include <cassert>
+
+namespace spotcheck::scenarios::location {
+
+namespace {
+
+using platform::millis;
+using platform::seconds;
+
+LocationScenarioConfig base(std::string name, std::string description) {
+  LocationScenarioConfig c;
+  c.name = std::move(name);
+  c.description = std::move(description);
+  c.faults_stop_us = seconds(60);
+  c.liveness_window_us = seconds(40);
+  c.workload.traffic_stop_us = seconds(75);
+  return c;
+}
+
+// Only one fault kind, hard: the scenarios below each aim at one hazard.
+faults::FaultPlan only_pauses(platform::TimeUs stop_us) {
+  faults::FaultPlan p;
+  p.node_pause_gap_us = seconds(8);
+  p.node_pause_max_us = seconds(30);  // longer than the 15 s owner lease TTL
+  p.faults_stop_us = stop_us;
+  return p;
+}
+
+faults::FaultPlan store_trouble(platform::TimeUs stop_us) {
+  faults::FaultPlan p;
+  p.store_outage_gap_us = seconds(10);
+  p.store_outage_length_us = seconds(8);
+  p.store_request_loss = 0.05;
+  p.store_reply_loss = 0.05;
+  p.store_reply_delay = 0.05;
+  p.faults_stop_us = stop_us;
+  return p;
+}
+
+faults::FaultPlan churn(platform::TimeUs stop_us) {
+  faults::FaultPlan p;
+  p.node_kill_gap_us = seconds(4);
+  p.node_down_us = seconds(5);
+  p.store_reply_loss = 0.02;
+  p.faults_stop_us = stop_us;
+  return p;
+}
+
+}  // namespace
+
+LocationScenarioConfig location_scenario_config(const std::string& name) {
+  if (name == "default") {
+    LocationScenarioConfig c = base("default", "the mixed campaign: 4 nodes contend for 6 actors under every fault kind");
+    return c;
+  }
+  if (name == "create-storm") {
+    LocationScenarioConfig c = base("create-storm", "8 nodes race to create, use and delete the same 3 actors");
+    c.node_count = 8;
+    c.workload.object_count = 3;
+    c.workload.think_min_us = millis(5);
+    c.workload.think_max_us = millis(100);
+    c.workload.delete_probability = 0.2;
+    c.plan = [](platform::TimeUs stop_us) {
+      faults::FaultPlan p;
+      p.store_reply_loss = 0.03;
+      p.store_request_loss = 0.03;
+      p.faults_stop_us = stop_us;
+      return p;
+    };
+    return c;
+  }
+  if (name == "lease-pause") {
+    LocationScenarioConfig c = base("lease-pause", "owners freeze longer than their owner lease while others take over");
+    c.plan = only_pauses;
+    return c;
+  }
+  if (name == "store-outage") {
+    LocationScenarioConfig c = base("store-outage", "store outages, lost requests, lost and late replies");
+    c.plan = store_trouble;
+    return c;
+  }
+  if (name == "churn") {
+    LocationScenarioConfig c = base("churn", "nodes killed and restarted as new host runs while they create");
+    c.plan = churn;
+    return c;
+  }
+  assert(false && "unknown location scenario");
+  return base(name, "");
+}
+
+std::vector<std::unique_ptr<Scenario>> make_location_scenarios() {
+  std::vector<std::unique_ptr<Scenario>> out;
+  for (const char* name : {"default", "create-storm", "lease-pause", "store-outage", "churn"}) {
+    out.push_back(std::make_unique<LocationScenario>(location_scenario_config(name)));
+  }
+  return out;
+}
+
+}  // namespace spotcheck::scenarios::location
