@@ -1,0 +1,171 @@
+#include "properties/checkers/single_owner_checker.h"
+
+#include "properties/common/describe.h"
+#include "properties/common/field_reader.h"
+#include "properties/event_kinds.h"
+
+namespace spotcheck::properties {
+
+using model::AuthorityOp;
+
+namespace {
+
+std::string epoch_text(const std::string& object_text, std::int64_t object_gen, std::int64_t owner_gen) {
+  return object_text + " (ObjectGeneration " + std::to_string(object_gen) + ", AuthorityOwnerGeneration " +
+         std::to_string(owner_gen) + ")";
+}
+
+}  // namespace
+
+SingleOwnerChecker::SingleOwnerChecker(const PropertyOptions& options)
+    : _leases(StoreClock{options.store_epoch_ms}) {}
+
+std::optional<std::string> SingleOwnerChecker::on_event(const sim::TraceEvent& event) {
+  if (_leases.observe(event)) {
+    return std::nullopt;
+  }
+  if (const std::optional<AuthorityOp> op = authority_op_of(event.kind)) {
+    std::string problem;
+    const std::optional<AuthorityEvent> change = parse_authority_event(event, *op, problem);
+    if (!change.has_value()) {
+      return problem;
+    }
+    return on_authority(event, *change);
+  }
+  if (event.kind == kinds::kObjectWork) {
+    return on_work(event);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> SingleOwnerChecker::on_authority(const sim::TraceEvent& event,
+                                                            const AuthorityEvent& change) {
+  if (!change.applied()) {
+    return std::nullopt;
+  }
+  const std::string object_text = change.describe_object();
+  const std::string object = change.object();
+  const ApplyBounds bounds = change.bounds();
+  const bool owner_only = change.op == AuthorityOp::kCommit || change.op == AuthorityOp::kPreserve ||
+                          change.op == AuthorityOp::kDelete;
+  if (owner_only && !(change.by == change.owner)) {
+    return where(event) + " " + describe_write(change, event.index) + ": " + describe(change.by) + " " +
+           model::to_string(change.op) + " " + epoch_text(object_text, change.object_gen, change.owner_gen) +
+           " while " + describe(change.owner) + " owns it: only the owner may (spec §6.1)";
+  }
+  EpochFacts& epoch = _epochs.at(object, change.object_gen, change.owner_gen);
+  if (!epoch.claim_owner(change.owner, event.index)) {
+    return where(event) + " " + describe_write(change, event.index) + ": two host runs hold authority for " +
+           epoch_text(object_text, change.object_gen, change.owner_gen) + ": " + describe(epoch.owner) + " (" +
+           event_ref(epoch.owner_event) + ") and " + describe(change.owner);
+  }
+  switch (change.op) {
+    case AuthorityOp::kReserve:
+    case AuthorityOp::kAbort:
+      return std::nullopt;  // a Reserved row accepts no work
+    case AuthorityOp::kCommit:
+      epoch.note_start(bounds, event.index);
+      break;
+    case AuthorityOp::kPreserve:
+      epoch.note_use(bounds, event.index);
+      break;
+    case AuthorityOp::kDelete:
+      if (change.state == "active") {
+        epoch.note_end(bounds, event.index);
+      }
+      break;
+    case AuthorityOp::kNewOwner: {
+      EpochFacts& previous = _epochs.at(object, change.object_gen, change.prev_owner_gen);
+      if (!previous.claim_owner(change.prev_owner, event.index)) {
+        return where(event) + " " + describe_write(change, event.index) + ": two host runs hold authority for " +
+               epoch_text(object_text, change.object_gen, change.prev_owner_gen) + ": " + describe(previous.owner) +
+               " (" + event_ref(previous.owner_event) + ") and " + describe(change.prev_owner);
+      }
+      previous.note_end(bounds, event.index);
+      if (auto problem = check_epoch(event, previous, object_text, change.object_gen, change.prev_owner_gen)) {
+        return problem;
+      }
+      epoch.note_start(bounds, event.index);
+      break;
+    }
+  }
+  return check_epoch(event, epoch, object_text, change.object_gen, change.owner_gen);
+}
+
+std::optional<std::string> SingleOwnerChecker::on_work(const sim::TraceEvent& event) {
+  FieldReader fields(event);
+  const std::string_view id = fields.text("id");
+  const HostRunRef actor{fields.text("owner"), fields.number("lease_gen")};
+  const std::int64_t object_gen = fields.number("object_gen");
+  const std::int64_t owner_gen = fields.number("owner_gen");
+  if (!fields.ok()) {
+    return fields.problem();
+  }
+  const std::string_view kind = event.text("kind").value_or("actor");
+  const std::string object_text = describe_object(kind, id);
+  if (auto problem = check_lease_for_act(event, actor, object_text)) {
+    return problem;
+  }
+  EpochFacts& epoch = _epochs.at(object_key(kind, id), object_gen, owner_gen);
+  if (!epoch.claim_owner(actor, event.index)) {
+    return where(event) + " object.work: " + describe(actor) + " ran the handler of " +
+           epoch_text(object_text, object_gen, owner_gen) + ", which " + describe(epoch.owner) + " owns (" +
+           event_ref(epoch.owner_event) + "): two host runs accept work for one object";
+  }
+  epoch.note_use(ApplyBounds::exact(_leases.clock().at(event.time_us)), event.index);
+  return check_epoch(event, epoch, object_text, object_gen, owner_gen);
+}
+
+// A handler runs only while the host run may accept new work (spec §5): its lease not lost, the
+// store clock before the lease's ExpiresAt, and (when reported) its local clock before its deadline.
+std::optional<std::string> SingleOwnerChecker::check_lease_for_act(const sim::TraceEvent& event,
+                                                                   const HostRunRef& actor,
+                                                                   const std::string& object_text) {
+  const std::string subject = where(event) + " object.work: " + describe(actor) + " ran the handler of " + object_text;
+  const LeaseFacts* lease = _leases.find(actor.owner);
+  if (lease == nullptr || !lease->registered) {
+    return subject + " without a registered owner lease";
+  }
+  if (lease->run.lease_gen != actor.lease_gen) {
+    return subject + " but its owner lease record carries LeaseGeneration " + std::to_string(lease->run.lease_gen);
+  }
+  if (lease->lost) {
+    return subject + " after its owner lease was lost (" + event_ref(lease->lost_event) +
+           "): admission stays closed for the rest of the host run (spec §5)";
+  }
+  const std::int64_t now_ms = _leases.clock().at(event.time_us);
+  if (now_ms >= lease->expires_ms) {
+    return subject + " at " + store_ms_text(now_ms, _leases.clock().epoch_ms) +
+           ", at or after its owner lease's latest ExpiresAt " + store_ms_text(lease->expires_ms, _leases.clock().epoch_ms) +
+           " (" + event_ref(lease->expires_event) + "): the local admission deadline must close first (spec §5)";
+  }
+  const std::optional<std::int64_t> now_us = event.number("now_us");
+  const std::optional<std::int64_t> deadline_us = event.number("deadline_us");
+  if (now_us.has_value() && deadline_us.has_value() && *now_us >= *deadline_us) {
+    return subject + " at local time " + std::to_string(*now_us) + "us, not before its admission deadline " +
+           std::to_string(*deadline_us) + "us (spec §5)";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> SingleOwnerChecker::check_epoch(const sim::TraceEvent& event, const EpochFacts& epoch,
+                                                           const std::string& object_text, std::int64_t object_gen,
+                                                           std::int64_t owner_gen) const {
+  const std::int64_t epoch_ms = _leases.clock().epoch_ms;
+  if (epoch.used_after_end()) {
+    return where(event) + ": " + describe(epoch.owner) + " acted as owner of " +
+           epoch_text(object_text, object_gen, owner_gen) + " at " + store_ms_text(epoch.last_use_lower_ms, epoch_ms) +
+           " (" + event_ref(epoch.last_use_event) + "), after its authority ended at " +
+           store_ms_text(epoch.end_upper_ms, epoch_ms) + " (" + event_ref(epoch.end_event) +
+           "): two host runs accepted work for one object";
+  }
+  if (epoch.used_before_start()) {
+    return where(event) + ": " + describe(epoch.owner) + " acted as owner of " +
+           epoch_text(object_text, object_gen, owner_gen) + " at " + store_ms_text(epoch.first_use_upper_ms, epoch_ms) +
+           " (" + event_ref(epoch.first_use_event) + "), before its authority became Active at " +
+           store_ms_text(epoch.start_lower_ms, epoch_ms) + " (" + event_ref(epoch.start_event) + ")";
+  }
+  return std::nullopt;
+}
+
+}  // namespace spotcheck::properties

@@ -1,0 +1,50 @@
+// Property `single-owner` (spec §5, §6.1, design "Properties"): at no instant do two host runs
+// both hold Active authority for one object and accept work for it, and a node never acts as an
+// object's owner outside its owner lease / local admission deadline.
+//
+// Judged from:
+//   * applied authority.* events: each owner epoch (object, ObjectGeneration,
+//     AuthorityOwnerGeneration) has one owner host run; it starts with the Commit or NewOwner that
+//     made it Active and ends with the next NewOwner or the row's removal;
+//   * owner acts: object.work (the node ran the object's handler) and the owner-only writes
+//     Commit, Preserve and Delete (performed by the row's owner, spec §6.1);
+//   * the acting host run's lease facts (lease.registered/renewed ExpiresAt, lease.lost).
+// A violation: an act by a host run that is not the epoch's owner; an act provably before the
+// epoch started or after it ended (store time); a handler run after the host run's lease was lost,
+// at or after its lease's latest ExpiresAt, or (when object.work carries them) at a local time
+// past its admission deadline.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "properties/common/authority_event.h"
+#include "properties/common/epoch_ledger.h"
+#include "properties/common/lease_book.h"
+#include "properties/property_checker.h"
+#include "properties/property_options.h"
+
+namespace spotcheck::properties {
+
+class SingleOwnerChecker final : public PropertyChecker {
+ public:
+  static constexpr std::string_view kName = "single-owner";
+
+  explicit SingleOwnerChecker(const PropertyOptions& options);
+  std::string_view name() const override { return kName; }
+  std::optional<std::string> on_event(const sim::TraceEvent& event) override;
+
+ private:
+  std::optional<std::string> on_authority(const sim::TraceEvent& event, const AuthorityEvent& change);
+  std::optional<std::string> on_work(const sim::TraceEvent& event);
+  std::optional<std::string> check_lease_for_act(const sim::TraceEvent& event, const HostRunRef& actor,
+                                                 const std::string& object_text);
+  std::optional<std::string> check_epoch(const sim::TraceEvent& event, const EpochFacts& epoch,
+                                         const std::string& object_text, std::int64_t object_gen,
+                                         std::int64_t owner_gen) const;
+
+  LeaseBook _leases;
+  EpochLedger _epochs;
+};
+
+}  // namespace spotcheck::properties

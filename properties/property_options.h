@@ -1,0 +1,33 @@
+// Settings the checkers need from the scenario (the store clock, liveness tolerances).
+#pragma once
+
+#include <cstdint>
+
+#include "impl/platform/time.h"
+
+namespace spotcheck::properties {
+
+using platform::TimeUs;
+
+struct LivenessOptions {
+  // A request end this much (virtual time) after its deadline is still on time: the node's own
+  // timer wakes exactly at its local deadline and emits in the same step, so 1 ms is generous.
+  TimeUs slack_us = platform::millis(1);
+  // Local clocks run at (1 + drift/1e6) of virtual speed: a local timeout of d lasts at most
+  // d * (1 + drift_max/1e6) of virtual time. Match sim::WorldConfig::clock_drift_ppm_max.
+  std::int64_t clock_drift_ppm_max = 1'000;
+  // Timeout used when a request.start carries neither now_us nor a way to read the node's clock
+  // (PropertySuite::attach gives one). 0: such a request is judged only by its end (late, now_us).
+  TimeUs default_timeout_us = 0;
+  // Also judge requests already open when faults stopped (they may have been hit by a fault).
+  bool judge_requests_open_at_stop = false;
+};
+
+struct PropertyOptions {
+  // StoreNow (Unix epoch ms) at virtual time 0: the simulated store's clock is
+  // epoch_ms + virtual_us / 1000 (sim::StoreServerConfig::epoch_ms; keep the two equal).
+  std::int64_t store_epoch_ms = 1'764'417'600'000;
+  LivenessOptions liveness;
+};
+
+}  // namespace spotcheck::properties

@@ -1,0 +1,49 @@
+#include "properties/registry.h"
+
+#include "properties/checkers/capacity_checker.h"
+#include "properties/checkers/fencing_checker.h"
+#include "properties/checkers/generations_checker.h"
+#include "properties/checkers/liveness_checker.h"
+#include "properties/checkers/single_owner_checker.h"
+
+namespace spotcheck::properties {
+
+namespace {
+
+template <class Checker>
+std::unique_ptr<PropertyChecker> make(const PropertyOptions& options) {
+  return std::make_unique<Checker>(options);
+}
+
+constexpr PropertyInfo kProperties[] = {
+    {SingleOwnerChecker::kName,
+     "no two host runs hold Active authority for one object and accept work; no owner act outside its lease",
+     &make<SingleOwnerChecker>},
+    {GenerationsChecker::kName,
+     "ObjectGeneration from one never-reused sequence, kept by NewOwner; owner gen +1 per owner change; "
+     "LeaseGeneration unique and non-zero; exhaustion changes nothing",
+     &make<GenerationsChecker>},
+    {FencingChecker::kName, "no store write succeeds on behalf of an expired or superseded owner lease",
+     &make<FencingChecker>},
+    {CapacityChecker::kName, "capacity counters change exactly by the allocations of applied authority writes",
+     &make<CapacityChecker>},
+    {LivenessChecker::kName, "after faults stop, every request ends (success or typed error) before its deadline",
+     &make<LivenessChecker>},
+};
+
+}  // namespace
+
+std::span<const PropertyInfo> all_properties() {
+  return kProperties;
+}
+
+const PropertyInfo* find_property(std::string_view name) {
+  for (const PropertyInfo& info : kProperties) {
+    if (info.name == name) {
+      return &info;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace spotcheck::properties
