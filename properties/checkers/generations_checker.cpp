@@ -272,16 +272,16 @@ std::optional<std::string> GenerationsChecker::check_sequence_order(const sim::T
   if (inserted != _reserve_order.begin()) {
     const auto previous = std::prev(inserted);
     if (previous->second.apply_ms > apply_ms) {
-      return subject + " issued ObjectGeneration " + std::to_string(change.object_gen) + ", lower than " +
-             std::to_string(previous->first) + " issued earlier, at " +
+      return subject + " issued ObjectGeneration " + std::to_string(change.object_gen) + ", but the lower " +
+             std::to_string(previous->first) + " was issued later, at " +
              store_ms_text(previous->second.apply_ms, _clock.epoch_ms) + " (" + event_ref(previous->second.event) +
              "): the store-wide sequence only grows (spec §3.2)";
     }
   }
   const auto next = std::next(inserted);
   if (next != _reserve_order.end() && next->second.apply_ms < apply_ms) {
-    return subject + " issued ObjectGeneration " + std::to_string(change.object_gen) + ", higher than " +
-           std::to_string(next->first) + " issued later, at " + store_ms_text(next->second.apply_ms, _clock.epoch_ms) +
+    return subject + " issued ObjectGeneration " + std::to_string(change.object_gen) + " after the higher " +
+           std::to_string(next->first) + " had been issued, at " + store_ms_text(next->second.apply_ms, _clock.epoch_ms) +
            " (" + event_ref(next->second.event) + "): the store-wide sequence only grows (spec §3.2)";
   }
   return std::nullopt;

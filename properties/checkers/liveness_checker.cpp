@@ -52,15 +52,19 @@ std::string LivenessChecker::describe(const OpenRequest& request) const {
 }
 
 std::optional<std::string> LivenessChecker::on_event(const sim::TraceEvent& event) {
+  const std::string_view kind = event.kind;
+  if (kind == kinds::kRequestEnd) {
+    // Judged as an end (late or not) before looking for other overdue requests.
+    if (auto problem = on_end(event)) {
+      return problem;
+    }
+    return overdue_before(event.time_us, where(event));
+  }
   if (auto problem = overdue_before(event.time_us, where(event))) {
     return problem;
   }
-  const std::string_view kind = event.kind;
   if (kind == kinds::kRequestStart) {
     return on_start(event);
-  }
-  if (kind == kinds::kRequestEnd) {
-    return on_end(event);
   }
   if (kind == kinds::kFaultsStopped) {
     if (!_faults_stopped) {

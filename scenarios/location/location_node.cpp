@@ -183,7 +183,9 @@ class NodeRun {
                                         Field::str("owner", _lease.host_run().owner_id),
                                         Field::num("lease_gen", static_cast<std::int64_t>(_lease.host_run().lease_generation)),
                                         Field::num("object_gen", static_cast<std::int64_t>(active.record.object_generation)),
-                                        Field::num("owner_gen", static_cast<std::int64_t>(active.record.authority_owner_generation))});
+                                        Field::num("owner_gen", static_cast<std::int64_t>(active.record.authority_owner_generation)),
+                                        Field::num("now_us", _platform.clock.now_us()),
+                                        Field::num("deadline_us", _lease.admission_deadline_us())});
     return outcome_of(_authority.preserve(active, "v" + std::to_string(++_writes)), "used");
   }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "faults/fault_injector.h"
+#include "properties/property_suite.h"
 #include "scenarios/common/seed_outcome.h"
 #include "sim/store_host/store_server.h"
 #include "sim/world.h"
@@ -35,8 +36,15 @@ SeedOutcome LocationScenario::run(const SeedRequest& request) const {
   sim::WorldConfig world_config;
   world_config.seed = request.seed;
   world_config.trace.keep_events = request.keep_trace;
+  // The suite outlives the world (it is declared first) so it can judge until the last event.
+  properties::PropertyOptions property_options;
+  const sim::StoreServerConfig store_config;
+  property_options.store_epoch_ms = store_config.epoch_ms;
+  properties::PropertySuite suite(property_options);
+  suite.add_all();
   sim::World world(world_config);
-  sim::StoreServer store(world, sim::StoreServerConfig{});
+  sim::StoreServer store(world, store_config);
+  suite.attach(world);
 
   // Node environments must outlive the world's run: the process mains refer to them.
   std::vector<LocationNodeEnv> envs(_config.node_count);
@@ -71,7 +79,20 @@ SeedOutcome LocationScenario::run(const SeedRequest& request) const {
     world.at(static_cast<platform::TimeUs>(i) * platform::millis(100), [&world, pid] { world.start(pid); });
   }
   const sim::RunOutcome run = world.run_until(_config.faults_stop_us + _config.liveness_window_us, _config.max_steps);
-  return make_seed_outcome(request.seed, run, world.trace(), request.keep_trace, std::nullopt);
+  std::optional<Violation> violation;
+  if (run.ok()) {
+    // End-of-run checks (e.g. liveness: every request ended before its deadline).
+    suite.finish(properties::RunEnd{world.now_us(), world.trace().size()});
+  }
+  if (const auto& found = suite.violation()) {
+    violation = Violation{found->property, found->message, found->time_us, found->event_index};
+  }
+  SeedOutcome outcome = make_seed_outcome(request.seed, run, world.trace(), request.keep_trace, violation);
+  if (violation.has_value() && !outcome.violation.has_value()) {
+    outcome.violation = std::move(violation);  // found by an end-of-run check
+  }
+  suite.detach();
+  return outcome;
 }
 
 }  // namespace spotcheck::scenarios::location

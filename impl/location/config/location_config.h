@@ -28,6 +28,14 @@ struct LocationConfig {
   std::uint32_t contention_attempts_max = 8;
   // Deadline of one store request issued by an authority operation, descriptor or sweep step.
   TimeUs store_request_timeout_us = platform::seconds(3);
+
+  // Deliberate protocol bugs, for tests that must see a campaign catch them. All off in
+  // production; nothing but tests sets them.
+  struct TestOnlyBugs {
+    // OwnerLease::admit() lets work through past the local admission deadline (§5).
+    bool admit_past_deadline = false;
+  };
+  TestOnlyBugs test_only_bugs;
 };
 
 enum class ConfigErrorKind {

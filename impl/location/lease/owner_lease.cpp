@@ -72,6 +72,9 @@ bool OwnerLease::admission_open() const {
 
 Result<Done> OwnerLease::admit(std::string_view operation) {
   const TimeUs now = now_us();
+  if (_config.test_only_bugs.admit_past_deadline && _registered) {
+    return Done{};  // planted bug (tests only): the §5 check is skipped
+  }
   if (admission_open()) {
     LOCATION_ASSERT(now < _deadline_us);
     return Done{};

@@ -1,0 +1,157 @@
+#include "tests/properties/event_script.h"
+
+#include <cassert>
+
+namespace spotcheck::properties::testing {
+
+std::vector<F> authority_fields(const Write& write) {
+  const Row& row = write.row;
+  std::vector<F> fields = {
+      F::s("kind", row.kind),
+      F::s("id", row.id),
+      F::n("object_gen", row.object_gen),
+      F::n("owner_gen", row.owner_gen),
+      F::s("owner", row.owner),
+      F::n("lease_gen", row.lease_gen),
+      F::s("state", row.state),
+      F::s("object_kind", row.object_kind),
+      F::s("stable_type", row.stable_type),
+      F::s("mesh", row.mesh),
+      F::s("rid", row.rid),
+      F::s("outcome", write.outcome),
+      F::s("cause", write.cause),
+      F::n("version", write.outcome == "applied" ? 7 : 0),
+      F::n("store_now_ms", write.store_now_ms),
+      F::n("resolved", write.resolved ? 1 : 0),
+      F::s("by_owner", write.by_owner.empty() ? row.owner : write.by_owner),
+      F::n("by_lease_gen", write.by_owner.empty() ? row.lease_gen : write.by_lease_gen),
+      F::s("via", write.via),
+  };
+  if (write.op == "new_owner") {
+    fields.push_back(F::s("prev_owner", write.prev_owner));
+    fields.push_back(F::n("prev_lease_gen", write.prev_lease_gen));
+    fields.push_back(F::n("prev_owner_gen", write.prev_owner_gen));
+    fields.push_back(F::s("prev_mesh", write.prev_mesh));
+    fields.push_back(F::s("prev_rid", write.prev_rid));
+  }
+  return fields;
+}
+
+std::optional<std::string> Script::feed(TimeUs t_us, std::int32_t node, const std::string& kind, std::vector<F> fields) {
+  assert(t_us >= _last_time_us);  // a trace never goes back in time
+  _last_time_us = t_us;
+  std::vector<platform::Field> views;
+  views.reserve(fields.size());
+  for (const F& field : fields) {
+    views.push_back(field.is_text ? platform::Field::str(field.key, field.text) : platform::Field::num(field.key, field.number));
+  }
+  sim::TraceEvent event;
+  event.index = _next_index++;
+  event.time_us = t_us;
+  event.node = node;
+  event.task = node >= 0 ? 1 : 0;
+  event.kind = kind;
+  event.fields = views;
+  return _observer.on_event(event);
+}
+
+std::optional<std::string> Script::registered(TimeUs t_us, std::int32_t node, const std::string& owner,
+                                              std::int64_t lease_gen, std::int64_t expires_ms, std::int64_t deadline_us,
+                                              const std::string& kind) {
+  return feed(t_us, node, kind,
+              {F::s("owner", owner), F::n("lease_gen", lease_gen), F::n("expires_ms", expires_ms),
+               F::n("store_now_ms", store_ms(t_us)), F::n("deadline_us", deadline_us), F::n("version", 1)});
+}
+
+std::optional<std::string> Script::renewed(TimeUs t_us, std::int32_t node, const std::string& owner,
+                                           std::int64_t lease_gen, std::int64_t expires_ms) {
+  return registered(t_us, node, owner, lease_gen, expires_ms, 0, "lease.renewed");
+}
+
+std::optional<std::string> Script::lost(TimeUs t_us, std::int32_t node, const std::string& owner, std::int64_t lease_gen) {
+  return feed(t_us, node, "lease.lost",
+              {F::s("owner", owner), F::n("lease_gen", lease_gen), F::s("reason", "test"), F::n("now_us", t_us)});
+}
+
+std::optional<std::string> Script::write(TimeUs t_us, std::int32_t node, Write write) {
+  if (write.store_now_ms == 0) {
+    write.store_now_ms = store_ms(t_us);
+  }
+  return feed(t_us, node, "authority." + write.op, authority_fields(write));
+}
+
+std::optional<std::string> Script::write_with_capacity(TimeUs t_us, std::int32_t node, Write write) {
+  if (auto problem = this->write(t_us, node, write)) {
+    return problem;
+  }
+  if (write.outcome != "applied") {
+    return std::nullopt;
+  }
+  const Row& row = write.row;
+  auto emit = [&](const std::string& mesh, const std::string& rid, std::int64_t sign) -> std::optional<std::string> {
+    if (row.object_kind == "actor") {
+      return capacity(t_us, node, mesh, rid, "actors", sign, write.resolved ? -1 : (sign > 0 ? 1 : 0));
+    }
+    if (auto problem = capacity(t_us, node, mesh, rid, "spots", sign, write.resolved ? -1 : (sign > 0 ? 1 : 0))) {
+      return problem;
+    }
+    return capacity(t_us, node, mesh, rid, "spot-type", sign, write.resolved ? -1 : (sign > 0 ? 1 : 0),
+                    row.object_kind, row.stable_type);
+  };
+  if (write.op == "reserve") {
+    return emit(row.mesh, row.rid, +1);
+  }
+  if (write.op == "abort" || write.op == "delete") {
+    return emit(row.mesh, row.rid, -1);
+  }
+  if (write.op == "new_owner" && (write.prev_mesh != row.mesh || write.prev_rid != row.rid)) {
+    if (auto problem = emit(write.prev_mesh, write.prev_rid, -1)) {
+      return problem;
+    }
+    return emit(row.mesh, row.rid, +1);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> Script::capacity(TimeUs t_us, std::int32_t node, const std::string& mesh,
+                                            const std::string& rid, const std::string& counter, std::int64_t delta,
+                                            std::int64_t value, const std::string& spot_kind,
+                                            const std::string& stable_type) {
+  return feed(t_us, node, "capacity.changed",
+              {F::s("mesh", mesh), F::s("rid", rid), F::s("counter", counter), F::s("spot_kind", spot_kind),
+               F::s("stable_type", stable_type), F::n("delta", delta), F::n("value", value),
+               F::n("store_now_ms", store_ms(t_us))});
+}
+
+std::optional<std::string> Script::work(TimeUs t_us, std::int32_t node, const Row& row) {
+  return feed(t_us, node, "object.work",
+              {F::s("id", row.id), F::s("owner", row.owner), F::n("lease_gen", row.lease_gen),
+               F::n("object_gen", row.object_gen), F::n("owner_gen", row.owner_gen)});
+}
+
+std::optional<std::string> Script::kill(TimeUs t_us, std::int32_t node) {
+  return feed(t_us, node, "kill", {F::n("run", 1)});
+}
+
+std::optional<std::string> Script::start(TimeUs t_us, std::int32_t node) {
+  return feed(t_us, node, "start", {F::n("run", 2)});
+}
+
+Write new_owner(const Row& from, const std::string& to_owner, std::int64_t to_lease_gen, const std::string& to_rid) {
+  Write write;
+  write.op = "new_owner";
+  write.row = from;
+  write.row.owner = to_owner;
+  write.row.lease_gen = to_lease_gen;
+  write.row.owner_gen = from.owner_gen + 1;
+  write.row.rid = to_rid;
+  write.row.state = "active";
+  write.prev_owner = from.owner;
+  write.prev_lease_gen = from.lease_gen;
+  write.prev_owner_gen = from.owner_gen;
+  write.prev_mesh = from.mesh;
+  write.prev_rid = from.rid;
+  return write;
+}
+
+}  // namespace spotcheck::properties::testing

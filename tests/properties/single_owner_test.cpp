@@ -1,0 +1,113 @@
+// Property `single-owner`: flagged histories name the object, both host runs and the facts.
+#include <gtest/gtest.h>
+
+#include "tests/properties/fixture.h"
+
+namespace spotcheck::properties::testing {
+namespace {
+
+using platform::millis;
+using platform::seconds;
+
+class SingleOwner : public ::testing::Test {
+ protected:
+  History h{"single-owner"};
+  Script& s = h.script;
+  Row x;
+
+  void SetUp() override {
+    EXPECT_LEGAL(s.registered(0, 0, "owner-a", 1, store_ms(seconds(15))));
+    EXPECT_LEGAL(s.registered(0, 1, "owner-b", 2, store_ms(seconds(15))));
+    x.state = "reserved";
+    EXPECT_LEGAL(s.write(seconds(1), 0, Write{.op = "reserve", .row = x}));
+    x.state = "active";
+    EXPECT_LEGAL(s.write(seconds(1), 0, Write{.op = "commit", .row = x}));
+  }
+};
+
+TEST_F(SingleOwner, PreviousOwnerWorksAfterTheOwnerChange) {
+  // A's lease was extended, yet B took X over (a planted bug elsewhere): A keeps working.
+  EXPECT_LEGAL(s.renewed(seconds(5), 0, "owner-a", 1, store_ms(seconds(60))));
+  EXPECT_LEGAL(s.renewed(seconds(5), 1, "owner-b", 2, store_ms(seconds(60))));
+  EXPECT_LEGAL(s.write(seconds(10), 1, new_owner(x, "owner-b", 2, "00b1")));
+  expect_violation(h, s.work(seconds(11), 0, x), "single-owner",
+                   {"host run owner-a/1", "actor 'player:1'", "AuthorityOwnerGeneration 1", "after its authority ended",
+                    "two host runs accepted work"});
+}
+
+TEST_F(SingleOwner, OwnerChangeReportedAfterThePreviousOwnersLateWorkIsStillCaught) {
+  EXPECT_LEGAL(s.renewed(seconds(5), 0, "owner-a", 1, store_ms(seconds(60))));
+  EXPECT_LEGAL(s.renewed(seconds(5), 1, "owner-b", 2, store_ms(seconds(60))));
+  EXPECT_LEGAL(s.work(seconds(11), 0, x));  // the NewOwner applied at 10 s, its reply arrives at 12 s
+  Write takeover = new_owner(x, "owner-b", 2, "00b1");
+  takeover.store_now_ms = store_ms(seconds(10));
+  expect_violation(h, s.write(seconds(12), 1, takeover), "single-owner", {"after its authority ended"});
+}
+
+TEST_F(SingleOwner, TwoHostRunsWorkOnOneEpoch) {
+  EXPECT_LEGAL(s.work(seconds(2), 0, x));
+  Row claimed = x;
+  claimed.owner = "owner-b";
+  claimed.lease_gen = 2;
+  expect_violation(h, s.work(seconds(3), 1, claimed), "single-owner",
+                   {"host run owner-b/2 ran the handler", "which host run owner-a/1 owns", "two host runs accept work"});
+}
+
+TEST_F(SingleOwner, WorkAfterTheLeaseExpired) {
+  expect_violation(h, s.work(seconds(16), 0, x), "single-owner",
+                   {"host run owner-a/1", "latest ExpiresAt", "admission deadline must close first"});
+}
+
+TEST_F(SingleOwner, WorkAfterTheLeaseWasLost) {
+  EXPECT_LEGAL(s.lost(seconds(2), 0, "owner-a", 1));
+  expect_violation(h, s.work(seconds(3), 0, x), "single-owner", {"after its owner lease was lost (#"});
+}
+
+TEST_F(SingleOwner, WorkPastTheLocalAdmissionDeadline) {
+  expect_violation(h,
+                   s.feed(seconds(3), 0, "object.work",
+                          {F::s("id", x.id), F::s("owner", x.owner), F::n("lease_gen", 1), F::n("object_gen", 1),
+                           F::n("owner_gen", 1), F::n("now_us", 9'000'000), F::n("deadline_us", 8'000'000)}),
+                   "single-owner", {"not before its admission deadline 8000000us"});
+}
+
+TEST_F(SingleOwner, WorkWithoutARegisteredLease) {
+  Row other = x;
+  other.owner = "owner-z";
+  other.lease_gen = 9;
+  expect_violation(h, s.work(seconds(3), 3, other), "single-owner", {"host run owner-z/9", "without a registered owner lease"});
+}
+
+TEST_F(SingleOwner, CommitByAHostRunThatDoesNotOwnTheRow) {
+  Row y;
+  y.id = "player:2";
+  y.object_gen = 2;
+  y.state = "reserved";
+  EXPECT_LEGAL(s.write(seconds(2), 0, Write{.op = "reserve", .row = y}));
+  y.state = "active";
+  expect_violation(h, s.write(seconds(3), 1, Write{.op = "commit", .row = y, .by_owner = "owner-b", .by_lease_gen = 2}),
+                   "single-owner", {"host run owner-b/2 Commit actor 'player:2'", "while host run owner-a/1 owns it"});
+}
+
+TEST_F(SingleOwner, WorkBeforeTheEpochBecameActive) {
+  // B works on epoch 2 at 9 s; the NewOwner that creates epoch 2 applied only at 10 s.
+  Write takeover = new_owner(x, "owner-b", 2, "00b1");
+  EXPECT_LEGAL(s.renewed(seconds(5), 1, "owner-b", 2, store_ms(seconds(60))));
+  EXPECT_LEGAL(s.work(seconds(9), 1, takeover.row));
+  expect_violation(h, s.write(seconds(10), 1, takeover), "single-owner", {"before its authority became Active"});
+}
+
+TEST_F(SingleOwner, KilledOwnersSuccessorTakesOverAfterExpiry) {
+  EXPECT_LEGAL(s.work(seconds(2), 0, x));
+  EXPECT_LEGAL(s.kill(seconds(3), 0));
+  EXPECT_LEGAL(s.start(seconds(4), 0));
+  EXPECT_LEGAL(s.registered(seconds(4), 0, "owner-c", 3, store_ms(seconds(19))));
+  EXPECT_LEGAL(s.renewed(seconds(10), 0, "owner-c", 3, store_ms(seconds(25))));
+  Write takeover = new_owner(x, "owner-c", 3, "00a1");
+  EXPECT_LEGAL(s.write(seconds(16), 0, takeover));
+  EXPECT_LEGAL(s.work(seconds(17), 0, takeover.row));
+  EXPECT_LEGAL(s.write(seconds(17), 0, Write{.op = "preserve", .row = takeover.row}));
+}
+
+}  // namespace
+}  // namespace spotcheck::properties::testing
