@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "faults/fault_plan.h"
+#include "properties/registry.h"
 #include "scenarios/registry/registry.h"
 
 namespace spotcheck::cli {
@@ -12,7 +14,15 @@ void add_list_command(CLI::App& app, int& exit_code) {
   cmd->callback([&exit_code] {
     std::cout << "Scenarios:\n";
     for (const auto* s : scenarios::builtin_scenarios().all()) {
-      std::cout << "  " << std::left << std::setw(18) << s->name() << " " << s->description() << "\n";
+      std::cout << "  " << std::left << std::setw(20) << s->name() << " " << s->description() << "\n";
+    }
+    std::cout << "\nFault kinds (a scenario's fault plan; --swarm draws them per seed):\n";
+    for (const auto& fault : faults::all_fault_kinds()) {
+      std::cout << "  " << std::left << std::setw(20) << fault.name << " " << fault.description << "\n";
+    }
+    std::cout << "\nProperties (checked online on every event of a Location scenario):\n";
+    for (const auto& property : properties::all_properties()) {
+      std::cout << "  " << std::left << std::setw(20) << property.name << " " << property.description << "\n";
     }
     exit_code = kExitPassed;
   });

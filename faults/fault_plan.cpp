@@ -15,8 +15,8 @@ constexpr std::array<FaultKindInfo, 9> kFaultKinds{{
     {FaultKind::kStoreOutage, "store-outage", "the store refuses every request for a window"},
     {FaultKind::kNodeKill, "node-kill", "a node dies and restarts later as a new host run"},
     {FaultKind::kNodePause, "node-pause", "a node freezes while time moves, at times longer than its owner lease"},
-    {FaultKind::kNetworkLoss, "network-loss", "node-to-node messages are dropped"},
-    {FaultKind::kNetworkPartition, "network-partition", "links are cut, symmetric or one-way, for a window"},
+    {FaultKind::kNetworkLoss, "network-loss", "messages on the links between nodes and the store are dropped"},
+    {FaultKind::kNetworkPartition, "network-partition", "a node is cut off from the store, both ways or one way, for a window"},
     {FaultKind::kClockDrift, "clock-drift", "node clocks run fast or slow within configured bounds"},
 }};
 

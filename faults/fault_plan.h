@@ -22,8 +22,8 @@ enum class FaultKind {
   kStoreOutage,         // the store refuses every request for a window
   kNodeKill,            // a node process dies (fibers unwound) and restarts as a new host run
   kNodePause,           // a node freezes while time moves on, sometimes longer than its owner lease
-  kNetworkLoss,         // node-to-node messages are dropped
-  kNetworkPartition,    // links cut, symmetric or one-way, for a window
+  kNetworkLoss,         // messages on node-store links are dropped
+  kNetworkPartition,    // a node cut off from the store, symmetric or one-way, for a window
   kClockDrift,          // node clocks run fast or slow within bounds
 };
 
