@@ -47,7 +47,9 @@ class PropertySuite final : public sim::TraceObserver {
   // Adds a checker of one's own (its name must be new).
   void add(std::unique_ptr<PropertyChecker> checker);
 
-  // Subscribes to the world's events; the suite must outlive the world or detach first.
+  // Subscribes to the world's events. While attached, the world must not call a destroyed
+  // suite, and the suite's destructor detaches from the world: so either destroy the suite first,
+  // or call detach() before the world is destroyed.
   void attach(sim::World& world);
   void detach();
 

@@ -98,6 +98,13 @@ TEST_F(Generations, LeaseGenerationZero) {
                    {"LeaseGeneration 0", "outside the issued range"});
 }
 
+TEST_F(Generations, RefusalBeforeRegistrationCarriesNoIssuedGeneration) {
+  // A registration in progress holds a tentative LeaseGeneration (here one owner-b holds).
+  EXPECT_LEGAL(s.feed(seconds(1), 2, "admission.refused",
+                      {F::s("op", "object_message"), F::s("owner", "owner-c"), F::n("lease_gen", 2), F::n("now_us", 1)}));
+  EXPECT_LEGAL(s.registered(seconds(2), 2, "owner-c", 3, store_ms(seconds(17))));
+}
+
 TEST_F(Generations, HostRunChangingItsLeaseGeneration) {
   expect_violation(h, s.renewed(seconds(1), 0, "owner-a", 5, store_ms(seconds(16))), "generations",
                    {"OwnerId owner-a carries LeaseGeneration 5", "carried 1"});
