@@ -82,7 +82,7 @@ int run(const RunFlags& flags) {
 void add_run_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<RunFlags>();
   auto* cmd = app.add_subcommand("run", "Run a fault campaign: one scenario over many seeds");
-  cmd->add_option("--scenario", flags->scenario, "Scenario name (see `spotcheck list`)")->capture_default_str();
+  cmd->add_option("--scenario", flags->scenario, "Scenario name (see `spotcheck list`) or a scenario file (.json)")->capture_default_str();
   cmd->add_option("--seeds", flags->seeds, "How many seeds to run")->capture_default_str();
   cmd->add_option("--seed", flags->first_seed, "First seed of the range")->capture_default_str();
   cmd->add_option("--jobs,-j", flags->jobs, "Seeds run at once (default: one per core)")->check(CLI::Range(1u, 1024u));

@@ -1,20 +1,48 @@
 #include "cli/scenario_lookup.h"
 
+#include <map>
+#include <memory>
+
 #include "cli/commands.h"
+#include "scenarios/files/scenario_file.h"
 #include "scenarios/registry/registry.h"
 
 namespace spotcheck::cli {
+
+namespace {
+
+bool looks_like_file(const std::string& name) {
+  return name.find('/') != std::string::npos || (name.size() > 5 && name.ends_with(".json"));
+}
+
+}  // namespace
 
 const scenarios::Scenario& find_scenario(const std::string& name_or_file) {
   const auto& registry = scenarios::builtin_scenarios();
   if (const auto* scenario = registry.find(name_or_file)) {
     return *scenario;
   }
+  if (looks_like_file(name_or_file)) {
+    // Loaded once per process; the campaign's threads share the (immutable) scenario.
+    static std::map<std::string, std::unique_ptr<scenarios::Scenario>> loaded;
+    auto& slot = loaded[name_or_file];
+    if (slot == nullptr) {
+      try {
+        slot = std::make_unique<scenarios::location::LocationScenario>(
+            scenarios::files::load_scenario_file(name_or_file));
+      } catch (const scenarios::files::ScenarioFileError& e) {
+        loaded.erase(name_or_file);
+        throw UsageError(e.what());
+      }
+    }
+    return *slot;
+  }
   std::string known;
   for (const auto* s : registry.all()) {
     known += (known.empty() ? "" : ", ") + s->name();
   }
-  throw UsageError("unknown scenario '" + name_or_file + "' (known: " + known + "; see `spotcheck list`)");
+  throw UsageError("unknown scenario '" + name_or_file + "' (known: " + known +
+                   "; or a scenario file ending in .json; see `spotcheck list`)");
 }
 
 }  // namespace spotcheck::cli

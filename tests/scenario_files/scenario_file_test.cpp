@@ -1,0 +1,130 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "scenarios/files/scenario_file.h"
+#include "scenarios/location/location_scenarios.h"
+
+namespace spotcheck::scenarios::files {
+namespace {
+
+using location::LocationScenario;
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_scenario(text, "t.json");
+  } catch (const ScenarioFileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ScenarioFile, AMinimalFileIsItsBaseScenario) {
+  const auto config = parse_scenario(R"({"scenarioVersion": 1, "name": "mine", "base": "churn"})", "t.json");
+  EXPECT_EQ(config.name, "mine");
+  const LocationScenario from_file(config);
+  const LocationScenario builtin(location::location_scenario_config("churn"));
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    EXPECT_EQ(from_file.run(SeedRequest{seed, false, false}).trace_hash,
+              builtin.run(SeedRequest{seed, false, false}).trace_hash);
+  }
+}
+
+TEST(ScenarioFile, EveryKnobIsRead) {
+  const auto config = parse_scenario(R"({
+    "scenarioVersion": 1, "name": "all", "description": "d", "nodes": 7,
+    "faultsSeconds": 30, "livenessSeconds": 20, "trafficSeconds": 40, "maxSteps": 1000000,
+    "workload": {"objects": 9, "actorsLimit": 3, "thinkMinMs": 5, "thinkMaxMs": 50,
+                 "deleteProbability": 0.5, "abortProbability": 0.25, "requestDeadlineMs": 2000},
+    "protocol": {"renewIntervalMs": 1000, "ownerLeaseTtlMs": 6000, "renewTimeoutMs": 1000, "fencingMarginMs": 2000,
+                 "storeRequestTimeoutMs": 700},
+    "faults": {"storeRequestLoss": 0.1, "storeReplyLoss": 0.2, "storeReplyDelay": 0.3,
+               "storeOutage": {"gapMs": 1000, "lengthMs": 200}, "nodeKill": {"gapMs": 2000, "downMs": 300},
+               "nodePause": {"gapMs": 3000, "maxMs": 400}, "networkLoss": 0.05,
+               "networkPartition": {"gapMs": 4000, "lengthMs": 500}, "clockDriftMaxPpm": 100}})",
+                                     "t.json");
+  EXPECT_EQ(config.description, "d");
+  EXPECT_EQ(config.node_count, 7u);
+  EXPECT_EQ(config.faults_stop_us, platform::seconds(30));
+  EXPECT_EQ(config.liveness_window_us, platform::seconds(20));
+  EXPECT_EQ(config.workload.traffic_stop_us, platform::seconds(40));
+  EXPECT_EQ(config.max_steps, 1'000'000u);
+  EXPECT_EQ(config.workload.object_count, 9u);
+  EXPECT_EQ(config.workload.actors_limit, 3u);
+  EXPECT_EQ(config.workload.think_min_us, platform::millis(5));
+  EXPECT_EQ(config.workload.think_max_us, platform::millis(50));
+  EXPECT_DOUBLE_EQ(config.workload.delete_probability, 0.5);
+  EXPECT_DOUBLE_EQ(config.workload.abort_probability, 0.25);
+  EXPECT_EQ(config.workload.request_deadline_us, platform::seconds(2));
+  EXPECT_EQ(config.protocol.owner_lease_ttl_us, platform::seconds(6));
+  EXPECT_EQ(config.protocol.store_request_timeout_us, platform::millis(700));
+  const auto plan = config.plan(platform::seconds(30));
+  EXPECT_DOUBLE_EQ(plan.store_request_loss, 0.1);
+  EXPECT_DOUBLE_EQ(plan.store_reply_loss, 0.2);
+  EXPECT_DOUBLE_EQ(plan.store_reply_delay, 0.3);
+  EXPECT_EQ(plan.store_outage_length_us, platform::millis(200));
+  EXPECT_EQ(plan.node_kill_gap_us, platform::seconds(2));
+  EXPECT_EQ(plan.node_down_us, platform::millis(300));
+  EXPECT_EQ(plan.node_pause_max_us, platform::millis(400));
+  EXPECT_DOUBLE_EQ(plan.network_loss, 0.05);
+  EXPECT_EQ(plan.partition_length_us, platform::millis(500));
+  EXPECT_EQ(plan.clock_drift_max_ppm, 100);
+  EXPECT_EQ(plan.faults_stop_us, platform::seconds(30));
+}
+
+TEST(ScenarioFile, NamedFaultPlans) {
+  const auto none = parse_scenario(R"({"scenarioVersion":1,"name":"n","faults":"none"})", "t.json");
+  EXPECT_EQ(none.plan(platform::seconds(1)).describe(), "none");
+  const auto standard = parse_scenario(R"({"scenarioVersion":1,"name":"s","faults":"standard"})", "t.json");
+  EXPECT_TRUE(standard.plan(platform::seconds(1)).enabled(faults::FaultKind::kNodeKill));
+}
+
+TEST(ScenarioFile, ErrorsNameTheFileAndThePath) {
+  EXPECT_EQ(error_of("{"), error_of("{"));  // stable text
+  EXPECT_NE(error_of("{").find("t.json: not valid JSON"), std::string::npos);
+  EXPECT_NE(error_of("[]").find("the document must be an object"), std::string::npos);
+  EXPECT_NE(error_of(R"({"name":"x"})").find("scenarioVersion must be 1 (it is missing)"), std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":2,"name":"x"})").find("scenarioVersion must be 1"), std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1})").find("name is required"), std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","nods":3})").find("nods is not a known key"), std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","nodes":0})").find("nodes must be in [1, 64]"), std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","nodes":2.5})").find("nodes must be a whole number"), std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","base":"nope"})").find("base must name a built-in"), std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","workload":{"objects":"3"}})").find("workload.objects must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","workload":{"thinkMinMs":9,"thinkMaxMs":5}})").find("thinkMinMs must not exceed"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","faults":{"nodeKill":{"gapMs":1,"lengthMs":2}}})").find("faults.nodeKill.lengthMs is not a known key"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","faults":"some"})").find("faults must be \"standard\""), std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","faults":{"networkLoss":1.5}})").find("faults.networkLoss must be in [0, 1]"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","protocol":{"renewIntervalMs":9000}})").find("spec §5"), std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","trafficSeconds":1000})").find("trafficSeconds must not exceed"),
+            std::string::npos);
+  EXPECT_NE(std::string([] {
+              try {
+                load_scenario_file("/nonexistent/x.json");
+              } catch (const ScenarioFileError& e) {
+                return std::string(e.what());
+              }
+              return std::string();
+            }())
+                .find("/nonexistent/x.json: cannot be read"),
+            std::string::npos);
+}
+
+TEST(ScenarioFile, ShippedExamplesLoadAndPass) {
+  for (const char* name : {"long-pauses.json", "short-leases.json"}) {
+    const std::string path = std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/" + name;
+    const LocationScenario scenario(load_scenario_file(path));
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      const auto outcome = scenario.run(SeedRequest{seed, false, false});
+      EXPECT_TRUE(outcome.ok()) << name << " seed " << seed;
+      EXPECT_GT(outcome.events, 1000u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace spotcheck::scenarios::files
