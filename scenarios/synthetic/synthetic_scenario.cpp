@@ -1,5 +1,7 @@
 #include "scenarios/synthetic/synthetic_scenario.h"
 
+#include "scenarios/common/seed_outcome.h"
+
 #include <utility>
 
 #include "scenarios/synthetic/synthetic_workload.h"
@@ -19,34 +21,14 @@ SeedOutcome SyntheticScenario::run(const SeedRequest& request) const {
     config.fault_count = static_cast<std::uint32_t>(swarm.below(2 * config_.fault_count + 1));
   }
   const SyntheticOutcome run = run_synthetic_seed(request.seed, config);
-  SeedOutcome outcome;
-  outcome.seed = request.seed;
-  outcome.trace_hash = run.run.trace_hash;
-  outcome.events = run.run.events;
-  outcome.simulated_us = run.run.end_time_us;
+  std::optional<Violation> violation;
   if (run.run.status == sim::RunStatus::violation) {
-    Violation violation;
-    violation.property = "synthetic.fifo";
-    violation.message = run.run.problem;
-    violation.event_index = run.run.problem_event.value_or(0);
-    violation.time_us = run.trace.keeps_events() && run.run.problem_event
-                            ? run.trace.event(*run.run.problem_event).time_us
-                            : run.run.end_time_us;
-    outcome.violation = std::move(violation);
-  } else if (run.run.status == sim::RunStatus::failure) {
-    outcome.failure = run.run.problem;
-  } else if (run.run.status == sim::RunStatus::step_limit) {
-    outcome.failure = "step budget exhausted before the end of the run";
+    const std::uint64_t index = run.run.problem_event.value_or(0);
+    const platform::TimeUs time_us = run.trace.keeps_events() && run.run.problem_event ? run.trace.event(index).time_us
+                                                                             : run.run.end_time_us;
+    violation = Violation{"synthetic.fifo", run.run.problem, time_us, index};
   }
-  if (request.keep_trace) {
-    outcome.event_hashes.reserve(run.trace.size());
-    outcome.event_lines.reserve(run.trace.size());
-    for (std::uint64_t index = 0; index < run.trace.size(); ++index) {
-      outcome.event_hashes.push_back(run.trace.event_hash(index));
-      outcome.event_lines.push_back(run.trace.render(index));
-    }
-  }
-  return outcome;
+  return make_seed_outcome(request.seed, run.run, run.trace, request.keep_trace, std::move(violation));
 }
 
 std::unique_ptr<Scenario> make_synthetic_scenario(SyntheticConfig config) {
