@@ -1,0 +1,155 @@
+// The campaign runner and its reports, driven by small fake scenarios whose behaviour is known.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <sstream>
+
+#include "cli/campaign/campaign_runner.h"
+#include "reports/junit_xml.h"
+#include "reports/summary_text.h"
+
+namespace spotcheck::cli {
+namespace {
+
+using scenarios::SeedOutcome;
+using scenarios::SeedRequest;
+
+// Ten events per seed; seeds divisible by 7 violate "toy-property". With `drift`, every run after
+// the first of a seed differs from event 4 on (a planted nondeterminism).
+class ToyScenario final : public scenarios::Scenario {
+ public:
+  explicit ToyScenario(bool drift) : _drift(drift) {}
+  const std::string& name() const override { return _name; }
+  const std::string& description() const override { return _name; }
+  SeedOutcome run(const SeedRequest& request) const override {
+    const std::uint64_t call = _calls.fetch_add(1);
+    SeedOutcome out;
+    out.seed = request.seed;
+    out.events = 10;
+    out.simulated_us = 1'000'000;
+    for (std::uint64_t i = 0; i < out.events; ++i) {
+      std::uint64_t h = request.seed * 1'000 + i;
+      if (_drift && i >= 4) {
+        h += call;  // differs on every call
+      }
+      out.trace_hash = out.trace_hash * 31 + h;
+      if (request.keep_trace) {
+        out.event_hashes.push_back(h);
+        out.event_lines.push_back("event " + std::to_string(i) + " h=" + std::to_string(h));
+      }
+    }
+    if (request.seed % 7 == 0) {
+      out.violation = scenarios::Violation{"toy-property", "seed is a multiple of 7", 500'000, 5};
+    }
+    return out;
+  }
+
+ private:
+  bool _drift;
+  std::string _name = "toy";
+  mutable std::atomic<std::uint64_t> _calls{0};
+};
+
+CampaignOptions options_for(const scenarios::Scenario& scenario, std::uint64_t seeds, unsigned jobs) {
+  CampaignOptions o;
+  o.scenario = &scenario;
+  o.scenario_label = scenario.name();
+  o.first_seed = 1;
+  o.seeds = seeds;
+  o.jobs = jobs;
+  return o;
+}
+
+TEST(CampaignRunner, RunsEverySeedOnceAndGathersFailuresInSeedOrder) {
+  const ToyScenario scenario(false);
+  for (unsigned jobs : {1u, 2u, 5u}) {
+    const auto result = run_campaign(options_for(scenario, 30, jobs));
+    EXPECT_EQ(result.seeds_run, 30u);
+    EXPECT_EQ(result.outcomes.size(), 30u);
+    for (std::size_t i = 0; i < result.outcomes.size(); ++i) {
+      EXPECT_EQ(result.outcomes[i].seed, i + 1);
+    }
+    ASSERT_EQ(result.failures.size(), 4u);  // 7, 14, 21, 28
+    EXPECT_EQ(result.failures[0].seed, 7u);
+    EXPECT_EQ(result.failures[3].seed, 28u);
+    EXPECT_EQ(result.events_total, 300u);
+    EXPECT_EQ(result.violations_by_property().at("toy-property"), 4u);
+    EXPECT_FALSE(result.passed());
+  }
+}
+
+TEST(CampaignRunner, ProgressReachesTheEnd) {
+  const ToyScenario scenario(false);
+  auto options = options_for(scenario, 12, 2);
+  CampaignProgress last;
+  int calls = 0;
+  options.on_progress = [&](const CampaignProgress& p) {
+    last = p;
+    ++calls;
+  };
+  run_campaign(options);
+  EXPECT_GE(calls, 1);
+  EXPECT_EQ(last.seeds_done, 12u);
+  EXPECT_EQ(last.seeds_total, 12u);
+  EXPECT_EQ(last.failures, 1u);
+}
+
+TEST(CampaignRunner, DeterminismCheckLocalizesThePlantedDrift) {
+  const ToyScenario drifting(true);
+  const auto mismatch = check_seed_determinism(drifting, SeedRequest{3, false, false});
+  ASSERT_TRUE(mismatch.has_value());
+  EXPECT_EQ(mismatch->seed, 3u);
+  EXPECT_EQ(mismatch->divergence.event_index, 4u);
+  EXPECT_NE(mismatch->divergence.first, mismatch->divergence.second);
+  EXPECT_NE(mismatch->divergence.first.find("event 4"), std::string::npos);
+
+  const ToyScenario steady(false);
+  EXPECT_FALSE(check_seed_determinism(steady, SeedRequest{3, false, false}).has_value());
+}
+
+TEST(CampaignRunner, DeterminismFailuresFailTheCampaign) {
+  const ToyScenario drifting(true);
+  auto options = options_for(drifting, 3, 2);
+  options.check_determinism = true;
+  const auto result = run_campaign(options);
+  EXPECT_EQ(result.mismatches.size(), 3u);
+  EXPECT_FALSE(result.passed());
+}
+
+TEST(Reports, SummaryNamesEachFailureWithItsReplayCommand) {
+  const ToyScenario scenario(false);
+  auto options = options_for(scenario, 8, 1);
+  options.swarm = true;
+  const auto result = run_campaign(options);
+  std::ostringstream text;
+  reports::write_summary_text(result, text);
+  const std::string s = text.str();
+  EXPECT_NE(s.find("seeds           8 of 8 (from seed 1)"), std::string::npos) << s;
+  EXPECT_NE(s.find("violations      toy-property: 1"), std::string::npos) << s;
+  EXPECT_NE(s.find("FAILED seed 7: toy-property at 0.5 s (event 5): seed is a multiple of 7"), std::string::npos) << s;
+  EXPECT_NE(s.find("replay: spotcheck replay --scenario toy --seed 7 --swarm"), std::string::npos) << s;
+  EXPECT_NE(s.rfind("FAILED"), std::string::npos);
+}
+
+TEST(Reports, JunitHasOneCasePerSeedAndEscapes) {
+  reports::CampaignResult result;
+  result.scenario = "a<b";
+  SeedOutcome ok;
+  ok.seed = 1;
+  SeedOutcome bad;
+  bad.seed = 2;
+  bad.violation = scenarios::Violation{"p&q", "x \"quoted\" <tag>", 0, 0};
+  result.outcomes = {ok, bad};
+  result.failures = {bad};
+  std::ostringstream xml;
+  reports::write_junit_xml(result, xml);
+  const std::string s = xml.str();
+  EXPECT_NE(s.find("tests=\"2\" failures=\"1\""), std::string::npos) << s;
+  EXPECT_NE(s.find("name=\"spotcheck.a&lt;b\""), std::string::npos) << s;
+  EXPECT_NE(s.find("type=\"p&amp;q\" message=\"x &quot;quoted&quot; &lt;tag&gt;\""), std::string::npos) << s;
+  EXPECT_NE(s.find("spotcheck replay --scenario a&lt;b --seed 2"), std::string::npos) << s;
+  EXPECT_EQ(s.find("<b"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace spotcheck::cli

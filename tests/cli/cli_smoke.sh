@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# End-to-end checks of the spotcheck binary: exit codes, one-line errors, replay reproduces a run.
+#   cli_smoke.sh <path to spotcheck> <scratch dir>
+set -u
+bin="$1"
+scratch="$2"
+mkdir -p "$scratch"
+failures=0
+checks=0
+
+expect() {  # expect <exit code> <stderr substring> -- args...
+  local want_code="$1" want_text="$2"
+  checks=$((checks + 1))
+  shift 3
+  local err code
+  err=$("$bin" "$@" 2>&1 >/dev/null)
+  code=$?
+  if [ "$code" -ne "$want_code" ]; then
+    echo "FAIL: spotcheck $* exited $code, want $want_code ($err)"
+    failures=$((failures + 1))
+  elif [ -n "$want_text" ] && [[ "$err" != *"$want_text"* ]]; then
+    echo "FAIL: spotcheck $* said '$err', want '$want_text'"
+    failures=$((failures + 1))
+  elif [ "$want_code" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then
+    echo "FAIL: spotcheck $* error is not one line: $err"
+    failures=$((failures + 1))
+  fi
+}
+
+expect 2 "A subcommand is required" --
+expect 2 "Could not convert" -- run --seeds x
+expect 2 "unknown scenario 'nope'" -- run --scenario nope
+expect 2 "--seeds must be at least 1" -- run --seeds 0
+expect 2 "cannot be read" -- run --scenario "$scratch/missing.json"
+echo '{"scenarioVersion":1,"name":"x","nodes":"many"}' > "$scratch/bad.json"
+expect 2 "nodes must be a whole number" -- run --scenario "$scratch/bad.json"
+expect 2 "cannot write JUnit report" -- run --seeds 1 --junit /nonexistent/dir/x.xml
+expect 2 "--seed is required" -- replay
+expect 0 "" -- list
+expect 0 "" -- run --scenario default --seeds 3 --jobs 2 --quiet --junit "$scratch/out.xml"
+checks=$((checks + 1))
+grep -q '<testcase classname="spotcheck.default" name="seed 3"/>' "$scratch/out.xml" || {
+  echo "FAIL: JUnit report lacks seed 3"; failures=$((failures + 1)); }
+
+# A replay reproduces the campaign's run: same trace hash twice, and --trace prints every event.
+a=$("$bin" replay --scenario churn --seed 5 | tail -2 | head -1)
+b=$("$bin" replay --scenario churn --seed 5 --trace-out "$scratch/t.trace" | tail -2 | head -1)
+checks=$((checks + 2))
+if [ "$a" != "$b" ]; then echo "FAIL: replays differ: '$a' vs '$b'"; failures=$((failures + 1)); fi
+events=$(printf '%s' "$a" | sed -n 's/.*: \([0-9]*\) events.*/\1/p')
+lines=$(wc -l < "$scratch/t.trace")
+if [ -z "$events" ] || [ "$lines" -ne "$events" ]; then
+  echo "FAIL: trace file has $lines lines for $events events"; failures=$((failures + 1)); fi
+
+passed=$((checks - failures))
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
