@@ -4,16 +4,13 @@
 
 #include "impl/records/canonical_json_reader.h"
 #include "impl/records/canonical_json_writer.h"
+#include "impl/records/descriptor_envelope.h"
 #include "impl/records/keys.h"
 #include "impl/records/record_codec_common.h"
 #include "impl/records/validate.h"
 
 namespace spotcheck::records {
 namespace {
-
-constexpr std::array<std::string_view, 5> kTopKeys{
-    "descriptor", "descriptorRevision", "leaseGeneration", "ownerId", "recordVersion"};
-constexpr ObjectSchema kTop{"", kTopKeys};
 
 constexpr std::array<std::string_view, 19> kDescriptorKeys{
     "activationConcurrency", "applicationVersion", "capacity",           "channelWeights",
@@ -388,8 +385,7 @@ std::optional<RecordError> validate(const MeshNodeDescriptorRecord& record) {
 std::string encode(const MeshNodeDescriptorRecord& record) {
   CanonicalJsonWriter w(1024 + 96 * (record.object_capabilities.size() + record.capacity.spot_types.size() +
                            record.channel_weights.size()));
-  w.begin_object();
-  w.key("descriptor");
+  detail::begin_descriptor_envelope(w);
   w.begin_object();
   w.key("activationConcurrency");
   w.begin_object();
@@ -440,15 +436,7 @@ std::string encode(const MeshNodeDescriptorRecord& record) {
   w.key("updatedAtEpochMs");
   w.decimal_string_value(static_cast<std::uint64_t>(record.updated_at_epoch_ms));
   w.end_object();
-  w.key("descriptorRevision");
-  w.decimal_string_value(record.descriptor_revision);
-  w.key("leaseGeneration");
-  w.decimal_string_value(record.lease_generation);
-  w.key("ownerId");
-  w.string_value(record.owner_id);
-  w.key("recordVersion");
-  w.number_value(kRecordVersion);
-  w.end_object();
+  detail::end_descriptor_envelope(w, {record.descriptor_revision, record.lease_generation, record.owner_id});
   assert(w.depth() == 0);
   return w.take();
 }
@@ -464,8 +452,7 @@ RecordResult<MeshNodeDescriptorRecord> decode_mesh_node_descriptor_record(
   }
   CanonicalJsonReader r(bytes);
   MeshNodeDescriptorRecord record;
-  r.begin_object("");
-  if (r.key(kTop, 0) && r.begin_object(kDescriptor.path)) {
+  if (detail::read_descriptor_envelope_start(r)) {
     if (r.key(kDescriptor, 0) && r.begin_object(kConcurrency.path)) {
       if (r.key(kConcurrency, 0)) {
         record.activation_concurrency.active = static_cast<std::uint32_t>(
@@ -536,32 +523,10 @@ RecordResult<MeshNodeDescriptorRecord> decode_mesh_node_descriptor_record(
     }
     r.end_object(kDescriptor);
   }
-  std::uint64_t top_revision = 0;
-  std::uint64_t top_lease_generation = 0;
-  std::string top_owner_id;
-  if (r.key(kTop, 1)) {
-    top_revision = r.decimal_string("descriptorRevision", kRevisionMax);
-  }
-  if (r.key(kTop, 2)) {
-    top_lease_generation = r.decimal_string("leaseGeneration", kRevisionMax);
-  }
-  if (r.key(kTop, 3)) {
-    r.string_into(top_owner_id, "ownerId");
-  }
-  if (r.key(kTop, 4)) {
-    r.record_version("recordVersion");
-  }
-  r.end_object(kTop);
-  r.finish();
+  const detail::EnvelopeFacts top = detail::read_descriptor_envelope_end(r);
   if (!r.failed()) {
-    if (top_revision != record.descriptor_revision) {
-      return detail::inconsistent("descriptorRevision", "differs from descriptor.descriptorRevision");
-    }
-    if (top_lease_generation != record.lease_generation) {
-      return detail::inconsistent("leaseGeneration", "differs from descriptor.leaseGeneration");
-    }
-    if (top_owner_id != record.owner_id) {
-      return detail::inconsistent("ownerId", "differs from descriptor.ownerId");
+    if (auto error = detail::check_envelope(top, {record.descriptor_revision, record.lease_generation, record.owner_id})) {
+      return std::move(*error);
     }
   }
   return detail::finish_decode(r, bytes, std::move(record));
