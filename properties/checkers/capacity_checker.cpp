@@ -192,21 +192,21 @@ std::optional<std::string> CapacityChecker::on_capacity_changed(const sim::Trace
     return fields.problem();
   }
   const std::string text = counter_text(counter, spot_kind, stable_type, mesh, rid);
-  const std::string subject = where(event) + " capacity.changed " + text + " delta " + std::to_string(delta) +
-                              " value " + std::to_string(value);
+  auto subject = [&] { return where(event) + " capacity.changed " + text + " delta " + std::to_string(delta) +
+                              " value " + std::to_string(value); };  // built only for a violation
   const std::optional<std::string> key = counter_key(counter, spot_kind, stable_type, mesh, rid);
   if (!key.has_value()) {
-    return subject + ": unknown counter";
+    return subject() + ": unknown counter";
   }
   if (value < -1) {
-    return subject + ": a capacity counter is never negative";
+    return subject() + ": a capacity counter is never negative";
   }
   if (delta > 0 && value >= 0 && value < delta) {
-    return subject + ": after securing " + std::to_string(delta) + " slot(s) the counter holds at least that many";
+    return subject() + ": after securing " + std::to_string(delta) + " slot(s) the counter holds at least that many";
   }
   const auto pending = _pending.find(event.node);
   if (pending == _pending.end()) {
-    return subject + ": no applied authority write of this node implies it (a refused, exhausted or "
+    return subject() + ": no applied authority write of this node implies it (a refused, exhausted or "
                      "indeterminate write changes no counter)";
   }
   std::vector<CounterChange>& owed = pending->second.changes;
@@ -214,7 +214,7 @@ std::optional<std::string> CapacityChecker::on_capacity_changed(const sim::Trace
     return change.key == *key && change.delta == delta;
   });
   if (match == owed.end()) {
-    return subject + ": " + pending->second.write_text + " implies no such change";
+    return subject() + ": " + pending->second.write_text + " implies no such change";
   }
   owed.erase(match);
   if (owed.empty()) {

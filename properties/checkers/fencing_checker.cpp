@@ -35,20 +35,20 @@ std::optional<std::string> FencingChecker::on_event(const sim::TraceEvent& event
   return std::nullopt;
 }
 
-std::optional<std::string> FencingChecker::check_lease(const std::string& subject, const HostRunRef& writer,
+std::optional<std::string> FencingChecker::check_lease(const std::function<std::string()>& subject, const HostRunRef& writer,
                                                        std::int64_t apply_ms) const {
   const std::int64_t epoch_ms = _leases.clock().epoch_ms;
   const LeaseFacts* lease = _leases.find(writer.owner);
   if (lease == nullptr || !lease->registered) {
-    return subject + ": applied on behalf of " + describe(writer) + ", which never registered an owner lease";
+    return subject() + ": applied on behalf of " + describe(writer) + ", which never registered an owner lease";
   }
   if (apply_ms >= lease->expires_ms) {
-    return subject + ": applied at " + store_ms_text(apply_ms, epoch_ms) + " on behalf of " + describe(writer) +
+    return subject() + ": applied at " + store_ms_text(apply_ms, epoch_ms) + " on behalf of " + describe(writer) +
            ", whose owner lease expired at " + store_ms_text(lease->expires_ms, epoch_ms) + " (latest ExpiresAt, " +
            event_ref(lease->expires_event) + "): no store write succeeds for an expired lease (spec §5)";
   }
   if (lease->lost && apply_ms > lease->lost_store_ms) {
-    return subject + ": applied at " + store_ms_text(apply_ms, epoch_ms) + " on behalf of " + describe(writer) +
+    return subject() + ": applied at " + store_ms_text(apply_ms, epoch_ms) + " on behalf of " + describe(writer) +
            ", whose owner lease was lost at " + store_ms_text(lease->lost_store_ms, epoch_ms) + " (" +
            event_ref(lease->lost_event) + ")";
   }
@@ -59,9 +59,9 @@ std::optional<std::string> FencingChecker::on_authority(const sim::TraceEvent& e
   if (!change.applied()) {
     return std::nullopt;
   }
-  const std::string subject = where(event) + " " + describe_write(change, event.index) + " of " + change.describe_object();
+  auto subject = [&] { return where(event) + " " + describe_write(change, event.index) + " of " + change.describe_object(); };  // built only for a violation
   if (change.by.empty()) {
-    return subject + ": an applied write names no performing host run (by_owner)";
+    return subject() + ": an applied write names no performing host run (by_owner)";
   }
   if (!change.resolved) {
     if (auto problem = check_lease(subject, change.by, change.store_now_ms)) {
@@ -162,7 +162,7 @@ std::optional<std::string> FencingChecker::on_descriptor(const sim::TraceEvent& 
   if (!fields.ok()) {
     return fields.problem();
   }
-  return check_lease(where(event) + " descriptor.published (" + std::string(*outcome) + ")", run, store_now_ms);
+  return check_lease([&] { return where(event) + " descriptor.published (" + std::string(*outcome) + ")"; }, run, store_now_ms);
 }
 
 }  // namespace spotcheck::properties

@@ -12,6 +12,7 @@
 //     Abort or Delete) and no write on it applies after that end.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -36,7 +37,7 @@ class FencingChecker final : public PropertyChecker {
   std::optional<std::string> on_lease_renewed(const sim::TraceEvent& event);
   std::optional<std::string> on_descriptor(const sim::TraceEvent& event);
   // The lease of `writer` at a write that applied at `apply_ms` (exact).
-  std::optional<std::string> check_lease(const std::string& subject, const HostRunRef& writer,
+  std::optional<std::string> check_lease(const std::function<std::string()>& subject, const HostRunRef& writer,
                                          std::int64_t apply_ms) const;
   std::optional<std::string> check_superseded(const sim::TraceEvent& event, const AuthorityEvent& change);
 

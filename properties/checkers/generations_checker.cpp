@@ -150,12 +150,12 @@ std::optional<std::string> GenerationsChecker::on_authority(const sim::TraceEven
       return problem;
     }
   }
-  const std::string subject = where(event) + " " + describe_write(change, event.index) + " of " + change.describe_object();
+  auto subject = [&] { return where(event) + " " + describe_write(change, event.index) + " of " + change.describe_object(); };  // built only for a violation
   if (!issued(change.object_gen)) {
-    return subject + ": " + range_problem("ObjectGeneration", change.object_gen);
+    return subject() + ": " + range_problem("ObjectGeneration", change.object_gen);
   }
   if (!issued(change.owner_gen)) {
-    return subject + ": " + range_problem("AuthorityOwnerGeneration", change.owner_gen);
+    return subject() + ": " + range_problem("AuthorityOwnerGeneration", change.owner_gen);
   }
   if (auto problem = check_transition(event, change)) {
     return problem;
@@ -163,23 +163,23 @@ std::optional<std::string> GenerationsChecker::on_authority(const sim::TraceEven
   switch (change.op) {
     case AuthorityOp::kReserve:
       if (change.owner_gen != 1) {
-        return subject + ": Reserve must issue the first AuthorityOwnerGeneration 1 (spec §6.1)";
+        return subject() + ": Reserve must issue the first AuthorityOwnerGeneration 1 (spec §6.1)";
       }
       break;
     case AuthorityOp::kCommit:
       if (change.owner_gen != 1) {
-        return subject + ": Commit of a reservation must keep AuthorityOwnerGeneration 1 (a Reserved row never "
+        return subject() + ": Commit of a reservation must keep AuthorityOwnerGeneration 1 (a Reserved row never "
                          "changed owner, spec §6.1)";
       }
       break;
     case AuthorityOp::kNewOwner:
       if (change.owner_gen != change.prev_owner_gen + 1) {
-        return subject + ": NewOwner must raise AuthorityOwnerGeneration by exactly one, from " +
+        return subject() + ": NewOwner must raise AuthorityOwnerGeneration by exactly one, from " +
                std::to_string(change.prev_owner_gen) + " to " + std::to_string(change.prev_owner_gen + 1) +
                ", not to " + std::to_string(change.owner_gen) + " (spec §3.2)";
       }
       if (change.prev_owner == change.owner) {
-        return subject + ": NewOwner kept the owner " + describe(change.owner) + " (an owner change must name another host run)";
+        return subject() + ": NewOwner kept the owner " + describe(change.owner) + " (an owner change must name another host run)";
       }
       if (auto problem = claim_epoch_owner(event, change, change.prev_owner_gen, change.prev_owner)) {
         return problem;
@@ -202,9 +202,9 @@ std::optional<std::string> GenerationsChecker::on_authority(const sim::TraceEven
 std::optional<std::string> GenerationsChecker::check_transition(const sim::TraceEvent& event,
                                                                 const AuthorityEvent& change) const {
   const std::optional<AuthorityState> state = change.row_state();
-  const std::string subject = where(event) + " " + describe_write(change, event.index) + " of " + change.describe_object();
+  auto subject = [&] { return where(event) + " " + describe_write(change, event.index) + " of " + change.describe_object(); };  // built only for a violation
   if (!state.has_value()) {
-    return subject + ": unknown row state '" + std::string(change.state) + "'";
+    return subject() + ": unknown row state '" + std::string(change.state) + "'";
   }
   if (change.removes_row()) {
     AuthorityOp op = change.op;
@@ -212,7 +212,7 @@ std::optional<std::string> GenerationsChecker::check_transition(const sim::Trace
       op = AuthorityOp::kAbort;
     }
     if (!model::legal(*state, AuthorityState::kMissing, op)) {
-      return subject + ": " + model::to_string(change.op) + " removed a " + model::to_string(*state) +
+      return subject() + ": " + model::to_string(change.op) + " removed a " + model::to_string(*state) +
              " row, which is not a legal transition (spec §6.1)";
     }
     return std::nullopt;
@@ -222,7 +222,7 @@ std::optional<std::string> GenerationsChecker::check_transition(const sim::Trace
       return std::nullopt;
     }
   }
-  return subject + ": " + model::to_string(change.op) + " left the row " + model::to_string(*state) +
+  return subject() + ": " + model::to_string(change.op) + " left the row " + model::to_string(*state) +
          ", which no legal transition does (spec §6.1)";
 }
 
@@ -261,10 +261,10 @@ std::optional<std::string> GenerationsChecker::check_sequence_order(const sim::T
     return std::nullopt;
   }
   const std::int64_t apply_ms = change.store_now_ms;
-  const std::string subject = where(event) + " " + describe_write(change, event.index) + " of " +
-                              change.describe_object() + " applied at " + store_ms_text(apply_ms, _clock.epoch_ms);
+  auto subject = [&] { return where(event) + " " + describe_write(change, event.index) + " of " +
+                              change.describe_object() + " applied at " + store_ms_text(apply_ms, _clock.epoch_ms); };  // built only for a violation
   if (_object_counter_exhausted.has_value() && apply_ms > _object_counter_exhausted->apply_ms) {
-    return subject + ", after the ObjectGeneration counter was found exhausted (" +
+    return subject() + ", after the ObjectGeneration counter was found exhausted (" +
            event_ref(_object_counter_exhausted->event) + "): exhaustion changes nothing (spec §3.2)";
   }
   const auto [inserted, fresh] = _reserve_order.emplace(change.object_gen, ReserveApply{apply_ms, event.index});
@@ -274,7 +274,7 @@ std::optional<std::string> GenerationsChecker::check_sequence_order(const sim::T
   if (inserted != _reserve_order.begin()) {
     const auto previous = std::prev(inserted);
     if (previous->second.apply_ms > apply_ms) {
-      return subject + " issued ObjectGeneration " + std::to_string(change.object_gen) + ", but the lower " +
+      return subject() + " issued ObjectGeneration " + std::to_string(change.object_gen) + ", but the lower " +
              std::to_string(previous->first) + " was issued later, at " +
              store_ms_text(previous->second.apply_ms, _clock.epoch_ms) + " (" + event_ref(previous->second.event) +
              "): the store-wide sequence only grows (spec §3.2)";
@@ -282,7 +282,7 @@ std::optional<std::string> GenerationsChecker::check_sequence_order(const sim::T
   }
   const auto next = std::next(inserted);
   if (next != _reserve_order.end() && next->second.apply_ms < apply_ms) {
-    return subject + " issued ObjectGeneration " + std::to_string(change.object_gen) + " after the higher " +
+    return subject() + " issued ObjectGeneration " + std::to_string(change.object_gen) + " after the higher " +
            std::to_string(next->first) + " had been issued, at " + store_ms_text(next->second.apply_ms, _clock.epoch_ms) +
            " (" + event_ref(next->second.event) + "): the store-wide sequence only grows (spec §3.2)";
   }

@@ -58,9 +58,9 @@ std::optional<std::string> LivenessChecker::on_event(const sim::TraceEvent& even
     if (auto problem = on_end(event)) {
       return problem;
     }
-    return overdue_before(event.time_us, where(event));
+    return overdue_before(event.time_us, [&] { return where(event); });
   }
-  if (auto problem = overdue_before(event.time_us, where(event))) {
+  if (auto problem = overdue_before(event.time_us, [&] { return where(event); })) {
     return problem;
   }
   if (kind == kinds::kRequestStart) {
@@ -140,16 +140,18 @@ std::optional<std::string> LivenessChecker::on_end(const sim::TraceEvent& event)
   if (!judged(open)) {
     return std::nullopt;
   }
-  const std::string subject = where(event) + " request.end (" + std::string(outcome) + "): " + describe(open) +
-                              " ended after its deadline although faults stopped at " + event_ref(_faults_stopped_event);
+  auto subject = [&] {
+    return where(event) + " request.end (" + std::string(outcome) + "): " + describe(open) +
+           " ended after its deadline although faults stopped at " + event_ref(_faults_stopped_event);
+  };
   if (event.number("late").value_or(0) != 0) {
-    return subject + " (the node saw its clock past the deadline)";
+    return subject() + " (the node saw its clock past the deadline)";
   }
   if (const std::optional<std::int64_t> now_us = event.number("now_us"); now_us.has_value() && *now_us > open.local_deadline_us) {
-    return subject + " (local time " + std::to_string(*now_us) + "us)";
+    return subject() + " (local time " + std::to_string(*now_us) + "us)";
   }
   if (open.deadline_us != kNoDeadline && event.time_us > open.deadline_us) {
-    return subject + " (virtual deadline t=" + seconds(open.deadline_us) + ")";
+    return subject() + " (virtual deadline t=" + seconds(open.deadline_us) + ")";
   }
   return std::nullopt;
 }
@@ -165,7 +167,8 @@ void LivenessChecker::forget_node(std::int32_t node) {
   _keys_by_node.erase(keys);
 }
 
-std::optional<std::string> LivenessChecker::overdue_before(TimeUs now_us, const std::string& when) {
+std::optional<std::string> LivenessChecker::overdue_before(TimeUs now_us, const std::function<std::string()>& when) {
+  // Runs on every event: text is built only for a violation.
   while (!_due.empty() && _due.top().first < now_us) {
     const Due due = _due.top();
     _due.pop();
@@ -173,14 +176,14 @@ std::optional<std::string> LivenessChecker::overdue_before(TimeUs now_us, const 
     if (found == _open.end() || !judged(found->second)) {
       continue;
     }
-    return when + ": " + describe(found->second) + " has not ended by its deadline (virtual t=" + seconds(due.first) +
+    return when() + ": " + describe(found->second) + " has not ended by its deadline (virtual t=" + seconds(due.first) +
            ") although faults stopped at " + event_ref(_faults_stopped_event);
   }
   return std::nullopt;
 }
 
 std::optional<std::string> LivenessChecker::finish(const RunEnd& end) {
-  return overdue_before(end.time_us, "at the end of the run (t=" + seconds(end.time_us) + ")");
+  return overdue_before(end.time_us, [&] { return "at the end of the run (t=" + seconds(end.time_us) + ")"; });
 }
 
 }  // namespace spotcheck::properties

@@ -60,7 +60,8 @@ class LivenessChecker final : public PropertyChecker {
   std::optional<std::string> on_end(const sim::TraceEvent& event);
   void forget_node(std::int32_t node);
   bool judged(const OpenRequest& request) const;
-  std::optional<std::string> overdue_before(TimeUs now_us, const std::string& when);
+  // `when` describes the moment; called only to report a violation.
+  std::optional<std::string> overdue_before(TimeUs now_us, const std::function<std::string()>& when);
   std::string describe(const OpenRequest& request) const;
 
   LivenessOptions _options;

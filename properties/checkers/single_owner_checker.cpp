@@ -121,28 +121,28 @@ std::optional<std::string> SingleOwnerChecker::on_work(const sim::TraceEvent& ev
 std::optional<std::string> SingleOwnerChecker::check_lease_for_act(const sim::TraceEvent& event,
                                                                    const HostRunRef& actor,
                                                                    const std::string& object_text) {
-  const std::string subject = where(event) + " object.work: " + describe(actor) + " ran the handler of " + object_text;
+  auto subject = [&] { return where(event) + " object.work: " + describe(actor) + " ran the handler of " + object_text; };  // built only for a violation
   const LeaseFacts* lease = _leases.find(actor.owner);
   if (lease == nullptr || !lease->registered) {
-    return subject + " without a registered owner lease";
+    return subject() + " without a registered owner lease";
   }
   if (lease->run.lease_gen != actor.lease_gen) {
-    return subject + " but its owner lease record carries LeaseGeneration " + std::to_string(lease->run.lease_gen);
+    return subject() + " but its owner lease record carries LeaseGeneration " + std::to_string(lease->run.lease_gen);
   }
   if (lease->lost) {
-    return subject + " after its owner lease was lost (" + event_ref(lease->lost_event) +
+    return subject() + " after its owner lease was lost (" + event_ref(lease->lost_event) +
            "): admission stays closed for the rest of the host run (spec §5)";
   }
   const std::int64_t now_ms = _leases.clock().at(event.time_us);
   if (now_ms >= lease->expires_ms) {
-    return subject + " at " + store_ms_text(now_ms, _leases.clock().epoch_ms) +
+    return subject() + " at " + store_ms_text(now_ms, _leases.clock().epoch_ms) +
            ", at or after its owner lease's latest ExpiresAt " + store_ms_text(lease->expires_ms, _leases.clock().epoch_ms) +
            " (" + event_ref(lease->expires_event) + "): the local admission deadline must close first (spec §5)";
   }
   const std::optional<std::int64_t> now_us = event.number("now_us");
   const std::optional<std::int64_t> deadline_us = event.number("deadline_us");
   if (now_us.has_value() && deadline_us.has_value() && *now_us >= *deadline_us) {
-    return subject + " at local time " + std::to_string(*now_us) + "us, not before its admission deadline " +
+    return subject() + " at local time " + std::to_string(*now_us) + "us, not before its admission deadline " +
            std::to_string(*deadline_us) + "us (spec §5)";
   }
   return std::nullopt;
