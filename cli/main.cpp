@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/records/record_commands.h"
+#include "cli/redis_command.h"
 
 int main(int argc, char** argv) {
   using namespace spotcheck::cli;
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
   add_run_command(app, exit_code);
   add_replay_command(app, exit_code);
   add_list_command(app, exit_code);
+  add_redis_command(app, exit_code);
   add_record_commands(app);
   try {
     app.parse(argc, argv);

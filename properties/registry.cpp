@@ -1,6 +1,7 @@
 #include "properties/registry.h"
 
 #include "properties/checkers/capacity_checker.h"
+#include "properties/checkers/creation_checker.h"
 #include "properties/checkers/fencing_checker.h"
 #include "properties/checkers/generations_checker.h"
 #include "properties/checkers/liveness_checker.h"
@@ -27,6 +28,10 @@ constexpr PropertyInfo kProperties[] = {
      &make<FencingChecker>},
     {CapacityChecker::kName, "capacity counters change exactly by the allocations of applied authority writes",
      &make<CapacityChecker>},
+    {CreationChecker::kName,
+     "one Creating per ID at a time; one factory run per (ID, ObjectGeneration) but crash retries; a final result "
+     "stored and delivered at most once per OperationId",
+     &make<CreationChecker>},
     {LivenessChecker::kName, "after faults stop, every request ends (success or typed error) before its deadline",
      &make<LivenessChecker>},
 };

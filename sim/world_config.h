@@ -40,6 +40,12 @@ struct WorldConfig {
   // Scheduling strategy for equal-time ties; null = UniformRandomStrategy on the "scheduler" stream.
   std::function<std::unique_ptr<SchedulingStrategy>(platform::Random& scheduler_stream)> make_strategy;
 
+  // Real-time mode, for integration runs against real services (docs/integration.md): time is
+  // std::chrono::steady_clock elapsed since the world was made, and when nothing is runnable the
+  // scheduler sleeps the thread until the next entry is due. Such a run is NOT reproducible.
+  // false (the default): virtual time, bit-for-bit deterministic.
+  bool real_time = false;
+
   // Test-only nondeterminism: at the first tie-break at or after this step (with two live,
   // distinguishable candidates) pick a different candidate than the strategy chose. Used to prove
   // that the determinism check detects and localizes a divergence.

@@ -178,6 +178,12 @@ std::optional<std::string> GenerationsChecker::on_authority(const sim::TraceEven
                std::to_string(change.prev_owner_gen) + " to " + std::to_string(change.prev_owner_gen + 1) +
                ", not to " + std::to_string(change.owner_gen) + " (spec §3.2)";
       }
+      // prev_object_gen: the row's ObjectGeneration before the change (docs/events.md).
+      if (const std::optional<std::int64_t> prev_object_gen = event.number("prev_object_gen");
+          prev_object_gen.has_value() && *prev_object_gen != change.object_gen) {
+        return subject() + ": NewOwner changed ObjectGeneration from " + std::to_string(*prev_object_gen) +
+               " to " + std::to_string(change.object_gen) + "; an owner change keeps it (spec §3.2)";
+      }
       if (change.prev_owner == change.owner) {
         return subject() + ": NewOwner kept the owner " + describe(change.owner) + " (an owner change must name another host run)";
       }

@@ -1,3 +1,4 @@
+#include "scenarios/creation/creation_scenarios.h"
 #include "scenarios/location/location_scenarios.h"
 #include "scenarios/registry/registry.h"
 #include "scenarios/synthetic/synthetic_scenario.h"
@@ -9,6 +10,9 @@ Registry& builtin_scenarios() {
     Registry r;
     r.add(synthetic::make_synthetic_scenario());
     for (auto& scenario : location::make_location_scenarios()) {
+      r.add(std::move(scenario));
+    }
+    for (auto& scenario : creation::make_creation_scenarios()) {
       r.add(std::move(scenario));
     }
     return r;

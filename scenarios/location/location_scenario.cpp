@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "impl/location/check.h"
 #include "faults/fault_injector.h"
 #include "properties/property_suite.h"
 #include "scenarios/common/seed_outcome.h"
@@ -33,6 +34,9 @@ LocationScenario::LocationScenario(LocationScenarioConfig config) : _config(std:
 }
 
 SeedOutcome LocationScenario::run(const SeedRequest& request) const {
+  // A failed protocol invariant ends this seed as a replayable run failure (the simulator catches
+  // the exception at the top of the task) instead of aborting the whole campaign.
+  const spotcheck::location::ScopedAssertionHandler invariant_guard(&spotcheck::location::throw_invariant_violation);
   sim::WorldConfig world_config;
   world_config.seed = request.seed;
   world_config.trace.keep_events = request.keep_trace;

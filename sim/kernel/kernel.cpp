@@ -65,6 +65,9 @@ Kernel::Kernel(WorldConfig config)
                                     : std::make_unique<UniformRandomStrategy>(scheduler_stream);
   SIM_ASSERT(strategy_ != nullptr);
   network_ = std::make_unique<Network>(*this, config_.network);
+  if (config_.real_time) {
+    real_time_.emplace();
+  }
 }
 
 Kernel::~Kernel() {
@@ -95,6 +98,29 @@ RunOutcome Kernel::run_until(TimeUs end_us, std::uint64_t max_steps) {
     if (stopped_) {
       status = stop_status_;
       break;
+    }
+    if (real_time_) {
+      // Real-time mode: time is the steady clock. Entries due by now join the ready set at every
+      // step (so a busy ready set cannot starve timers); with nothing runnable the thread sleeps
+      // until the next entry is due or end_us passes.
+      sync_real_time();
+      pop_due_real_time();
+      if (ready_.empty()) {
+        if (queue_.empty()) {
+          status = RunStatus::quiescent;
+          break;
+        }
+        if (now_us_ >= end_us) {
+          status = RunStatus::time_limit;
+          break;
+        }
+        real_time_->sleep_until(std::min(queue_.next_time_us(), end_us));
+        continue;
+      }
+      if (now_us_ > end_us) {
+        status = RunStatus::time_limit;
+        break;
+      }
     }
     if (ready_.empty()) {
       if (queue_.empty()) {
@@ -382,6 +408,7 @@ void Kernel::record(std::int32_t node, TaskId task, std::string_view kind, std::
   if (!recording_) {
     return;
   }
+  sync_real_time();
   const TraceEvent event = trace_.append(now_us_, node, task, kind, fields, copy_strings);
   if (stopped_ || observers_.empty()) {
     return;
@@ -443,6 +470,7 @@ void Kernel::stop(RunStatus status, std::string problem, std::optional<std::uint
 // --- scheduling -----------------------------------------------------------------------------
 
 void Kernel::schedule(TimeUs at_us, const ReadyEntry& entry) {
+  sync_real_time();
   if (at_us <= now_us_) {
     ready_.push_back(entry);
     return;
@@ -452,6 +480,18 @@ void Kernel::schedule(TimeUs at_us, const ReadyEntry& entry) {
     return;
   }
   queue_.push(at_us, entry);
+}
+
+void Kernel::pop_due_real_time() {
+  SIM_ASSERT(real_time_);
+  // Bounded by the queue's size: every round moves at least one entry.
+  while (!queue_.empty()) {
+    const TimeUs next_us = queue_.next_time_us();
+    if (next_us > now_us_) {
+      break;
+    }
+    queue_.pop_due(next_us, ready_);
+  }
 }
 
 ActionId Kernel::at(TimeUs when_us, std::function<void()> action) {

@@ -3,6 +3,7 @@
 // the network call into it. Single-threaded: one kernel per thread at a time.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -20,6 +21,7 @@
 #include "sim/network/network.h"
 #include "sim/process/process.h"
 #include "sim/random/streams.h"
+#include "sim/realtime/steady_time_source.h"
 #include "sim/run_outcome.h"
 #include "sim/scheduler/event_queue.h"
 #include "sim/scheduler/strategy.h"
@@ -38,7 +40,8 @@ class Kernel {
 
   // --- running -------------------------------------------------------------------------------
   RunOutcome run_until(TimeUs end_us, std::uint64_t max_steps);
-  TimeUs now_us() const { return now_us_; }
+  // Real-time mode: the steady clock's current reading (now_us_ catches up at every step).
+  TimeUs now_us() const { return real_time_ ? std::max(now_us_, real_time_->elapsed_us()) : now_us_; }
   std::uint64_t steps() const { return steps_; }
   void fail(std::string why);
   bool stopped() const { return stopped_; }
@@ -120,6 +123,14 @@ class Kernel {
   void stop(RunStatus status, std::string problem, std::optional<std::uint64_t> event);
   // World API calls made from inside a task are deferred to a world action at the current instant.
   bool defer_if_in_task(std::function<void()> action);
+  // Real-time mode only: moves now_us_ to the steady clock's reading.
+  void sync_real_time() {
+    if (real_time_) {
+      now_us_ = std::max(now_us_, real_time_->elapsed_us());
+    }
+  }
+  // Real-time mode only: moves every queued entry due by now to the ready set.
+  void pop_due_real_time();
 
   WorldConfig config_;
   StreamRegistry streams_;
@@ -127,6 +138,7 @@ class Kernel {
   StackSource stacks_;
   Trace trace_;
   std::vector<TraceObserver*> observers_;
+  std::optional<SteadyTimeSource> real_time_;  // set iff config_.real_time
 
   TimeUs now_us_ = 0;
   std::uint64_t steps_ = 0;

@@ -40,7 +40,7 @@ Process* Kernel::process_by_routing_id(RoutingId routing_id) {
 }
 
 TimeUs Kernel::local_now_us(ProcessId id) const {
-  return process(id).clock.local_from_virtual(now_us_);
+  return process(id).clock.local_from_virtual(now_us());
 }
 
 ProcessId Kernel::add_process(std::string name, RoutingId routing_id, ProcessMain main) {
@@ -155,6 +155,7 @@ void Kernel::pause(ProcessId id, TimeUs duration_us) {
     record(node, 0, "pause.ignored", {});
     return;
   }
+  sync_real_time();
   target.state = ProcessState::paused;
   target.paused_until_us = std::max(target.paused_until_us, now_us_ + duration_us);
   const std::uint64_t generation = ++target.pause_generation;
@@ -202,6 +203,7 @@ void Kernel::set_clock_drift_ppm(ProcessId id, std::int64_t drift_ppm) {
   SIM_ASSERT(drift_ppm >= -config_.clock_drift_ppm_max);
   SIM_ASSERT(drift_ppm <= config_.clock_drift_ppm_max);
   Process& target = process(id);
+  sync_real_time();
   target.clock.set_drift_ppm(now_us_, drift_ppm);
   record(static_cast<std::int32_t>(id), 0, "clock.drift", {platform::Field::num("drift_ppm", drift_ppm)});
   // Timers of waiting tasks were computed at the old rate: add one at the new rate (the earlier

@@ -40,7 +40,9 @@ class Hasher {
       left -= 8;
     }
     std::uint64_t tail = 0;
-    std::memcpy(&tail, data, left);
+    if (left > 0) {  // an empty view may carry a null data() (memcpy forbids null even for 0 bytes)
+      std::memcpy(&tail, data, left);
+    }
     add(tail ^ (static_cast<std::uint64_t>(bytes.size()) << 56));
   }
 

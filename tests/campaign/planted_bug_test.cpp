@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <iostream>
 
+#include "impl/location/check.h"
 #include "scenarios/location/location_scenarios.h"
+#include "sim/world.h"
 
 namespace spotcheck::scenarios::location {
 namespace {
@@ -61,6 +63,24 @@ TEST(LocationCampaign, EveryBuiltInScenarioIsDeterministic) {
       EXPECT_GT(a.events, 1000u) << name << " seed " << seed << " did almost nothing";
     }
   }
+}
+
+// Under the handler the scenarios install, a failed protocol invariant ends the seed as a run
+// failure naming the invariant (replayable), instead of aborting every seed of the campaign.
+TEST(LocationCampaign, AFailedInvariantIsARunFailureNotAnAbort) {
+  const spotcheck::location::ScopedAssertionHandler guard(&spotcheck::location::throw_invariant_violation);
+  sim::WorldConfig config;
+  config.seed = 1;
+  sim::World world(config);
+  const auto node = world.add_process("node-0", 1, [](platform::Platform& p) {
+    p.clock.sleep_for(platform::millis(5));
+    const bool lease_registered = false;
+    LOCATION_ASSERT(lease_registered);
+  });
+  world.start(node);
+  const auto run = world.run_until(platform::seconds(1), 10'000);
+  EXPECT_EQ(run.status, sim::RunStatus::failure);
+  EXPECT_NE(run.problem.find("lease_registered"), std::string::npos) << run.problem;
 }
 
 }  // namespace

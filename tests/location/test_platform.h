@@ -210,6 +210,34 @@ class ScriptedStore final : public store::LocationStore {
       before_write(request);
       _in_hook = false;
     }
+    store::WriteResult result = write_with_fault(request, deadline_us);
+    if (after_write && !_in_hook) {
+      _in_hook = true;  // e.g. another task of the host runs while this reply is on its way
+      after_write(request);
+      _in_hook = false;
+    }
+    return result;
+  }
+
+  store::ScanResult scan(const store::ScanRequest& request, store::DeadlineUs deadline_us) override {
+    return _inner.scan(request, deadline_us);
+  }
+
+  // Runs before each read is served (e.g. to change a row between a list and its re-read).
+  std::function<void(const store::Key&)> before_read;
+  // Runs before each write is served (e.g. to let a competing write land first).
+  std::function<void(const store::WriteRequest&)> before_write;
+  // Runs after each write was served (or lost), before its reply reaches the caller: what other
+  // tasks of the host do while the caller is parked.
+  std::function<void(const store::WriteRequest&)> after_write;
+  std::deque<StoreFault> read_faults;
+  std::deque<StoreFault> write_faults;
+  std::size_t reads = 0;
+  std::size_t writes = 0;
+
+ private:
+  store::WriteResult write_with_fault(const store::WriteRequest& request,
+                                      store::DeadlineUs deadline_us) {
     std::optional<StoreFault> fault = next(write_faults);
     if (!fault) {
       return _inner.write(request, deadline_us);
@@ -235,20 +263,6 @@ class ScriptedStore final : public store::LocationStore {
     return result;
   }
 
-  store::ScanResult scan(const store::ScanRequest& request, store::DeadlineUs deadline_us) override {
-    return _inner.scan(request, deadline_us);
-  }
-
-  // Runs before each read is served (e.g. to change a row between a list and its re-read).
-  std::function<void(const store::Key&)> before_read;
-  // Runs before each write is served (e.g. to let a competing write land first).
-  std::function<void(const store::WriteRequest&)> before_write;
-  std::deque<StoreFault> read_faults;
-  std::deque<StoreFault> write_faults;
-  std::size_t reads = 0;
-  std::size_t writes = 0;
-
- private:
   static std::optional<StoreFault> next(std::deque<StoreFault>& queue) {
     if (queue.empty()) {
       return std::nullopt;

@@ -149,6 +149,23 @@ Result<Done> AuthorityOps::require_owner(const AuthoritySnapshot& snapshot, Op o
   return error;
 }
 
+records::AuthorityRecord AuthorityOps::stored_record(const records::AuthorityRecord& planned,
+                                                     const WriteOutcome& outcome) {
+  LOCATION_ASSERT(outcome.kind == Kind::kResolvedApplied);
+  if (outcome.authority_bytes_after.empty()) {
+    return planned;  // a removal: the removed row is the one every attempt planned to remove
+  }
+  records::RecordResult<records::AuthorityRecord> stored =
+      records::decode_authority_record(outcome.authority_bytes_after);
+  LOCATION_ASSERT(stored.ok());  // bytes of ours, encoded by encode_record()
+  // An earlier attempt differs from this one at most in the ObjectGeneration it issued.
+  LOCATION_ASSERT(stored.value().owner_id == planned.owner_id);
+  LOCATION_ASSERT(stored.value().owner_lease_generation == planned.owner_lease_generation);
+  LOCATION_ASSERT(stored.value().authority_owner_generation == planned.authority_owner_generation);
+  LOCATION_ASSERT(stored.value().allocation == planned.allocation);
+  return std::move(stored).value();
+}
+
 template <class PlanFn>
 Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
                                                  const records::AuthorityRecord& intended,
@@ -173,6 +190,12 @@ Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
     }
     Plan& current = planned.value();
     event_record = current.record;
+    // Fencing (§5): planning may have parked this task on a store read (Reserve reads the
+    // sequence counter). Admission is checked again right before the write is sent, so a host
+    // paused past its deadline in that gap never sends it.
+    if (Result<Done> admitted = _lease.admit(name); !admitted.ok()) {
+      return fail(admitted.error(), nullptr);
+    }
     const WriteOutcome outcome =
         execute_authority_write(_store, _platform.clock, _config, current.write, earlier_bytes);
     if (current.write.authority_bytes_after.has_value()) {
@@ -180,10 +203,17 @@ Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
     }
     switch (outcome.kind) {
       case Kind::kApplied:
-      case Kind::kResolvedApplied:
         emit(op, key, current.record, previous, "applied", "", &outcome);
         emit_capacity(current.write, outcome);
         return Executed{outcome, std::move(current.record)};
+      case Kind::kResolvedApplied: {
+        // The re-read found bytes of ours — possibly an earlier attempt's (another
+        // ObjectGeneration for a Reserve): the event reports the row actually stored.
+        records::AuthorityRecord stored = stored_record(current.record, outcome);
+        emit(op, key, stored, previous, "applied", "", &outcome);
+        emit_capacity(current.write, outcome);
+        return Executed{outcome, std::move(stored)};
+      }
       case Kind::kNotApplied:
         _platform.events.emit(events::kStoreIndeterminate,
                               {Field::str("op", name), Field::str("id", key.id),
@@ -243,7 +273,7 @@ Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
 // ---- Reserve ----------------------------------------------------------------------------------
 
 Result<AuthoritySnapshot> AuthorityOps::reserve(const ReserveRequest& request,
-                                                const NodeView& target) {
+                                                const NodeView& target, const Attached& attached) {
   const records::MeshNodeDescriptorRecord& node = target.descriptor;
   records::AuthorityRecord intended;
   intended.payload = request.payload;
@@ -307,6 +337,7 @@ Result<AuthoritySnapshot> AuthorityOps::reserve(const ReserveRequest& request,
     write.add_mutation(store::Put{key, std::move(bytes).value()}, MutationRole::kAuthority);
     write.add_mutation(counter_increment(counter_key), MutationRole::kCounter);
     write.add_capacity(secure_capacity(plan.record.allocation.capacity, node));
+    add_attached(write, attached);
     return plan;
   });
   if (!executed.ok()) {
@@ -329,7 +360,8 @@ Result<AuthoritySnapshot> AuthorityOps::reserve(const ReserveRequest& request,
 
 // ---- Commit -----------------------------------------------------------------------------------
 
-Result<AuthoritySnapshot> AuthorityOps::commit(const AuthoritySnapshot& reserved) {
+Result<AuthoritySnapshot> AuthorityOps::commit(const AuthoritySnapshot& reserved,
+                                               const Attached& attached) {
   if (reserved.record.allocation.state != records::AllocationState::kReserved) {
     emit(Op::kCommit, reserved.key, reserved.record, nullptr, "conflict", "wrong_state", nullptr);
     return Error::conflict(ConflictCause::kWrongState, "Commit needs a Reserved row");
@@ -357,6 +389,7 @@ Result<AuthoritySnapshot> AuthorityOps::commit(const AuthoritySnapshot& reserved
         add_own_lease_condition(write);
         write.add_mutation(store::Put{write.authority_key, std::move(bytes).value()},
                            MutationRole::kAuthority);
+        add_attached(write, attached);
         return plan;
       });
   if (!executed.ok()) {
@@ -505,13 +538,30 @@ Result<AuthorityOps::Plan> AuthorityOps::plan_removal(const AuthoritySnapshot& s
   return plan;
 }
 
-Result<Done> AuthorityOps::abort(const AuthoritySnapshot& reserved) {
+void AuthorityOps::add_attached(PlannedWrite& write, const Attached& attached) {
+  for (const store::Mutation& mutation : attached) {
+    LOCATION_ASSERT(!std::holds_alternative<store::Increment>(mutation));
+    const store::Key& key = std::holds_alternative<store::Put>(mutation)
+                                ? std::get<store::Put>(mutation).key
+                                : std::get<store::Delete>(mutation).key;
+    LOCATION_ASSERT(key != write.authority_key);
+    write.add_mutation(mutation, MutationRole::kAttached);
+  }
+}
+
+Result<Done> AuthorityOps::abort(const AuthoritySnapshot& reserved, const Attached& attached) {
   if (reserved.record.allocation.state != records::AllocationState::kReserved) {
     emit(Op::kAbort, reserved.key, reserved.record, nullptr, "conflict", "wrong_state", nullptr);
     return Error::conflict(ConflictCause::kWrongState, "Abort needs a Reserved row");
   }
-  Result<Executed> executed = run(Op::kAbort, reserved.key, reserved.record, nullptr,
-                                  [&] { return plan_removal(reserved); });
+  Result<Executed> executed =
+      run(Op::kAbort, reserved.key, reserved.record, nullptr, [&]() -> Result<Plan> {
+        Result<Plan> plan = plan_removal(reserved);
+        if (plan.ok()) {
+          add_attached(plan.value().write, attached);
+        }
+        return plan;
+      });
   if (!executed.ok()) {
     return executed.error();
   }
@@ -598,6 +648,7 @@ void AuthorityOps::emit(Op op, const AuthorityKey& key, const records::Authority
        Field::str("via", via), Field::str("prev_owner", previous->owner_id),
        Field::num("prev_lease_gen", as_i64(previous->owner_lease_generation)),
        Field::num("prev_owner_gen", as_i64(previous->authority_owner_generation)),
+       Field::num("prev_object_gen", as_i64(previous->object_generation)),
        Field::str("prev_mesh", previous->allocation.descriptor.mesh_name),
        Field::str("prev_rid", previous->allocation.descriptor.routing_id_hex)});
 }

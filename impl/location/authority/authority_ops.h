@@ -25,6 +25,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "impl/location/authority/authority_snapshot.h"
 #include "impl/location/authority/authority_write.h"
@@ -45,6 +46,11 @@ struct ReserveRequest {
   std::optional<records::PendingCreation> pending_creation;
 };
 
+// Puts/Deletes of other keys written in the SAME all-or-nothing request as an authority change
+// (spec §7: Reserve records the creation request with the Creating row; Commit/Abort record the
+// final result with Ready/deletion). Never an Increment, never the authority key itself.
+using Attached = std::vector<store::Mutation>;
+
 class AuthorityOps {
  public:
   AuthorityOps(const LocationConfig& config, platform::Platform& platform,
@@ -53,9 +59,10 @@ class AuthorityOps {
   // Missing(StoreNow) or Found(record, StoreVersion, StoreNow). Never creates a generation.
   Result<AuthorityRead> read(const AuthorityKey& key);
 
-  Result<AuthoritySnapshot> reserve(const ReserveRequest& request, const NodeView& target);
-  Result<AuthoritySnapshot> commit(const AuthoritySnapshot& reserved);
-  Result<Done> abort(const AuthoritySnapshot& reserved);
+  Result<AuthoritySnapshot> reserve(const ReserveRequest& request, const NodeView& target,
+                                    const Attached& attached = {});
+  Result<AuthoritySnapshot> commit(const AuthoritySnapshot& reserved, const Attached& attached = {});
+  Result<Done> abort(const AuthoritySnapshot& reserved, const Attached& attached = {});
   Result<AuthoritySnapshot> preserve(const AuthoritySnapshot& active, std::string payload);
   Result<AuthoritySnapshot> new_owner(const AuthoritySnapshot& active, const NodeView& target);
   Result<Done> remove(const AuthoritySnapshot& active);  // Delete
@@ -75,12 +82,17 @@ class AuthorityOps {
   template <class PlanFn>
   Result<Executed> run(Op op, const AuthorityKey& key, const records::AuthorityRecord& intended,
                        const records::AuthorityRecord* previous, PlanFn&& plan);
+  // The row a kResolvedApplied write left: the stored bytes decoded (an earlier attempt's may
+  // differ from `planned`), or `planned` for a removal.
+  static records::AuthorityRecord stored_record(const records::AuthorityRecord& planned,
+                                                const WriteOutcome& outcome);
   Result<Done> check_target(const NodeView& target, records::ObjectKind kind,
                             const std::string& stable_type) const;
   void add_target_conditions(PlannedWrite& write, const NodeView& target) const;
   void add_own_lease_condition(PlannedWrite& write) const;
   Result<Done> require_owner(const AuthoritySnapshot& snapshot, Op op);
   Result<Plan> plan_removal(const AuthoritySnapshot& snapshot);
+  static void add_attached(PlannedWrite& write, const Attached& attached);
   Result<store::Bytes> encode_record(const records::AuthorityRecord& record) const;
   void emit(Op op, const AuthorityKey& key, const records::AuthorityRecord& record,
             const records::AuthorityRecord* previous, std::string_view outcome,

@@ -26,7 +26,9 @@
 namespace spotcheck::location {
 
 enum class ConditionRole { kAuthority, kCounter, kTargetDescriptor, kTargetLease, kOwnLease };
-enum class MutationRole { kAuthority, kCounter, kCapacity };
+// kAttached: a Put/Delete a caller attached to the same request (e.g. a creation's stored request
+// or final result, spec §7); never an Increment.
+enum class MutationRole { kAuthority, kCounter, kCapacity, kAttached };
 
 struct PlannedWrite {
   store::Key authority_key;

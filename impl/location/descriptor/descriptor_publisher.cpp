@@ -1,7 +1,9 @@
 #include "impl/location/descriptor/descriptor_publisher.h"
 
+#include <algorithm>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "impl/location/check.h"
 #include "impl/location/events/event_names.h"
@@ -95,13 +97,15 @@ Result<PublishOutcome> DescriptorPublisher::publish() {
   if (_stopped) {
     return Error::of(ErrorKind::kInvalidArgument, "descriptor publishing stopped (Error state)");
   }
+  // Bytes of this call's attempts whose reply was lost: found later, they mean the write applied.
+  std::vector<UnresolvedWrite> unresolved;
   for (std::uint32_t attempt = 0; attempt < _config.contention_attempts_max; ++attempt) {
     if (Result<Done> admitted = _lease.admit("descriptor_publish"); !admitted.ok()) {
       emit(to_string(admitted.error().kind), 0, 0);
       return admitted.error();
     }
     bool retry = false;
-    Result<PublishOutcome> outcome = publish_attempt(retry);
+    Result<PublishOutcome> outcome = publish_attempt(unresolved, retry);
     if (!retry) {
       return outcome;
     }
@@ -110,7 +114,8 @@ Result<PublishOutcome> DescriptorPublisher::publish() {
   return Error::conflict(ConflictCause::kVersionChanged, "the descriptor row kept changing");
 }
 
-Result<PublishOutcome> DescriptorPublisher::publish_attempt(bool& retry) {
+Result<PublishOutcome> DescriptorPublisher::publish_attempt(
+    std::vector<UnresolvedWrite>& unresolved, bool& retry) {
   retry = false;
   auto deadline = [this] { return _platform.clock.now_us() + _config.store_request_timeout_us; };
   const store::ReadResult read = _store.read(_key, deadline());
@@ -131,6 +136,15 @@ Result<PublishOutcome> DescriptorPublisher::publish_attempt(bool& retry) {
       emit("record_invalid", 0, found.now_ms);
       return Error::of(ErrorKind::kRecordInvalid,
                        "our descriptor row does not decode: " + records::describe(stored.error()));
+    }
+    const auto earlier = std::find_if(unresolved.begin(), unresolved.end(),
+                                      [&](const UnresolvedWrite& w) { return w.bytes == found.value; });
+    if (earlier != unresolved.end()) {
+      // An earlier attempt of this call applied although its reply was lost (§10).
+      LOCATION_ASSERT(stored.value().descriptor_revision == _descriptor.descriptor_revision);
+      emit(to_string(earlier->success), static_cast<std::int64_t>(found.version.value),
+           found.now_ms, /*resolved=*/true);
+      return earlier->success;
     }
     const records::MeshNodeDescriptorRecord& current = stored.value();
     const bool ours = current.owner_id == _descriptor.owner_id &&
@@ -175,6 +189,12 @@ Result<PublishOutcome> DescriptorPublisher::publish_attempt(bool& retry) {
   store::Bytes bytes = records::encode(written);
   LOCATION_ASSERT(bytes.size() <= records::kDescriptorBytesMax);
   store::WriteRequest request{std::move(conditions), {store::Put{_key, bytes}}};
+  // Fencing (§5): the reads above parked this task. Admission is checked again right before the
+  // write is sent, so a host paused past its deadline in that gap never sends it.
+  if (Result<Done> admitted = _lease.admit("descriptor_publish"); !admitted.ok()) {
+    emit(to_string(admitted.error().kind), 0, 0);
+    return admitted.error();
+  }
   const store::WriteResult result = _store.write(request, deadline());
 
   if (const auto* applied = std::get_if<store::Applied>(&result)) {
@@ -203,15 +223,18 @@ Result<PublishOutcome> DescriptorPublisher::publish_attempt(bool& retry) {
   // state is handled as a fresh publish (§10).
   const store::ReadResult reread = _store.read(_key, deadline());
   if (const auto* found = std::get_if<store::Found>(&reread); found != nullptr && found->value == bytes) {
-    emit(to_string(success), static_cast<std::int64_t>(found->version.value), found->now_ms);
+    emit(to_string(success), static_cast<std::int64_t>(found->version.value), found->now_ms,
+         /*resolved=*/true);
     return success;
   }
+  // Not seen (yet): remember the bytes, so the next attempt's read recognises them.
+  unresolved.push_back(UnresolvedWrite{std::move(bytes), success});
   retry = true;
   return Error::of(ErrorKind::kIndeterminate, "descriptor write outcome unknown");
 }
 
 void DescriptorPublisher::emit(std::string_view outcome, std::int64_t version,
-                               std::int64_t store_now_ms) {
+                               std::int64_t store_now_ms, bool resolved) {
   _platform.events.emit(
       events::kDescriptorPublished,
       {Field::str("mesh", _descriptor.mesh_name), Field::str("rid", _descriptor.routing_id_hex),
@@ -220,7 +243,8 @@ void DescriptorPublisher::emit(std::string_view outcome, std::int64_t version,
        Field::num("lease_gen", static_cast<std::int64_t>(_descriptor.lease_generation)),
        Field::num("lifecycle_gen", static_cast<std::int64_t>(_descriptor.lifecycle_generation)),
        Field::str("state", records::to_string(_descriptor.state)), Field::str("outcome", outcome),
-       Field::num("version", version), Field::num("store_now_ms", store_now_ms)});
+       Field::num("version", version), Field::num("store_now_ms", store_now_ms),
+       Field::num("resolved", resolved ? 1 : 0)});
 }
 
 }  // namespace spotcheck::location

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "impl/location/config/location_config.h"
 #include "impl/location/errors.h"
@@ -56,8 +57,15 @@ class DescriptorPublisher {
 
  private:
   Result<Done> check_limits(records::MeshNodeDescriptorRecord& descriptor) const;
-  Result<PublishOutcome> publish_attempt(bool& retry);
-  void emit(std::string_view outcome, std::int64_t version, std::int64_t store_now_ms);
+  // A write of this publish() call whose reply was lost: found later, it applied.
+  struct UnresolvedWrite {
+    store::Bytes bytes;
+    PublishOutcome success = PublishOutcome::kPublished;  // what it was: publish or takeover
+  };
+  Result<PublishOutcome> publish_attempt(std::vector<UnresolvedWrite>& unresolved, bool& retry);
+  // `resolved`: the write's success was established by a re-read (§10), not by its own reply.
+  void emit(std::string_view outcome, std::int64_t version, std::int64_t store_now_ms,
+            bool resolved = false);
 
   const LocationConfig& _config;
   platform::Platform& _platform;

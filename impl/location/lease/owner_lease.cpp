@@ -103,7 +103,7 @@ bool OwnerLease::lease_surely_unexpired(TimeUs local_now_us) const {
   return local_now_us < _deadline_us + _config.fencing_margin_us;
 }
 
-void OwnerLease::adopt(const Adopted& adopted, std::string_view kind_for_event) {
+void OwnerLease::adopt(const Adopted& adopted, std::string_view kind_for_event, bool resolved) {
   LOCATION_ASSERT(adopted.version.value != 0);
   LOCATION_ASSERT(!_lost);
   if (_registered && adopted.expires_at_ms < _expires_at_ms) {
@@ -125,7 +125,8 @@ void OwnerLease::adopt(const Adopted& adopted, std::string_view kind_for_event) 
                            Field::num("expires_ms", _expires_at_ms),
                            Field::num("store_now_ms", adopted.observation.store_now_ms),
                            Field::num("deadline_us", _deadline_us),
-                           Field::num("version", static_cast<std::int64_t>(_version.value))});
+                           Field::num("version", static_cast<std::int64_t>(_version.value)),
+                           Field::num("resolved", resolved ? 1 : 0)});
   }
   if (_closed_reported && admission_open()) {
     _closed_reported = false;
@@ -153,11 +154,11 @@ void OwnerLease::mark_lost(std::string_view reason) {
 Result<Done> OwnerLease::register_lease() {
   LOCATION_ASSERT(!_registered);
   LOCATION_ASSERT(!_lost);
-  if (_host_run.owner_id.empty()) {
-    _host_run.owner_id = new_owner_id(_platform.random);
-    _record_key = records::owner_lease_preimage(_host_run.owner_id);
-  }
   for (std::uint32_t attempt = 0; attempt < _config.contention_attempts_max; ++attempt) {
+    if (_host_run.owner_id.empty()) {
+      _host_run.owner_id = new_owner_id(_platform.random);
+      _record_key = records::owner_lease_preimage(_host_run.owner_id);
+    }
     bool retry = false;
     Result<Done> result = register_attempt(retry);
     if (!retry) {
@@ -215,7 +216,7 @@ Result<Done> OwnerLease::register_attempt(bool& retry) {
     adopt(Adopted{record.expires_at_epoch_ms, applied->outcomes[1].version,
                   LeaseObservation{write_before, write_after, applied->now_ms,
                                    record.expires_at_epoch_ms}},
-          events::kLeaseRegistered);
+          events::kLeaseRegistered, /*resolved=*/false);
     return Done{};
   }
   if (const auto* conflict = std::get_if<store::Conflict>(&written)) {
@@ -249,15 +250,23 @@ Result<Done> OwnerLease::register_attempt(bool& retry) {
 // ---- re-read resolution -----------------------------------------------------------------------
 
 Result<Done> OwnerLease::resolve_by_reread(const store::Bytes* written, std::string_view why) {
+  // Registering: any record of ours under our key is a registration that applied — this call's
+  // write or an earlier call's whose reply was lost (only this host run writes its OwnerId's key).
+  const bool registering = !_registered;
   for (std::uint32_t attempt = 0; attempt < _config.indeterminate_rereads_max; ++attempt) {
     const TimeUs before = now_us();
     const store::ReadResult read = _store.read(_record_key, before + _config.renew_timeout_us);
     const TimeUs after = now_us();
+    if (_lost) {
+      // Another task of this host run lost the lease while this read was parked: lost is for
+      // good (§5), whatever the read found.
+      return Error::of(ErrorKind::kAdmissionClosed, std::string(why) + ": owner lease lost meanwhile");
+    }
     if (std::holds_alternative<store::StoreError>(read)) {
       continue;
     }
     if (std::holds_alternative<store::Missing>(read)) {
-      if (!_registered) {
+      if (registering) {
         return Error::conflict(ConflictCause::kMissing, "the owner lease record was not written");
       }
       mark_lost(std::string(why) + ": the owner lease record is gone");
@@ -266,26 +275,38 @@ Result<Done> OwnerLease::resolve_by_reread(const store::Bytes* written, std::str
     const auto& found = std::get<store::Found>(read);
     const records::RecordResult<records::OwnerLeaseRecord> decoded =
         records::decode_owner_lease_record(found.value);
-    if (!decoded.ok() || decoded.value().owner_id != _host_run.owner_id ||
-        (_registered && decoded.value().lease_generation != _host_run.lease_generation)) {
+    const bool ours = decoded.ok() && decoded.value().owner_id == _host_run.owner_id &&
+                      (registering || decoded.value().lease_generation == _host_run.lease_generation);
+    if (!ours && registering) {
+      // Our key holds something this host run never wrote: this OwnerId is unusable. The next
+      // register_lease() draws a fresh one (§3.1: an OwnerId is never reused).
+      _host_run.owner_id.clear();
+      return Error::conflict(ConflictCause::kOwnedByOtherHost,
+                             std::string(why) + ": the lease key holds another host run");
+    }
+    if (!ours) {
       mark_lost(std::string(why) + ": the store holds another host run under our key");
       return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: host run differs");
     }
     const records::OwnerLeaseRecord& record = decoded.value();
     LOCATION_ASSERT(records::is_issued_generation(record.lease_generation));
-    if (!_registered) {
+    if (registering) {
       _host_run.lease_generation = record.lease_generation;
     }
-    if (_registered && found.now_ms >= _expires_at_ms && written != nullptr &&
-        found.value == *written) {
-      // Our renew applied at an unknown instant that may lie past the old ExpiresAt.
+    if (!registering && record.expires_at_epoch_ms > _expires_at_ms &&
+        found.now_ms >= _expires_at_ms) {
+      // A renew of ours applied at an unknown instant before this read, which may lie past the
+      // ExpiresAt we held: the lease is never revived after it may have expired (§5).
       mark_lost(std::string(why) + ": a renew may have applied after the lease expired");
       return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: renew not provably in time");
     }
     adopt(Adopted{record.expires_at_epoch_ms, found.version,
                   LeaseObservation{before, after, found.now_ms, record.expires_at_epoch_ms}},
-          _registered ? events::kLeaseRenewed : events::kLeaseRegistered);
-    if (written != nullptr && found.value != *written) {
+          registering ? events::kLeaseRegistered : events::kLeaseRenewed, /*resolved=*/true);
+    LOCATION_ASSERT(_registered);
+    LOCATION_ASSERT(_host_run.lease_generation == record.lease_generation);
+    if (!registering && written != nullptr && found.value != *written) {
+      // A renew: the record is an older one of ours, so this write did not apply.
       return Error::conflict(ConflictCause::kVersionChanged, "our lease write did not apply");
     }
     return Done{};
@@ -351,6 +372,11 @@ Result<Done> OwnerLease::renew_attempt(bool& retry) {
   request.mutations = {store::Put{_record_key, bytes}};
   const store::WriteResult written = _store.write(request, before + _config.renew_timeout_us);
   const TimeUs after = now_us();
+  if (_lost) {
+    // Another task lost the lease while this write was parked (a re-read found the record gone,
+    // foreign, or renewed too late): lost is for good, whatever this reply says.
+    return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost during the renew");
+  }
 
   if (const auto* applied = std::get_if<store::Applied>(&written)) {
     LOCATION_ASSERT(applied->outcomes.size() == 1);
@@ -360,7 +386,7 @@ Result<Done> OwnerLease::renew_attempt(bool& retry) {
     }
     adopt(Adopted{expires_at_ms, applied->outcomes[0].version,
                   LeaseObservation{before, after, applied->now_ms, expires_at_ms}},
-          events::kLeaseRenewed);
+          events::kLeaseRenewed, /*resolved=*/false);
     LOCATION_ASSERT(_expires_at_ms == expires_at_ms);
     return Done{};
   }

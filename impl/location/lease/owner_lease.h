@@ -91,7 +91,8 @@ class OwnerLease {
   Result<Done> renew_attempt(bool& retry);
   // Re-read resolution of a lease write. `written` are the bytes the unresolved write put.
   Result<Done> resolve_by_reread(const store::Bytes* written, std::string_view why);
-  void adopt(const Adopted& adopted, std::string_view kind_for_event);
+  // `resolved`: the record was found by a re-read (1 in the event), not in a write's own reply.
+  void adopt(const Adopted& adopted, std::string_view kind_for_event, bool resolved);
   void mark_lost(std::string_view reason);
   bool lease_surely_unexpired(TimeUs local_now_us) const;
   void renew_loop();

@@ -1,0 +1,47 @@
+// Timing and bounds of Actor / User Spot creation (spec §7). Not spec values except the 5-minute
+// final-result retention.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "impl/platform/time.h"
+
+namespace spotcheck::location::creation {
+
+struct CreationConfig {
+  // The source resends its command (same request id, same OperationId, same target) this often
+  // while no reply came, after re-reading the stored final result and the Creating row (§10).
+  platform::TimeUs resend_interval_us = platform::millis(500);
+  // GetOrCreate re-reads a Creating row of another request this often while it waits (§7).
+  platform::TimeUs poll_interval_us = platform::millis(200);
+  // Back-off after a store error before the next attempt.
+  platform::TimeUs store_retry_backoff_us = platform::millis(100);
+  // No new store request is started with less than this left before the call's deadline, so a
+  // call ends by its deadline (the request itself is bounded by the store timeout).
+  platform::TimeUs deadline_guard_us = platform::millis(20);
+  // A stored final result stays readable this long after the original deadline, by store time
+  // (§7: 5 minutes).
+  std::int64_t result_retention_ms = 5 * 60 * 1000;
+  // A Creating row whose request deadline passed this long ago (store time) is abandoned: a
+  // reader cancels it (Abort conditioned on its StoreVersion) so the ID can be created again.
+  std::int64_t abandoned_after_ms = 5'000;
+  // Bound on the attempts of one Manager call (re-reads, reserves, resends).
+  std::uint32_t attempts_max = 256;
+  // Operations a target remembers (in-flight and answered) to deduplicate resent commands.
+  std::size_t remembered_operations_max = 4096;
+  // Stored sizes (§7): the creation request and the final result, each at most 1 MiB.
+  std::size_t request_bytes_max = 1'048'576;
+  std::size_t result_bytes_max = 1'048'576;
+
+  // Deliberate protocol bugs, for tests that must see a campaign catch them. All off in
+  // production; nothing but tests sets them.
+  struct TestOnlyBugs {
+    // The target runs the factory as soon as a create command arrives — before deduplicating a
+    // resent command and before verifying the Creating row (§7: "The target checks ...").
+    bool factory_before_verify = false;
+  };
+  TestOnlyBugs test_only_bugs;
+};
+
+}  // namespace spotcheck::location::creation

@@ -1,0 +1,76 @@
+#include "impl/location/creation/creation_node.h"
+
+#include <utility>
+
+#include "impl/location/check.h"
+
+namespace spotcheck::location::creation {
+
+CreationNode::CreationNode(const LocationConfig& config, const CreationConfig& creation, platform::Platform& platform,
+                           store::LocationStore& store, records::MeshNodeDescriptorRecord descriptor,
+                           const FactoryRegistry& factories, messaging::DispatcherConfig dispatcher)
+    : _platform(platform),
+      _descriptor(std::move(descriptor)),
+      _lease(config, platform, store),
+      _authority(config, platform, store, _lease),
+      _publisher(config, platform, store, _lease),
+      _dispatcher(platform, dispatcher),
+      _config(config),
+      _creation(creation),
+      _store(store),
+      _target(context(), factories),
+      _close_target(context()),
+      _client(context()),
+      _close_client(context()),
+      _manager(platform, _client, _close_client, _authority) {
+  LOCATION_ASSERT(_descriptor.routing_id_hex == messaging::routing_id_hex(platform.transport.self()));
+  _dispatcher.on_create([this](platform::RoutingId from, messaging::CreateCommand command) {
+    _target.handle(from, std::move(command));
+  });
+  _dispatcher.on_close([this](platform::RoutingId from, messaging::CloseCommand command) {
+    _close_target.handle(from, std::move(command));
+  });
+}
+
+NodeContext CreationNode::context() {
+  return NodeContext{_config,     _creation, _platform,   _store, _lease, _authority, _dispatcher,
+                     _descriptor.mesh_name, _descriptor.routing_id_hex};
+}
+
+Result<Done> CreationNode::start(std::uint32_t attempts_max) {
+  LOCATION_ASSERT(attempts_max > 0);
+  Result<Done> registered = Error::of(ErrorKind::kStoreError, "not attempted");
+  for (std::uint32_t attempt = 0; attempt < attempts_max; ++attempt) {
+    registered = _lease.register_lease();
+    if (registered.ok() || registered.error_kind() == ErrorKind::kGenerationExhausted) {
+      break;
+    }
+    _platform.clock.sleep_for(_platform.random.between(platform::millis(100), platform::seconds(1)));
+  }
+  if (!registered.ok()) {
+    return registered;
+  }
+  if (Result<Done> prepared = _publisher.prepare(_descriptor); !prepared.ok()) {
+    return prepared;
+  }
+  _lease.start_renewing();
+  _dispatcher.start();
+  return Done{};
+}
+
+bool CreationNode::ensure_published() {
+  if (!_published) {
+    _published = _publisher.publish().ok();
+  }
+  return _published;
+}
+
+void CreationNode::stop() {
+  _lease.stop_renewing();
+  _dispatcher.stop();
+  for (int i = 0; i < 1'000 && (_lease.renewing() || _dispatcher.running()); ++i) {
+    _platform.clock.sleep_for(platform::millis(10));
+  }
+}
+
+}  // namespace spotcheck::location::creation

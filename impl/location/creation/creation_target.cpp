@@ -1,0 +1,411 @@
+#include "impl/location/creation/creation_target.h"
+
+#include <algorithm>
+#include <exception>
+#include <utility>
+#include <variant>
+
+#include "impl/location/check.h"
+#include "impl/location/creation/creation_events.h"
+#include "impl/location/creation/operation_key.h"
+#include "impl/location/creation/result_store.h"
+#include "impl/records/keys.h"
+
+namespace spotcheck::location::creation {
+
+using messaging::CreateCommand;
+using messaging::FinalResultReply;
+using platform::Field;
+using platform::TimeUs;
+
+namespace {
+
+std::int64_t as_i64(std::uint64_t value) {
+  LOCATION_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
+  return static_cast<std::int64_t>(value);
+}
+
+// Bounds of the target's own loops.
+constexpr int kWriteAttemptsMax = 32;
+constexpr int kRereadsMax = 3;
+
+}  // namespace
+
+// What verification established about the Creating row.
+struct CreationTarget::Verified {
+  AuthoritySnapshot row;
+  CreationRequestRecord request;
+  store::Key request_key;
+  std::string request_sha256;
+};
+
+OperationKey operation_of(const CreateCommand& command) {
+  return OperationKey{command.source_rid_hex, command.source.lease_generation, command.op_id};
+}
+
+FinalResultReply reply_from_stored(const FinalResultRecord& stored, std::uint64_t request) {
+  FinalResultReply reply;
+  reply.request = request;
+  reply.op_id = stored.operation.op_id;
+  reply.outcome = stored.outcome;
+  reply.ref = stored.ref;
+  reply.stable_type = stored.stable_type;
+  reply.message = stored.message;
+  reply.app_reply = stored.app_reply;
+  return reply;
+}
+
+CreationTarget::CreationTarget(NodeContext context, const FactoryRegistry& factories)
+    : _context(std::move(context)), _factories(factories) {
+  LOCATION_ASSERT(_context.creation.remembered_operations_max > 0);
+}
+
+TimeUs CreationTarget::store_deadline_us() const {
+  return _context.platform.clock.now_us() + _context.config.store_request_timeout_us;
+}
+
+TimeUs CreationTarget::local_deadline_us(std::int64_t deadline_store_ms) const {
+  // The lease's store-time estimate is never behind the store clock, so this local deadline is
+  // never later than the real one.
+  const std::int64_t left_ms = deadline_store_ms - _context.lease.estimated_store_now_ms();
+  return _context.platform.clock.now_us() + left_ms * platform::kMicrosPerMilli;
+}
+
+void CreationTarget::remember(const std::string& op_key, Remembered remembered) {
+  auto it = _ops.find(op_key);
+  if (it != _ops.end()) {
+    it->second = std::move(remembered);
+    return;
+  }
+  _ops.emplace(op_key, std::move(remembered));
+  _order.push_back(op_key);
+  // Forget the oldest settled operations beyond the bound (never a running one).
+  for (std::size_t scanned = 0; _ops.size() > _context.creation.remembered_operations_max && scanned < _order.size();
+       ++scanned) {
+    const std::string oldest = _order.front();
+    _order.pop_front();
+    auto old = _ops.find(oldest);
+    if (old != _ops.end() && old->second.state == OpState::kRunning) {
+      _order.push_back(oldest);
+      continue;
+    }
+    _ops.erase(oldest);
+  }
+}
+
+void CreationTarget::handle(platform::RoutingId from, CreateCommand command) {
+  const OperationKey operation = operation_of(command);
+  const std::string op_key = operation.preimage();
+  _context.platform.events.emit(
+      events::kCommandReceived,
+      {Field::str("op_id", command.op_id.hex()), Field::num("cmd", static_cast<std::int64_t>(command.code())),
+       Field::str("from", messaging::routing_id_hex(from)), Field::num("request", as_i64(command.request)),
+       Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation))});
+  const bool planted = _context.creation.test_only_bugs.factory_before_verify;
+  auto it = _ops.find(op_key);
+  if (it != _ops.end() && !planted) {
+    switch (it->second.state) {
+      case OpState::kRunning:
+        return;  // the running task answers
+      case OpState::kAnswered: {
+        FinalResultReply again = *it->second.reply;
+        again.request = command.request;  // freshly built for this command's correlation
+        reply(from, std::move(again), true);
+        return;
+      }
+      case OpState::kUnsettled:
+        it->second.state = OpState::kRunning;
+        _context.platform.tasks.spawn("creation-reread", [this, from, command, op_key] {
+          resend_stored(from, command, op_key);
+        });
+        return;
+      case OpState::kRetryable:
+        break;
+    }
+  }
+  remember(op_key, Remembered{OpState::kRunning, std::nullopt, operation});
+  _context.platform.tasks.spawn("creation-target", [this, from, command, op_key] { run(from, command, op_key); });
+}
+
+void CreationTarget::resend_stored(platform::RoutingId from, const CreateCommand& command, const std::string& op_key) {
+  std::optional<FinalResultReply> stored = stored_reply(command);
+  if (stored.has_value()) {
+    remember(op_key, Remembered{OpState::kAnswered, *stored, operation_of(command)});
+    reply(from, std::move(*stored), true);
+    return;
+  }
+  remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command)});
+}
+
+std::optional<FinalResultReply> CreationTarget::stored_reply(const CreateCommand& command) {
+  for (int attempt = 0; attempt < kRereadsMax; ++attempt) {
+    Result<std::optional<FinalResultRecord>> stored =
+        read_final_result(_context.store, _context.platform, operation_of(command), store_deadline_us());
+    if (!stored.ok()) {
+      continue;
+    }
+    if (!stored.value().has_value()) {
+      return std::nullopt;
+    }
+    return reply_from_stored(*stored.value(), command.request);
+  }
+  return std::nullopt;
+}
+
+FinalResultReply CreationTarget::cancel(const CreateCommand& command, const Verified* verified, std::string reason) {
+  _context.platform.events.emit(events::kVerifyFailed,
+                                {Field::str("op_id", command.op_id.hex()), Field::str("id", command.id),
+                                 Field::num("object_gen", as_i64(command.object_generation)),
+                                 Field::str("reason", reason)});
+  if (verified != nullptr && _context.lease.admission_open()) {
+    // Framework failure before the callback: cancel the same Creating record and return its
+    // space (§7 table). A conflict means it changed meanwhile; nothing else is touched.
+    (void)_context.authority.abort(verified->row, {store::Delete{verified->request_key}});
+  }
+  FinalResultReply reply;
+  reply.request = command.request;
+  reply.op_id = command.op_id;
+  reply.outcome = messaging::ReplyOutcome::kCancelled;
+  reply.stable_type = command.stable_type;
+  reply.message = std::move(reason);
+  return reply;
+}
+
+std::optional<FinalResultReply> CreationTarget::verify(const CreateCommand& command, platform::RoutingId from,
+                                                       Verified& verified, bool& retryable) {
+  retryable = false;
+  if (!_context.lease.registered() ||
+      !(messaging::WireHostRun{_context.lease.host_run().owner_id, _context.lease.host_run().lease_generation} ==
+        command.target)) {
+    if (std::optional<FinalResultReply> stored = stored_reply(command)) {
+      return stored;  // recorded by the host run the command named: the same request's answer
+    }
+    return cancel(command, nullptr, "the command names another target host run");
+  }
+  if (messaging::routing_id_hex(from) != command.source_rid_hex) {
+    return cancel(command, nullptr, "the command's source RID is not its sender");
+  }
+  const AuthorityKey key{records::authority_kind(command.object_kind), command.id};
+  Result<AuthorityRead> read = _context.authority.read(key);
+  if (!read.ok()) {
+    retryable = true;
+    return std::nullopt;  // nothing known: a resend tries again
+  }
+  if (!read.value().current.has_value()) {
+    if (std::optional<FinalResultReply> stored = stored_reply(command)) {
+      return stored;  // rejected / failed earlier: the row is gone with its result stored
+    }
+    return cancel(command, nullptr, "no Creating record");
+  }
+  AuthoritySnapshot& row = *read.value().current;
+  const records::AuthorityRecord& record = row.record;
+  if (record.allocation.state == records::AllocationState::kActive &&
+      record.object_generation == command.object_generation) {
+    if (std::optional<FinalResultReply> stored = stored_reply(command)) {
+      return stored;  // created earlier
+    }
+    return cancel(command, nullptr, "the object is Ready without this operation's result");
+  }
+  const HostRun& self = _context.lease.host_run();
+  const bool matches = record.allocation.state == records::AllocationState::kReserved &&
+                       record.owner_id == self.owner_id && record.owner_lease_generation == self.lease_generation &&
+                       record.object_generation == command.object_generation &&
+                       row.version.value == command.store_version &&
+                       record.allocation.object_kind == command.object_kind &&
+                       record.allocation.stable_type == command.stable_type &&
+                       record.allocation.descriptor.routing_id_hex == _context.rid_hex &&
+                       record.pending_creation.has_value() &&
+                       record.pending_creation->reservation_id == command.reservation_id;
+  if (!matches) {
+    return cancel(command, nullptr, "the Creating record is not the one the source secured");
+  }
+  const store::Key request_key = key_of_request_reference(record.pending_creation->request_content_reference);
+  if (request_key.empty()) {
+    return cancel(command, nullptr, "pendingCreation names no creation request");
+  }
+  const store::ReadResult request_read = _context.store.read(request_key, store_deadline_us());
+  if (std::holds_alternative<store::StoreError>(request_read)) {
+    retryable = true;
+    return std::nullopt;
+  }
+  const auto* found = std::get_if<store::Found>(&request_read);
+  if (found == nullptr) {
+    return cancel(command, nullptr, "the creation request is missing");
+  }
+  std::optional<CreationRequestRecord> request = decode_creation_request(found->value);
+  const std::string sha = records::sha256_hex(found->value);
+  verified = Verified{row, CreationRequestRecord{}, request_key, sha};
+  if (!request.has_value() || sha != record.pending_creation->request_sha256 ||
+      found->value.size() != record.pending_creation->request_encoded_size) {
+    return cancel(command, &verified, "the creation request does not match pendingCreation");
+  }
+  if (!(request->operation == operation_of(command)) || !(request->source == command.source) ||
+      request->id != command.id || request->reservation_id != command.reservation_id ||
+      request->deadline_store_ms != command.deadline_store_ms) {
+    return cancel(command, &verified, "the creation request names another operation or source");
+  }
+  verified.request = std::move(*request);
+  return std::nullopt;
+}
+
+FactoryDecision CreationTarget::run_factory(const CreateCommand& command, const std::string& args, bool& threw,
+                                            std::string& failure) {
+  threw = false;
+  const HostRun& self = _context.lease.host_run();
+  _context.platform.events.emit(
+      events::kFactoryRun,
+      {Field::str("kind", records::to_string(records::authority_kind(command.object_kind))),
+       Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation)),
+       Field::str("stable_type", command.stable_type), Field::str("node", _context.rid_hex),
+       Field::str("owner", self.owner_id), Field::num("lease_gen", as_i64(self.lease_generation)),
+       Field::str("op_id", command.op_id.hex())});
+  const Factory* factory = _factories.find(command.object_kind, command.stable_type);
+  FactoryDecision decision;
+  if (factory == nullptr) {
+    threw = true;
+    failure = "no factory registered for " + command.stable_type;
+  } else {
+    const FactoryContext context{command.object_kind, command.id, command.stable_type, command.object_generation,
+                                 args, command.op_id};
+    try {
+      decision = (*factory)(context);
+    } catch (const InvariantViolation&) {
+      throw;  // a broken runtime invariant is not the application's Failed
+    } catch (const std::exception& error) {  // an application exception: a typed Failed
+      threw = true;
+      failure = std::string("factory threw: ") + error.what();
+    }
+  }
+  _context.platform.events.emit(events::kFactoryReturned,
+                                {Field::str("op_id", command.op_id.hex()), Field::str("id", command.id),
+                                 Field::num("object_gen", as_i64(command.object_generation)),
+                                 Field::str("decision", threw ? "threw" : (decision.approved ? "approved" : "rejected"))});
+  return decision;
+}
+
+std::optional<FinalResultReply> CreationTarget::record_result(const CreateCommand& command, const Verified& verified,
+                                                              const FinalResultRecord& result, bool commit) {
+  const store::Key result_key = result.operation.result_key();
+  const store::Bytes bytes = encode(result);
+  LOCATION_ASSERT(bytes.size() <= _context.creation.result_bytes_max);
+  const Attached attached{store::Put{result_key, bytes}, store::Delete{verified.request_key}};
+  const TimeUs deadline_us = local_deadline_us(command.deadline_store_ms);
+  for (int attempt = 0; attempt < kWriteAttemptsMax; ++attempt) {
+    std::optional<Error> error;
+    if (commit) {
+      Result<AuthoritySnapshot> done = _context.authority.commit(verified.row, attached);
+      if (done.ok()) {
+        break;
+      }
+      error = done.error();
+    } else {
+      Result<Done> done = _context.authority.abort(verified.row, attached);
+      if (done.ok()) {
+        break;
+      }
+      error = done.error();
+    }
+    if (error->kind == ErrorKind::kStoreError && _context.platform.clock.now_us() < deadline_us) {
+      _context.platform.clock.sleep_for(_context.creation.store_retry_backoff_us);
+      continue;  // refused: nothing changed; try again within the deadline
+    }
+    if (error->kind == ErrorKind::kIndeterminate) {
+      return stored_reply(command);  // nullopt: unknown — never guessed, no reply
+    }
+    if (error->kind == ErrorKind::kConflict) {
+      if (std::optional<FinalResultReply> stored = stored_reply(command)) {
+        return stored;
+      }
+      return cancel(command, nullptr, "the Creating record changed before the result was recorded");
+    }
+    return cancel(command, error->kind == ErrorKind::kAdmissionClosed ? nullptr : &verified,
+                  "recording the result failed: " + describe(*error));
+  }
+  _context.platform.events.emit(
+      events::kResult,
+      {Field::str("op_id", command.op_id.hex()), Field::str("outcome", messaging::to_string(result.outcome)),
+       Field::str("kind", records::to_string(records::authority_kind(command.object_kind))),
+       Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation)),
+       Field::str("owner", _context.lease.host_run().owner_id),
+       Field::num("lease_gen", as_i64(_context.lease.host_run().lease_generation))});
+  return reply_from_stored(result, command.request);
+}
+
+void CreationTarget::run(platform::RoutingId from, const CreateCommand& command, const std::string& op_key) {
+  const bool planted = _context.creation.test_only_bugs.factory_before_verify;
+  std::optional<FactoryDecision> early;
+  bool early_threw = false;
+  std::string early_failure;
+  if (planted) {
+    early = run_factory(command, {}, early_threw, early_failure);  // planted bug: before any check
+  }
+  Verified verified;
+  bool retryable = false;
+  std::optional<FinalResultReply> refused = verify(command, from, verified, retryable);
+  if (retryable) {
+    remember(op_key, Remembered{OpState::kRetryable, std::nullopt, operation_of(command)});
+    return;
+  }
+  if (refused.has_value()) {
+    remember(op_key, Remembered{OpState::kAnswered, *refused, operation_of(command)});
+    reply(from, std::move(*refused), false);
+    return;
+  }
+  if (Result<Done> admitted = _context.lease.admit("creation_factory"); !admitted.ok()) {
+    FinalResultReply cancelled = cancel(command, nullptr, "admission closed");
+    remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command)});
+    reply(from, std::move(cancelled), false);
+    return;
+  }
+  if (_context.lease.estimated_store_now_ms() > command.deadline_store_ms) {
+    FinalResultReply cancelled = cancel(command, &verified, "the request's deadline passed");
+    remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command)});
+    reply(from, std::move(cancelled), false);
+    return;
+  }
+  bool threw = early_threw;
+  std::string failure = early_failure;
+  const FactoryDecision decision =
+      early.has_value() ? *early : run_factory(command, verified.request.args, threw, failure);
+
+  FinalResultRecord result;
+  result.operation = operation_of(command);
+  result.stable_type = command.stable_type;
+  result.retain_until_ms = command.deadline_store_ms + _context.creation.result_retention_ms;
+  result.request_sha256 = verified.request_sha256;
+  const bool commit = !threw && decision.approved;
+  if (commit) {
+    result.outcome = messaging::ReplyOutcome::kCreated;
+    result.ref = messaging::WireRef{records::authority_kind(command.object_kind), command.id,
+                                    command.object_generation, _context.mesh_name, _context.rid_hex};
+    result.app_reply = decision.reply;
+  } else if (threw) {
+    result.outcome = messaging::ReplyOutcome::kFailed;
+    result.message = failure;
+  } else {
+    result.outcome = messaging::ReplyOutcome::kRejected;
+    result.app_reply = decision.reply;
+  }
+  if (encode(result).size() > _context.creation.result_bytes_max) {
+    result.app_reply.clear();  // a result over 1 MiB is never stored: the reply is dropped
+    result.message = "the application reply exceeds the stored-result limit";
+  }
+  std::optional<FinalResultReply> answer = record_result(command, verified, result, commit);
+  if (!answer.has_value()) {
+    remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command)});
+    return;  // the outcome is unknown: the source re-reads the stored result
+  }
+  remember(op_key, Remembered{OpState::kAnswered, *answer, operation_of(command)});
+  reply(from, std::move(*answer), false);
+}
+
+void CreationTarget::reply(platform::RoutingId to, FinalResultReply reply, bool resent) {
+  _context.platform.events.emit(events::kReplySent,
+                                {Field::str("op_id", reply.op_id.hex()),
+                                 Field::str("outcome", messaging::to_string(reply.outcome)),
+                                 Field::str("to", messaging::routing_id_hex(to)),
+                                 Field::num("request", as_i64(reply.request)), Field::num("resent", resent ? 1 : 0)});
+  _context.dispatcher.send(to, messaging::Command{std::move(reply)});
+}
+
+}  // namespace spotcheck::location::creation

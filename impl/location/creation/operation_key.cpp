@@ -1,0 +1,56 @@
+#include "impl/location/creation/operation_key.h"
+
+#include "impl/location/check.h"
+#include "impl/records/keys.h"
+
+namespace spotcheck::location::creation {
+
+namespace {
+constexpr std::string_view kReferencePrefix = "creation-request/";
+}
+
+std::string OperationKey::preimage() const {
+  LOCATION_ASSERT(!source_rid_hex.empty());
+  LOCATION_ASSERT(source_lease_generation != 0);
+  std::string out(kTerminalFormat);
+  out.push_back('\0');
+  out += source_rid_hex;
+  out.push_back('\0');
+  out += std::to_string(source_lease_generation);
+  out.push_back('\0');
+  out += op_id.hex();
+  return out;
+}
+
+store::Key OperationKey::result_key() const {
+  std::string key("creation-result");
+  key.push_back('\0');
+  key += records::sha256_hex(preimage());
+  return key;
+}
+
+store::Key creation_request_key(std::string_view reservation_id) {
+  LOCATION_ASSERT(!reservation_id.empty());
+  LOCATION_ASSERT(reservation_id.find('\0') == std::string_view::npos);
+  std::string key("creation-request");
+  key.push_back('\0');
+  key += reservation_id;
+  return key;
+}
+
+std::string creation_request_reference(std::string_view reservation_id) {
+  return std::string(kReferencePrefix) + std::string(reservation_id);
+}
+
+store::Key key_of_request_reference(std::string_view reference) {
+  if (reference.size() <= kReferencePrefix.size() || reference.substr(0, kReferencePrefix.size()) != kReferencePrefix) {
+    return {};
+  }
+  const std::string_view reservation = reference.substr(kReferencePrefix.size());
+  if (reservation.find('\0') != std::string_view::npos) {
+    return {};
+  }
+  return creation_request_key(reservation);
+}
+
+}  // namespace spotcheck::location::creation

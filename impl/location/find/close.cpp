@@ -1,0 +1,271 @@
+#include "impl/location/find/close.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "impl/location/check.h"
+#include "impl/location/creation/creation_events.h"
+
+namespace spotcheck::location::find {
+
+using creation::ManagerError;
+using creation::ManagerErrorKind;
+using messaging::FinalResultReply;
+using messaging::ReplyOutcome;
+using platform::Field;
+using platform::TimeUs;
+namespace events = creation::events;
+
+namespace {
+
+constexpr int kRereadsMax = 4;
+
+std::int64_t as_i64(std::uint64_t value) {
+  LOCATION_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
+  return static_cast<std::int64_t>(value);
+}
+
+std::string op_key_of(const messaging::CloseCommand& command) {
+  return command.source_rid_hex + "/" + std::to_string(command.source.lease_generation) + "/" + command.op_id.hex();
+}
+
+}  // namespace
+
+// ---- source -------------------------------------------------------------------------------
+
+CloseClient::CloseClient(creation::NodeContext context) : _context(std::move(context)) {}
+
+ManagerResult<bool> CloseClient::close(const ObjectRef& ref, TimeUs deadline_us) {
+  const creation::OperationId op = creation::OperationId::random(_context.platform.random);
+  _context.platform.events.emit(events::kCloseRequested,
+                                {Field::str("op_id", op.hex()), Field::str("kind", records::to_string(ref.kind)),
+                                 Field::str("id", ref.id), Field::num("object_gen", as_i64(ref.object_generation))});
+  ManagerResult<bool> result = run(ref, deadline_us, op);
+  _context.platform.events.emit(
+      events::kCloseFinished,
+      {Field::str("op_id", op.hex()), Field::str("id", ref.id),
+       Field::str("outcome", result.ok() ? (result.value() ? "closed" : "not_found") : to_string(result.error_kind()))});
+  return result;
+}
+
+ManagerResult<bool> CloseClient::run(const ObjectRef& ref, TimeUs deadline_us, const creation::OperationId& op) {
+  if (ref.object_generation == 0 || ref.id.empty()) {
+    return ManagerError{ManagerErrorKind::kInvalidArgument, "not a ref"};
+  }
+  const AuthorityKey key{ref.kind, ref.id};
+  for (std::uint32_t attempt = 0; attempt < _context.creation.attempts_max; ++attempt) {
+    if (_context.platform.clock.now_us() + _context.creation.deadline_guard_us >= deadline_us) {
+      break;
+    }
+    Result<AuthorityRead> read = _context.authority.read(key);
+    if (!read.ok()) {
+      _context.platform.clock.sleep_until(
+          std::min(_context.platform.clock.now_us() + _context.creation.store_retry_backoff_us,
+                   deadline_us - _context.creation.deadline_guard_us));
+      continue;
+    }
+    const std::optional<AuthoritySnapshot>& current = read.value().current;
+    switch (match_generation(current, ref)) {
+      case GenerationMatch::kMissing:
+        return false;
+      case GenerationMatch::kStale:
+        return ManagerError{ManagerErrorKind::kStaleGeneration, "another generation of '" + ref.id + "' exists"};
+      case GenerationMatch::kMoving:
+        return ManagerError{ManagerErrorKind::kMoving, "'" + ref.id + "' is moving"};
+      case GenerationMatch::kCreating:
+        return ManagerError{ManagerErrorKind::kInvalidOperation, "the ref's generation is not Ready"};
+      case GenerationMatch::kMatch:
+        break;
+    }
+    const HostRun& self = _context.lease.host_run();
+    if (current->record.owner_id != self.owner_id || current->record.owner_lease_generation != self.lease_generation) {
+      return exchange(*current, deadline_us, op);
+    }
+    Result<Done> removed = _context.authority.remove(*current);
+    if (removed.ok()) {
+      return true;
+    }
+    if (removed.error_kind() == ErrorKind::kConflict) {
+      continue;  // the row changed: classify it again
+    }
+    return creation::from_location_error(removed.error());
+  }
+  return ManagerError{ManagerErrorKind::kDeadlineExceeded, "the deadline passed"};
+}
+
+ManagerResult<bool> CloseClient::exchange(const AuthoritySnapshot& row, TimeUs deadline_us,
+                                          const creation::OperationId& op) {
+  const std::optional<std::uint64_t> target = messaging::parse_routing_id_hex(row.record.allocation.descriptor.routing_id_hex);
+  if (!target.has_value()) {
+    return ManagerError{ManagerErrorKind::kUnavailable, "the owner's routing id does not parse"};
+  }
+  messaging::Dispatcher::PendingCall pending = _context.dispatcher.open_call();
+  messaging::CloseCommand command;
+  command.request = pending.request();
+  command.op_id = op;
+  command.source_rid_hex = _context.rid_hex;
+  command.source = messaging::WireHostRun{_context.lease.host_run().owner_id, _context.lease.host_run().lease_generation};
+  command.target = messaging::WireHostRun{row.record.owner_id, row.record.owner_lease_generation};
+  command.kind = row.key.kind;
+  command.id = row.key.id;
+  command.object_generation = row.record.object_generation;
+  command.owner_generation = row.record.authority_owner_generation;
+  command.store_version = row.version.value;
+  const std::int64_t left_ms = (deadline_us - _context.platform.clock.now_us()) / platform::kMicrosPerMilli;
+  command.deadline_store_ms = _context.lease.estimated_store_now_ms() + std::max<std::int64_t>(left_ms, 0);
+  for (std::uint32_t attempt = 0; attempt < _context.creation.attempts_max; ++attempt) {
+    const TimeUs latest = deadline_us - _context.creation.deadline_guard_us;
+    if (_context.platform.clock.now_us() >= latest) {
+      break;
+    }
+    _context.dispatcher.send(*target, messaging::Command{command});
+    std::optional<FinalResultReply> reply =
+        pending.wait(std::min(_context.platform.clock.now_us() + _context.creation.resend_interval_us, latest));
+    if (!reply.has_value()) {
+      continue;  // resend the same command to the same owner
+    }
+    _context.platform.events.emit(events::kCloseReplyDelivered,
+                                  {Field::str("op_id", reply->op_id.hex()),
+                                   Field::str("outcome", messaging::to_string(reply->outcome)),
+                                   Field::num("request", as_i64(reply->request))});
+    switch (reply->outcome) {
+      case ReplyOutcome::kClosed:
+        return true;
+      case ReplyOutcome::kNotFound:
+        return false;
+      case ReplyOutcome::kStaleGeneration:
+        return ManagerError{ManagerErrorKind::kStaleGeneration, reply->message};
+      case ReplyOutcome::kMoving:
+        return ManagerError{ManagerErrorKind::kMoving, reply->message};
+      default:
+        return ManagerError{ManagerErrorKind::kUnavailable, "close not done: " + reply->message};
+    }
+  }
+  return ManagerError{ManagerErrorKind::kDeadlineExceeded, "no command-20 reply before the deadline"};
+}
+
+// ---- target -------------------------------------------------------------------------------
+
+CloseTarget::CloseTarget(creation::NodeContext context) : _context(std::move(context)) {}
+
+void CloseTarget::remember(const std::string& op_key, Remembered remembered) {
+  auto it = _ops.find(op_key);
+  if (it != _ops.end()) {
+    it->second = std::move(remembered);
+    return;
+  }
+  _ops.emplace(op_key, std::move(remembered));
+  _order.push_back(op_key);
+  for (std::size_t scanned = 0; _ops.size() > _context.creation.remembered_operations_max && scanned < _order.size();
+       ++scanned) {
+    const std::string oldest = _order.front();
+    _order.pop_front();
+    auto old = _ops.find(oldest);
+    if (old != _ops.end() && old->second.state == OpState::kRunning) {
+      _order.push_back(oldest);
+      continue;
+    }
+    _ops.erase(oldest);
+  }
+}
+
+void CloseTarget::handle(platform::RoutingId from, messaging::CloseCommand command) {
+  const std::string op_key = op_key_of(command);
+  auto it = _ops.find(op_key);
+  if (it != _ops.end()) {
+    switch (it->second.state) {
+      case OpState::kRunning:
+      case OpState::kUnsettled:
+        return;  // answered by the running task, or never (the outcome is unknown)
+      case OpState::kAnswered: {
+        FinalResultReply again = *it->second.reply;
+        again.request = command.request;
+        reply(from, std::move(again));
+        return;
+      }
+      case OpState::kRetryable:
+        break;
+    }
+  }
+  remember(op_key, Remembered{OpState::kRunning, std::nullopt});
+  _context.platform.tasks.spawn("close-target", [this, from, command, op_key] { run(from, command, op_key); });
+}
+
+std::optional<ReplyOutcome> CloseTarget::decide(const messaging::CloseCommand& command, bool& unknown,
+                                                std::string& message) {
+  unknown = false;
+  const HostRun& self = _context.lease.host_run();
+  if (!(messaging::WireHostRun{self.owner_id, self.lease_generation} == command.target)) {
+    message = "the command names another target host run";
+    return ReplyOutcome::kCancelled;
+  }
+  const ObjectRef ref{command.kind, command.id, command.object_generation, {}, {}};
+  for (int attempt = 0; attempt < kRereadsMax; ++attempt) {
+    Result<AuthorityRead> read = _context.authority.read(AuthorityKey{command.kind, command.id});
+    if (!read.ok()) {
+      return std::nullopt;  // nothing known: a resend tries again
+    }
+    const std::optional<AuthoritySnapshot>& current = read.value().current;
+    switch (match_generation(current, ref)) {
+      case GenerationMatch::kMissing:
+        return ReplyOutcome::kNotFound;
+      case GenerationMatch::kStale:
+        return ReplyOutcome::kStaleGeneration;
+      case GenerationMatch::kMoving:
+        return ReplyOutcome::kMoving;
+      case GenerationMatch::kCreating:
+        message = "the generation is not Ready";
+        return ReplyOutcome::kCancelled;
+      case GenerationMatch::kMatch:
+        break;
+    }
+    if (current->record.owner_id != self.owner_id || current->record.owner_lease_generation != self.lease_generation ||
+        current->record.authority_owner_generation != command.owner_generation) {
+      message = "the owner changed";
+      return ReplyOutcome::kMoving;
+    }
+    Result<Done> removed = _context.authority.remove(*current);
+    if (removed.ok()) {
+      return ReplyOutcome::kClosed;
+    }
+    if (removed.error_kind() == ErrorKind::kConflict) {
+      continue;  // changed meanwhile: classify again
+    }
+    if (removed.error_kind() == ErrorKind::kIndeterminate) {
+      unknown = true;
+      return std::nullopt;  // unknown: never guessed, no reply
+    }
+    message = describe(removed.error());
+    return ReplyOutcome::kCancelled;
+  }
+  message = "the row kept changing";
+  return ReplyOutcome::kCancelled;
+}
+
+void CloseTarget::run(platform::RoutingId from, const messaging::CloseCommand& command, const std::string& op_key) {
+  bool unknown = false;
+  std::string message;
+  const std::optional<ReplyOutcome> outcome = decide(command, unknown, message);
+  if (!outcome.has_value()) {
+    remember(op_key, Remembered{unknown ? OpState::kUnsettled : OpState::kRetryable, std::nullopt});
+    return;
+  }
+  FinalResultReply answer;
+  answer.request = command.request;
+  answer.op_id = command.op_id;
+  answer.outcome = *outcome;
+  answer.message = std::move(message);
+  _context.platform.events.emit(events::kCloseResult,
+                                {Field::str("op_id", command.op_id.hex()),
+                                 Field::str("outcome", messaging::to_string(*outcome)),
+                                 Field::str("kind", records::to_string(command.kind)), Field::str("id", command.id),
+                                 Field::num("object_gen", as_i64(command.object_generation))});
+  remember(op_key, Remembered{OpState::kAnswered, answer});
+  reply(from, std::move(answer));
+}
+
+void CloseTarget::reply(platform::RoutingId to, FinalResultReply reply) {
+  _context.dispatcher.send(to, messaging::Command{std::move(reply)});
+}
+
+}  // namespace spotcheck::location::find

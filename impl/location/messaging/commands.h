@@ -1,0 +1,128 @@
+// The remote commands of creation and close (spec §7, §7.2) as they cross platform::Transport.
+// The Core transport carries bytes only; this is the codec: one JSON object per message
+// (nlohmann::json, keys sorted, compact), with the command number in "cmd" and the reply
+// correlation in "request" (unique per sending host run; a reply carries its command's value).
+//
+//   49 actor create      CreateCommand, object_kind = actor
+//   47 user spot create  CreateCommand, object_kind = userSpot
+//   48 userSpotClose     CloseCommand (also carries Actor Destroy, kind = actor: this slice's
+//                        choice — the spec names no separate command for it)
+//   20 final result      FinalResultReply, the one reply of 47/48/49
+//
+// The network correlation ("request") and the reply route (the envelope's sender) are never
+// stored in the Location Store (§7 "Stored final result").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "impl/location/messaging/operation_id.h"
+#include "impl/records/enums.h"
+#include "impl/records/keys.h"
+
+namespace spotcheck::location::messaging {
+
+enum class CommandCode : std::uint32_t {
+  kFinalResult = 20,
+  kUserSpotCreate = 47,
+  kUserSpotClose = 48,
+  kActorCreate = 49,
+};
+
+// One host run on the wire (§3.1).
+struct WireHostRun {
+  std::string owner_id;
+  std::uint64_t lease_generation = 0;
+  friend bool operator==(const WireHostRun&, const WireHostRun&) = default;
+};
+
+// 47 / 49: create the object the source reserved (the Creating row it secured on the target).
+struct CreateCommand {
+  std::uint64_t request = 0;
+  OperationId op_id;
+  std::string source_rid_hex;
+  WireHostRun source;
+  WireHostRun target;
+  records::ObjectKind object_kind = records::ObjectKind::kActor;  // actor | userSpot
+  std::string id;
+  std::string stable_type;
+  std::uint64_t object_generation = 0;
+  std::uint64_t store_version = 0;  // StoreVersion of the Creating row as Reserve left it
+  std::string reservation_id;
+  std::int64_t deadline_store_ms = 0;  // the Manager call's deadline in store time
+
+  CommandCode code() const {
+    return object_kind == records::ObjectKind::kActor ? CommandCode::kActorCreate
+                                                      : CommandCode::kUserSpotCreate;
+  }
+  friend bool operator==(const CreateCommand&, const CreateCommand&) = default;
+};
+
+// 48: close (or destroy) exactly the ref's generation on its owner.
+struct CloseCommand {
+  std::uint64_t request = 0;
+  OperationId op_id;
+  std::string source_rid_hex;
+  WireHostRun source;
+  WireHostRun target;
+  records::AuthorityKind kind = records::AuthorityKind::kSpot;
+  std::string id;
+  std::uint64_t object_generation = 0;
+  std::uint64_t owner_generation = 0;  // AuthorityOwnerGeneration the source read
+  std::uint64_t store_version = 0;     // StoreVersion the source read
+  std::int64_t deadline_store_ms = 0;
+  friend bool operator==(const CloseCommand&, const CloseCommand&) = default;
+};
+
+// The outcome a command-20 reply carries.
+enum class ReplyOutcome {
+  kExisting,         // GetOrCreate found the object Ready
+  kCreated,          // the factory approved; Ready + final result stored in one request
+  kRejected,         // the factory declined; row deleted, space returned, result stored
+  kFailed,           // the factory threw; row deleted, space returned, typed result stored
+  kCancelled,        // a Framework failure before the callback: no final result (§7 table)
+  kClosed,           // 48: the ref's generation was removed
+  kNotFound,         // 48: no record
+  kStaleGeneration,  // 48: another generation of the ID exists
+  kMoving,           // 48: the object is being moved (or its owner changed)
+};
+std::string_view to_string(ReplyOutcome outcome);
+std::optional<ReplyOutcome> parse_reply_outcome(std::string_view text);
+// Existing | Created | Rejected | Failed: the results §7 lets remote creation complete with.
+constexpr bool is_creation_result(ReplyOutcome outcome) {
+  return outcome == ReplyOutcome::kExisting || outcome == ReplyOutcome::kCreated ||
+         outcome == ReplyOutcome::kRejected || outcome == ReplyOutcome::kFailed;
+}
+
+// The object a reply names (ActorRef / SpotRef fields, §7.2).
+struct WireRef {
+  records::AuthorityKind kind = records::AuthorityKind::kActor;
+  std::string id;
+  std::uint64_t object_generation = 0;
+  std::string mesh_name;
+  std::string node_rid_hex;
+  friend bool operator==(const WireRef&, const WireRef&) = default;
+};
+
+// 20: the final result, freshly built for the connection that asked.
+struct FinalResultReply {
+  std::uint64_t request = 0;
+  OperationId op_id;
+  ReplyOutcome outcome = ReplyOutcome::kCancelled;
+  std::optional<WireRef> ref;  // for existing / created
+  std::string stable_type;
+  std::string message;    // typed failure text
+  std::string app_reply;  // the factory's optional application reply
+  friend bool operator==(const FinalResultReply&, const FinalResultReply&) = default;
+};
+
+using Command = std::variant<CreateCommand, CloseCommand, FinalResultReply>;
+
+std::string encode(const Command& command);
+// nullopt for anything that is not a well-formed command of this codec.
+std::optional<Command> decode(std::string_view bytes);
+
+}  // namespace spotcheck::location::messaging

@@ -1,0 +1,98 @@
+// The per-node message dispatcher over platform::Transport: one task receives every message of
+// this host run, decodes it (commands.h), hands commands (47/48/49) to their handlers and routes
+// command-20 replies to the caller waiting for them (request/reply correlation).
+//
+// A caller opens a PendingCall (a fresh request id, unique in this host run), sends its command
+// — possibly several times, always with the same request id — and waits on the call's Gate until
+// a reply or its deadline. The first reply for an open call is kept and wakes the caller; any
+// other reply (a duplicate, or one arriving after the caller closed the call) is dropped and
+// recorded as messaging.late_reply. So one call hands at most one reply to its caller, whatever
+// the network does. Lost or late messages cost the caller its wait, never a guess.
+//
+// Handlers run on the dispatcher task and must not block: they spawn a task for their work.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "impl/location/messaging/commands.h"
+#include "impl/platform/platform.h"
+
+namespace spotcheck::location::messaging {
+
+struct DispatcherConfig {
+  // How often the receive loop wakes to notice stop() (it also wakes on every message).
+  platform::TimeUs poll_interval_us = platform::seconds(1);
+  // Bound on wake-ups (messages and polls) of one host run's loop, and on open calls at once.
+  std::uint64_t messages_max = 100'000'000;
+  std::size_t open_calls_max = 100'000;
+};
+
+class Dispatcher {
+ public:
+  using CreateHandler = std::function<void(platform::RoutingId from, CreateCommand command)>;
+  using CloseHandler = std::function<void(platform::RoutingId from, CloseCommand command)>;
+
+  explicit Dispatcher(platform::Platform& platform, DispatcherConfig config = {});
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
+  ~Dispatcher();
+
+  void on_create(CreateHandler handler) { _on_create = std::move(handler); }
+  void on_close(CloseHandler handler) { _on_close = std::move(handler); }
+
+  // Spawns the receive task. stop() ends it at its next wake-up; wait for running() == false
+  // before destroying the dispatcher (or let the host run end: the task is unwound first).
+  void start();
+  void stop() { _stop_requested = true; }
+  bool running() const { return _running; }
+
+  // Sends any command on the ordered connection to `to` (delivery not guaranteed).
+  void send(platform::RoutingId to, const Command& command);
+
+  // One request/reply correlation. Closing (or destroying) it makes later replies late.
+  class PendingCall {
+   public:
+    PendingCall(PendingCall&& other) noexcept;
+    PendingCall& operator=(PendingCall&&) = delete;
+    ~PendingCall();
+    std::uint64_t request() const { return _request; }
+    // Parks until the reply arrived or deadline_us (local) passed; returns the reply at most
+    // once (a second wait after a reply returns nullopt).
+    std::optional<FinalResultReply> wait(platform::TimeUs deadline_us);
+    void close();
+
+   private:
+    friend class Dispatcher;
+    PendingCall(Dispatcher* dispatcher, std::uint64_t request) : _dispatcher(dispatcher), _request(request) {}
+    Dispatcher* _dispatcher;
+    std::uint64_t _request;
+  };
+  PendingCall open_call();
+
+  std::size_t open_calls() const { return _calls.size(); }
+
+ private:
+  struct Call {
+    std::unique_ptr<platform::Gate> gate;
+    std::optional<FinalResultReply> reply;
+    bool taken = false;
+  };
+  void loop();
+  void dispatch(platform::RoutingId from, Command command);
+  void deliver_reply(platform::RoutingId from, FinalResultReply reply);
+
+  platform::Platform& _platform;
+  DispatcherConfig _config;
+  CreateHandler _on_create;
+  CloseHandler _on_close;
+  std::uint64_t _next_request = 1;
+  std::map<std::uint64_t, Call> _calls;  // ordered: nothing depends on hash order
+  bool _running = false;
+  bool _stop_requested = false;
+};
+
+}  // namespace spotcheck::location::messaging

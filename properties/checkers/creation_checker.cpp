@@ -1,0 +1,212 @@
+#include "properties/checkers/creation_checker.h"
+
+#include "impl/location/creation/creation_events.h"
+#include "properties/common/describe.h"
+#include "properties/common/field_reader.h"
+#include "properties/event_kinds.h"
+
+namespace spotcheck::properties {
+
+namespace creation_events = location::creation::events;
+using model::AuthorityOp;
+
+namespace {
+
+std::string bounds_text(const ApplyBounds& bounds) {
+  if (bounds.lower == bounds.upper) {
+    return "store ms " + std::to_string(bounds.upper);
+  }
+  return "at or before store ms " + std::to_string(bounds.upper);
+}
+
+}  // namespace
+
+CreationChecker::CreationChecker(const PropertyOptions& options) { static_cast<void>(options); }
+
+std::optional<std::string> CreationChecker::on_event(const sim::TraceEvent& event) {
+  if (const auto op = authority_op_of(event.kind)) {
+    std::string problem;
+    const std::optional<AuthorityEvent> change = parse_authority_event(event, *op, problem);
+    if (!change.has_value()) {
+      return problem;
+    }
+    return on_authority(event, *change);
+  }
+  if (event.kind == creation_events::kFactoryRun) {
+    return on_factory_run(event);
+  }
+  if (event.kind == creation_events::kResult) {
+    return on_result(event);
+  }
+  if (event.kind == creation_events::kReplyDelivered) {
+    return on_delivered(event, _replies, true);
+  }
+  if (event.kind == creation_events::kCloseReplyDelivered) {
+    return on_delivered(event, _close_replies, false);
+  }
+  if (event.kind == kinds::kProcessKill || event.kind == kinds::kProcessExit) {
+    _last_death[event.node] = event.index;
+  }
+  return std::nullopt;
+}
+
+void CreationChecker::forget_old(std::map<std::int64_t, Creating>& generations) {
+  for (std::size_t i = 0; generations.size() > kGenerationsPerIdMax && i < kGenerationsPerIdMax; ++i) {
+    generations.erase(generations.begin());
+  }
+}
+
+// `later` (generation gen) reserved while `earlier` was provably still Creating.
+std::optional<std::string> CreationChecker::overlap(const std::string& object, std::int64_t gen, const Creating& later,
+                                                    std::int64_t earlier_gen, const Creating& earlier) const {
+  static_cast<void>(object);
+  if (!earlier.ended.has_value()) {
+    return std::nullopt;  // its end is not known (yet): nothing provable
+  }
+  if (!certainly_after(later.reserved, earlier.reserved) || !certainly_after(*earlier.ended, later.reserved)) {
+    return std::nullopt;
+  }
+  return "two Creating records at once: ObjectGeneration " + std::to_string(gen) + " was reserved (" +
+         event_ref(later.reserve_event) + ", " + bounds_text(later.reserved) + ") while ObjectGeneration " +
+         std::to_string(earlier_gen) + " was still Creating (reserved " + event_ref(earlier.reserve_event) + ", " +
+         bounds_text(earlier.reserved) + "; ended " + event_ref(earlier.end_event) + ", " +
+         bounds_text(*earlier.ended) + ")";
+}
+
+std::optional<std::string> CreationChecker::on_authority(const sim::TraceEvent& event, const AuthorityEvent& change) {
+  if (!change.applied()) {
+    return std::nullopt;
+  }
+  const std::string object = change.object();
+  std::map<std::int64_t, Creating>& generations = _creating[object];
+  if (change.op == AuthorityOp::kReserve) {
+    Creating& created = generations[change.object_gen];
+    created.reserved = change.bounds();
+    created.reserve_event = event.index;
+    created.owner = HostRun(change.owner);
+    for (const auto& [gen, other] : generations) {
+      if (gen == change.object_gen) {
+        continue;
+      }
+      if (auto found = overlap(object, change.object_gen, created, gen, other)) {
+        return where(event) + " " + change.describe_object() + ": " + *found;
+      }
+    }
+    forget_old(generations);
+    return std::nullopt;
+  }
+  const bool ends_creating = change.op == AuthorityOp::kCommit || change.op == AuthorityOp::kAbort ||
+                             (change.op == AuthorityOp::kDelete && change.state == "reserved");
+  if (!ends_creating) {
+    return std::nullopt;
+  }
+  auto it = generations.find(change.object_gen);
+  if (it == generations.end()) {
+    return std::nullopt;  // its Reserve was not reported (a killed host run's in-flight write)
+  }
+  Creating& ended = it->second;
+  ended.ended = change.bounds();
+  ended.end_event = event.index;
+  ended.committed = change.op == AuthorityOp::kCommit;
+  for (const auto& [gen, other] : generations) {
+    if (gen == change.object_gen) {
+      continue;
+    }
+    if (auto found = overlap(object, gen, other, change.object_gen, ended)) {
+      return where(event) + " " + change.describe_object() + ": " + *found;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> CreationChecker::on_factory_run(const sim::TraceEvent& event) {
+  FieldReader fields(event);
+  const std::string_view kind = fields.text("kind");
+  const std::string_view id = fields.text("id");
+  const std::int64_t gen = fields.number("object_gen");
+  const HostRunRef owner{fields.text("owner"), fields.number("lease_gen")};
+  if (!fields.ok()) {
+    return fields.problem();
+  }
+  const std::string object = object_key(kind, id);
+  const std::string subject = where(event) + " " + describe_object(kind, id) + " ObjectGeneration " +
+                              std::to_string(gen) + ": factory run on " + describe(owner);
+  const auto creating = _creating.find(object);
+  const Creating* reserved = nullptr;
+  if (creating != _creating.end()) {
+    auto it = creating->second.find(gen);
+    if (it != creating->second.end()) {
+      reserved = &it->second;
+    }
+  }
+  const std::string incarnation = incarnation_key(object, gen);
+  auto previous = _factory_runs.find(incarnation);
+  if (previous != _factory_runs.end()) {
+    // Only a crash retry: the same process, killed (or exited) after the earlier run and started
+    // again as a new host run, before any Commit of this generation.
+    const FactoryRun& earlier = previous->second;
+    const auto death = _last_death.find(earlier.node);
+    const bool crashed = earlier.node == event.node && death != _last_death.end() && death->second > earlier.event;
+    const bool committed = reserved != nullptr && reserved->committed;
+    if (!crashed || earlier.owner.same(owner) || committed) {
+      return subject + " again: it already ran at " + event_ref(earlier.event) + " on " + describe(earlier.owner) +
+             (committed ? " and the generation was committed"
+                        : (crashed ? " on the same host run" : " and that process did not die since")) +
+             " (only a crash retry may run it again)";
+    }
+  } else if (reserved != nullptr && !reserved->owner.same(owner)) {
+    return subject + ", but the Creating row (" + event_ref(reserved->reserve_event) + ") names " +
+           describe(reserved->owner) + " as the target";
+  }
+  _factory_runs[incarnation] = FactoryRun{event.index, event.node, HostRun(owner)};
+  return std::nullopt;
+}
+
+std::optional<std::string> CreationChecker::on_result(const sim::TraceEvent& event) {
+  FieldReader fields(event);
+  const std::string_view op = fields.text("op_id");
+  const std::string_view outcome = fields.text("outcome");
+  if (!fields.ok()) {
+    return fields.problem();
+  }
+  auto [it, inserted] = _results.try_emplace(std::string(op), Delivery{event.index, std::string(outcome)});
+  if (!inserted) {
+    return where(event) + " operation " + std::string(op) + ": a second final result '" + std::string(outcome) +
+           "' was recorded (the first, '" + it->second.outcome + "', at " + event_ref(it->second.event) + ")";
+  }
+  const auto reply = _replies.find(op);
+  if (reply != _replies.end() && reply->second.outcome != outcome) {
+    return where(event) + " operation " + std::string(op) + ": the stored final result is '" + std::string(outcome) +
+           "' but the caller was told '" + reply->second.outcome + "' at " + event_ref(reply->second.event);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> CreationChecker::on_delivered(const sim::TraceEvent& event, StringMap<Delivery>& deliveries,
+                                                         bool creation) {
+  FieldReader fields(event);
+  const std::string_view op = fields.text("op_id");
+  const std::string_view outcome = fields.text("outcome");
+  if (!fields.ok()) {
+    return fields.problem();
+  }
+  const std::string what = creation ? "command-20 creation reply" : "command-20 close reply";
+  auto [it, inserted] = deliveries.try_emplace(std::string(op), Delivery{event.index, std::string(outcome)});
+  if (!inserted) {
+    return where(event) + " operation " + std::string(op) + ": a " + what + " '" + std::string(outcome) +
+           "' was delivered twice (first '" + it->second.outcome + "' at " + event_ref(it->second.event) + ")";
+  }
+  if (!creation) {
+    return std::nullopt;
+  }
+  const bool stored_kind = outcome == "created" || outcome == "rejected" || outcome == "failed";
+  const auto stored = _results.find(op);
+  if (stored_kind && stored != _results.end() && stored->second.outcome != outcome) {
+    return where(event) + " operation " + std::string(op) + ": the caller was told '" + std::string(outcome) +
+           "' but the stored final result (" + event_ref(stored->second.event) + ") is '" + stored->second.outcome +
+           "'";
+  }
+  return std::nullopt;
+}
+
+}  // namespace spotcheck::properties

@@ -1,0 +1,228 @@
+#include "scenarios/creation/creation_program.h"
+
+#include <deque>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "impl/location/check.h"
+#include "impl/location/creation/creation_node.h"
+#include "impl/location/messaging/operation_id.h"
+#include "properties/event_kinds.h"
+
+namespace spotcheck::scenarios::creation {
+
+namespace loc = spotcheck::location;
+namespace lc = spotcheck::location::creation;
+using platform::Field;
+using platform::TimeUs;
+
+namespace {
+
+// The host run's lease was lost for good; it asks to be restarted: {owner}.
+constexpr std::string_view kNodeGaveUp = "node.gave_up";
+constexpr std::string_view kActorType = "Player";
+constexpr std::string_view kSpotType = "Room";
+// Bounds of the program's own loops.
+constexpr int kSuperviseRoundsMax = 1'000'000;
+constexpr int kClientRequestsMax = 1'000'000;
+constexpr std::size_t kRememberedSpotsMax = 8;
+
+records::MeshNodeDescriptorRecord make_descriptor(const std::string& rid_hex, const CreationWorkload& workload) {
+  records::MeshNodeDescriptorRecord d;
+  d.mesh_name = workload.mesh_name;
+  d.routing_id_hex = rid_hex;
+  d.lifecycle_generation = 1;
+  d.endpoint = "sim://" + rid_hex;
+  d.entry_spot_id = "entry:" + d.mesh_name + ":" + rid_hex;
+  d.object_capabilities = {
+      {records::ObjectKind::kActor, std::string(kActorType), records::CapabilityPolicy::kSnapshot, true, 0},
+      {records::ObjectKind::kUserSpot, std::string(kSpotType), records::CapabilityPolicy::kRecreate, false, 0},
+  };
+  d.object_role = records::ObjectRole::kServer;
+  d.placement_weight = 100;
+  d.state = records::DescriptorState::kServing;
+  d.security_identity = "spiffe://zlink/sim/" + rid_hex;
+  return d;
+}
+
+enum class Op { kGetOrCreateActor, kCreateActor, kGetOrCreateSpot, kCreateSpot, kDestroy, kFind };
+
+class Program {
+ public:
+  Program(platform::Platform& platform, const CreationNodeEnv& env)
+      : _platform(platform), _env(env), _workload(*env.workload), _store(env.make_store()) {
+    install_factories();
+    _node = std::make_unique<lc::CreationNode>(*env.config, *env.creation, platform, *_store,
+                                               make_descriptor(loc::messaging::routing_id_hex(platform.transport.self()),
+                                                               _workload),
+                                               _factories);
+  }
+
+  void run() {
+    if (!_node->start().ok()) {
+      block_forever();  // no lease: this host run can do nothing (the generation is exhausted)
+    }
+    for (std::uint32_t c = 0; c < _workload.clients_per_node; ++c) {
+      _platform.tasks.spawn("client", [this] { client_loop(); });
+    }
+    for (int round = 0; round < kSuperviseRoundsMax; ++round) {
+      if (_node->lease().lost()) {
+        // This host run never admits new work again (§5): an operator restarts the process.
+        _platform.events.emit(kNodeGaveUp, {Field::str("owner", _node->lease().host_run().owner_id)});
+        _env.request_restart();
+        block_forever();
+      }
+      _node->ensure_published();
+      _platform.clock.sleep_for(platform::millis(500));
+    }
+    block_forever();
+  }
+
+ private:
+  void block_forever() {
+    std::unique_ptr<platform::Gate> never = _platform.tasks.make_gate();
+    for (int i = 0; i < 1'000; ++i) {
+      never->wait_until(platform::kNever);
+    }
+  }
+
+  void install_factories() {
+    auto factory = [this](const lc::FactoryContext& context) -> lc::FactoryDecision {
+      _platform.clock.sleep_for(_platform.random.between(0, _workload.factory_delay_max_us));
+      if (_platform.random.chance(_workload.throw_probability)) {
+        throw std::runtime_error("the application's factory of " + context.id + " threw");
+      }
+      if (_platform.random.chance(_workload.reject_probability)) {
+        return lc::FactoryDecision::reject("declined " + context.id);
+      }
+      return lc::FactoryDecision::approve("made " + context.id);
+    };
+    _factories.add(records::ObjectKind::kActor, std::string(kActorType), factory);
+    _factories.add(records::ObjectKind::kUserSpot, std::string(kSpotType), factory);
+  }
+
+  Op pick_op() {
+    const std::uint32_t weights[] = {_workload.get_or_create_actor_weight, _workload.create_actor_weight,
+                                     _workload.get_or_create_spot_weight,  _workload.create_spot_weight,
+                                     _workload.destroy_weight,             _workload.find_weight};
+    std::uint64_t total = 0;
+    for (const std::uint32_t w : weights) {
+      total += w;
+    }
+    LOCATION_ASSERT(total > 0);
+    std::uint64_t draw = _platform.random.below(total);
+    for (std::size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); ++i) {
+      if (draw < weights[i]) {
+        return static_cast<Op>(i);
+      }
+      draw -= weights[i];
+    }
+    return Op::kFind;
+  }
+
+  std::string actor_id() { return "player:" + std::to_string(_platform.random.below(_workload.actor_ids)); }
+  std::string spot_id() { return "room:" + std::to_string(_platform.random.below(_workload.spot_ids)); }
+
+  void client_loop() {
+    for (int i = 0; i < kClientRequestsMax; ++i) {
+      _platform.clock.sleep_for(_platform.random.between(_workload.think_min_us, _workload.think_max_us));
+      if (_platform.clock.now_us() >= _workload.traffic_stop_us || !_node->lease().admission_open()) {
+        continue;  // traffic over (keep the host run alive), or not admitted: no new request
+      }
+      one_request();
+    }
+  }
+
+  void one_request() {
+    const std::string owner = _node->lease().host_run().owner_id;
+    const std::int64_t request = static_cast<std::int64_t>(++_requests);
+    const TimeUs now = _platform.clock.now_us();
+    const TimeUs deadline = now + _workload.request_deadline_us;
+    const Op op = pick_op();
+    std::string id = op == Op::kGetOrCreateSpot ? spot_id() : actor_id();
+    _platform.events.emit(properties::kinds::kRequestStart,
+                          {Field::str("owner", owner), Field::num("request", request),
+                           Field::num("deadline_us", deadline), Field::num("now_us", now), Field::str("id", id)});
+    const std::string_view outcome = perform(op, id, deadline);
+    const TimeUs end = _platform.clock.now_us();
+    _platform.events.emit(properties::kinds::kRequestEnd,
+                          {Field::str("owner", owner), Field::num("request", request), Field::str("outcome", outcome),
+                           Field::num("late", end > deadline ? 1 : 0), Field::num("now_us", end)});
+  }
+
+  std::string_view creation_outcome(const lc::ManagerResult<lc::CreateReply>& result) {
+    return result.ok() ? loc::messaging::to_string(result.value().outcome) : lc::to_string(result.error_kind());
+  }
+
+  std::string_view perform(Op op, const std::string& id, TimeUs deadline) {
+    lc::Manager& manager = _node->manager();
+    switch (op) {
+      case Op::kGetOrCreateActor:
+        return creation_outcome(manager.get_or_create_actor(id, std::string(kActorType), deadline));
+      case Op::kCreateActor:
+        return creation_outcome(manager.create_actor(id, std::string(kActorType), deadline));
+      case Op::kGetOrCreateSpot:
+        return creation_outcome(manager.get_or_create_user_spot(id, std::string(kSpotType), deadline));
+      case Op::kCreateSpot: {
+        auto created = manager.create_user_spot(std::string(kSpotType), deadline);
+        if (created.ok() && created.value().outcome == loc::messaging::ReplyOutcome::kCreated) {
+          _spots.push_back(created.value().ref);
+          if (_spots.size() > kRememberedSpotsMax) {
+            _spots.pop_front();
+          }
+        }
+        return creation_outcome(created);
+      }
+      case Op::kDestroy:
+        return destroy(id, deadline);
+      case Op::kFind: {
+        auto found = manager.find_actor(id);
+        return found.ok() ? (found.value().has_value() ? "ready" : "none") : lc::to_string(found.error_kind());
+      }
+    }
+    return "unknown";
+  }
+
+  // Destroys the current actor `id`, or closes a User Spot (a remembered one, or a pool room).
+  std::string_view destroy(const std::string& id, TimeUs deadline) {
+    lc::Manager& manager = _node->manager();
+    const bool spot = _platform.random.chance(0.4);
+    std::optional<lc::ObjectRef> ref;
+    if (spot && !_spots.empty() && _platform.random.chance(0.5)) {
+      ref = _spots.front();
+      _spots.pop_front();
+    } else {
+      auto found = spot ? manager.find_spot(spot_id()) : manager.find_actor(id);
+      if (!found.ok()) {
+        return lc::to_string(found.error_kind());
+      }
+      if (!found.value().has_value()) {
+        return "none";
+      }
+      ref = *found.value();
+    }
+    auto closed = ref->kind == records::AuthorityKind::kActor ? manager.destroy(*ref, deadline)
+                                                              : manager.close(*ref, deadline);
+    return closed.ok() ? (closed.value() ? "closed" : "not_found") : lc::to_string(closed.error_kind());
+  }
+
+  platform::Platform& _platform;
+  const CreationNodeEnv& _env;
+  const CreationWorkload& _workload;
+  std::unique_ptr<store::LocationStore> _store;
+  lc::FactoryRegistry _factories;
+  std::unique_ptr<lc::CreationNode> _node;
+  std::uint64_t _requests = 0;
+  std::deque<lc::ObjectRef> _spots;
+};
+
+}  // namespace
+
+void run_creation_node(platform::Platform& platform, const CreationNodeEnv& env) {
+  LOCATION_ASSERT(env.config != nullptr && env.creation != nullptr && env.workload != nullptr);
+  Program program(platform, env);
+  program.run();
+}
+
+}  // namespace spotcheck::scenarios::creation

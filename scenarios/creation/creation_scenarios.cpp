@@ -1,0 +1,51 @@
+#include "scenarios/creation/creation_scenarios.h"
+
+#include <cassert>
+
+namespace spotcheck::scenarios::creation {
+
+namespace {
+
+using platform::millis;
+using platform::seconds;
+
+faults::FaultPlan storm_faults(platform::TimeUs stop_us) {
+  faults::FaultPlan p;
+  p.store_request_loss = 0.02;
+  p.store_reply_loss = 0.03;
+  p.store_reply_delay = 0.01;
+  p.node_kill_gap_us = seconds(9);
+  p.node_down_us = seconds(3);
+  p.node_pause_gap_us = seconds(12);
+  p.node_pause_max_us = seconds(4);
+  p.faults_stop_us = stop_us;
+  return p;
+}
+
+}  // namespace
+
+CreationScenarioConfig creation_scenario_config(const std::string& name) {
+  if (name == "creation-storm") {
+    CreationScenarioConfig c;
+    c.name = "creation-storm";
+    c.description =
+        "6 nodes Create/GetOrCreate/destroy the same 3 actors and 2 rooms; lost store replies, kills, pauses, "
+        "node-to-node loss, rejecting and throwing factories";
+    c.node_count = 6;
+    c.faults_stop_us = seconds(45);
+    c.liveness_window_us = seconds(35);
+    c.workload.traffic_stop_us = seconds(70);
+    c.plan = storm_faults;
+    return c;
+  }
+  assert(false && "unknown creation scenario");
+  return CreationScenarioConfig{};
+}
+
+std::vector<std::unique_ptr<Scenario>> make_creation_scenarios() {
+  std::vector<std::unique_ptr<Scenario>> out;
+  out.push_back(std::make_unique<CreationScenario>(creation_scenario_config("creation-storm")));
+  return out;
+}
+
+}  // namespace spotcheck::scenarios::creation

@@ -1,0 +1,36 @@
+// The creation-storm workload: every node's clients Create / GetOrCreate the same few Actor and
+// User Spot IDs, find them and destroy / close them again (so IDs are re-created under new
+// generations), while the factories sometimes reject, sometimes throw, sometimes take long.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "impl/platform/time.h"
+
+namespace spotcheck::scenarios::creation {
+
+struct CreationWorkload {
+  std::string mesh_name = "sim";
+  std::uint32_t actor_ids = 3;        // "player:0" ..
+  std::uint32_t spot_ids = 2;         // "room:0" .. (User Spots of type Room)
+  std::uint32_t clients_per_node = 2;  // concurrent client tasks per host run
+  platform::TimeUs think_min_us = platform::millis(10);
+  platform::TimeUs think_max_us = platform::millis(300);
+  platform::TimeUs request_deadline_us = platform::seconds(5);
+  // Operation mix (weights, any scale).
+  std::uint32_t get_or_create_actor_weight = 30;
+  std::uint32_t create_actor_weight = 15;
+  std::uint32_t get_or_create_spot_weight = 15;
+  std::uint32_t create_spot_weight = 5;
+  std::uint32_t destroy_weight = 15;  // find + destroy an actor / close a spot
+  std::uint32_t find_weight = 10;
+  // Factories.
+  double reject_probability = 0.1;
+  double throw_probability = 0.1;
+  platform::TimeUs factory_delay_max_us = platform::millis(400);
+  // Clients issue requests only before this time (the end of traffic).
+  platform::TimeUs traffic_stop_us = platform::seconds(60);
+};
+
+}  // namespace spotcheck::scenarios::creation

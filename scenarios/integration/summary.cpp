@@ -1,0 +1,105 @@
+// format_summary(): the text `spotcheck redis` prints.
+#include <cstdio>
+#include <sstream>
+
+#include "scenarios/integration/integration_run.h"
+
+namespace spotcheck::scenarios::integration {
+
+namespace {
+
+std::string seconds_text(TimeUs us) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f s", static_cast<double>(us) / 1e6);
+  return buffer;
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (const std::string& part : parts) {
+    if (!out.empty()) {
+      out += separator;
+    }
+    out += part;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string format_summary(const IntegrationReport& report) {
+  std::ostringstream out;
+  out << "scenario " << report.scenario << " on " << report.url << ", namespace '" << report.key_namespace << "'\n";
+  out << "  seed " << report.seed << ", " << report.node_count << " nodes, traffic " << seconds_text(report.duration_us)
+      << ", ran " << seconds_text(report.run.end_time_us) << " (" << report.run.steps << " steps, "
+      << report.run.events << " events)\n";
+  const ActivityCounts& a = report.activity;
+  out << "requests: " << a.requests_started << " started, " << a.requests_ended << " ended";
+  if (!a.request_outcomes.empty()) {
+    std::vector<std::string> outcomes;
+    for (const auto& [outcome, count] : a.request_outcomes) {
+      outcomes.push_back(outcome + " " + std::to_string(count));
+    }
+    out << " (" << join(outcomes, ", ") << ")";
+  }
+  out << "\n";
+  out << "protocol: leases registered " << a.leases_registered << ", renewed " << a.leases_renewed << ", lost "
+      << a.leases_lost << "; objects reserved " << a.reserves << ", created " << a.commits << ", aborted " << a.aborts
+      << ", used " << a.object_work << ", deleted " << a.deletes << "; takeovers " << a.takeovers << "; conflicts "
+      << a.conflicts << "\n";
+  out << "store replies: lost " << a.indeterminate_replies;
+  if (!a.indeterminate_by_op.empty()) {
+    std::vector<std::string> ops;
+    for (const auto& [op, count] : a.indeterminate_by_op) {
+      ops.push_back(op + " " + std::to_string(count));
+    }
+    out << " (" << join(ops, ", ") << ")";
+  }
+  out << ", resolved by re-read " << a.resolved_by_reread
+      << ", left indeterminate " << a.indeterminate_outcomes << ", store errors " << a.store_errors << "\n";
+  out << "host runs " << a.host_runs << ", kills " << a.kills << ", pauses " << a.pauses << "\n";
+  for (const std::string& fault : report.fault_log) {
+    out << "  fault: " << fault << "\n";
+  }
+  if (report.violation.has_value()) {
+    out << "properties: VIOLATED " << report.violation->property << ": " << report.violation->message << "\n";
+  } else if (!report.run.ok()) {
+    out << "properties: run failed: " << report.run.problem << "\n";
+  } else {
+    out << "properties: pass (" << join(report.properties, ", ") << ")\n";
+  }
+  for (const std::string& line : report.problem_context) {
+    out << "  | " << line << "\n";
+  }
+  if (auto text = report.capacity.violation()) {
+    out << "store audit: " << *text << "\n";
+  } else {
+    out << "store audit: capacity counters pass (" << report.capacity.stored.size() << " counters, "
+        << report.capacity.rows << " rows)";
+  }
+  if (auto text = report.owners.violation()) {
+    out << "\nstore audit: " << *text << "\n";
+  } else {
+    out << "; owners pass (" << report.owners.active_rows << " Active, " << report.owners.reserved_rows
+        << " Reserved rows, one owner host run each)\n";
+  }
+  for (const std::string& line : report.owners.unresolved) {
+    out << "  unresolved (a lost reply): " << line << "\n";
+  }
+  out << "store clock: StoreNow = " << report.store_clock.epoch_ms << " + t/1000 (from Redis TIME); at the end "
+      << (report.store_clock.end_lead_ms ? std::to_string(*report.store_clock.end_lead_ms) + " ms ahead of Redis"
+                                         : std::string("unknown"))
+      << (report.store_clock.consistent ? " (consistent)"
+                                        : " (INCONSISTENT: allowed 0.." + std::to_string(report.store_clock.lead_max_ms) +
+                                              " ms)")
+      << "\n";
+  for (const std::string& missing : report.missing_activity) {
+    out << "warning: " << missing << "\n";
+  }
+  out << "namespace: " << report.namespace_outcome << "\n";
+  const std::string reason = report.failure_reason();
+  out << "verdict: " << (reason.empty() ? "PASS" : "FAIL: " + reason) << "\n";
+  return out.str();
+}
+
+}  // namespace spotcheck::scenarios::integration

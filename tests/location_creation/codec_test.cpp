@@ -1,0 +1,144 @@
+// The command codec (47/48/49/20), OperationId and the stored creation records.
+#include <gtest/gtest.h>
+
+#include "impl/location/creation/operation_key.h"
+#include "impl/location/creation/stored_records.h"
+#include "impl/location/messaging/commands.h"
+#include "impl/records/keys.h"
+
+namespace spotcheck::location::creation {
+namespace {
+
+using messaging::Command;
+using messaging::OperationId;
+
+messaging::CreateCommand sample_create(records::ObjectKind kind) {
+  messaging::CreateCommand c;
+  c.request = 7;
+  c.op_id = OperationId{0x0123456789abcdefULL, 0xfedcba9876543210ULL};
+  c.source_rid_hex = "00000000000a1000";
+  c.source = {"owner-a", 3};
+  c.target = {"owner-b", 9};
+  c.object_kind = kind;
+  c.id = "player:1";
+  c.stable_type = "Player";
+  c.object_generation = (1ULL << 62) + 5;
+  c.store_version = 42;
+  c.reservation_id = c.op_id.hex();
+  c.deadline_store_ms = 1'764'417'600'123;
+  return c;
+}
+
+TEST(Codec, OperationIdHexRoundTrip) {
+  const OperationId id{0x0123456789abcdefULL, 0x00000000000000ffULL};
+  EXPECT_EQ(id.hex(), "0123456789abcdef00000000000000ff");
+  EXPECT_EQ(OperationId::parse(id.hex()), id);
+  EXPECT_FALSE(OperationId::parse("0123").has_value());
+  EXPECT_FALSE(OperationId::parse("0123456789ABCDEF00000000000000ff").has_value());  // lowercase only
+  EXPECT_EQ(messaging::routing_id_hex(0x00a10001), "0000000000a10001");
+  EXPECT_EQ(messaging::parse_routing_id_hex("0000000000a10001"), 0x00a10001u);
+  EXPECT_FALSE(messaging::parse_routing_id_hex("xyz").has_value());
+}
+
+TEST(Codec, CreateCommandsCarryTheirNumbers) {
+  for (const auto kind : {records::ObjectKind::kActor, records::ObjectKind::kUserSpot}) {
+    const messaging::CreateCommand c = sample_create(kind);
+    const std::string bytes = messaging::encode(Command{c});
+    const int expected = kind == records::ObjectKind::kActor ? 49 : 47;
+    EXPECT_NE(bytes.find("\"cmd\":" + std::to_string(expected)), std::string::npos) << bytes;
+    const auto decoded = messaging::decode(bytes);
+    ASSERT_TRUE(decoded.has_value());
+    EXPECT_EQ(std::get<messaging::CreateCommand>(*decoded), c);
+  }
+}
+
+TEST(Codec, CloseAndFinalResultRoundTrip) {
+  messaging::CloseCommand close;
+  close.request = 3;
+  close.op_id = OperationId{1, 2};
+  close.source_rid_hex = "00000000000a1000";
+  close.source = {"owner-a", 3};
+  close.target = {"owner-b", 4};
+  close.kind = records::AuthorityKind::kSpot;
+  close.id = "room:1";
+  close.object_generation = 11;
+  close.owner_generation = 2;
+  close.store_version = 99;
+  close.deadline_store_ms = 5;
+  const std::string close_bytes = messaging::encode(Command{close});
+  EXPECT_NE(close_bytes.find("\"cmd\":48"), std::string::npos);
+  EXPECT_EQ(std::get<messaging::CloseCommand>(*messaging::decode(close_bytes)), close);
+
+  messaging::FinalResultReply reply;
+  reply.request = 3;
+  reply.op_id = OperationId{1, 2};
+  reply.outcome = messaging::ReplyOutcome::kCreated;
+  reply.ref = messaging::WireRef{records::AuthorityKind::kActor, "p", 8, "game", "00000000000a1001"};
+  reply.stable_type = "Player";
+  reply.app_reply = std::string("bin\0ary", 7);
+  const std::string reply_bytes = messaging::encode(Command{reply});
+  EXPECT_NE(reply_bytes.find("\"cmd\":20"), std::string::npos);
+  EXPECT_EQ(std::get<messaging::FinalResultReply>(*messaging::decode(reply_bytes)), reply);
+}
+
+TEST(Codec, MalformedBytesDecodeToNothing) {
+  const std::string good = messaging::encode(Command{sample_create(records::ObjectKind::kActor)});
+  for (const std::string& bad :
+       {std::string(""), std::string("not json"), std::string("[]"), std::string("{\"cmd\":99}"),
+        std::string("{\"cmd\":20}"), good.substr(0, good.size() / 2)}) {
+    EXPECT_FALSE(messaging::decode(bad).has_value()) << bad;
+  }
+  // 49 must carry an actor: a User Spot under 49 is refused.
+  std::string swapped = good;
+  swapped.replace(swapped.find("\"objectKind\":\"actor\""), 20, "\"objectKind\":\"userSpot\"");
+  EXPECT_FALSE(messaging::decode(swapped).has_value());
+}
+
+TEST(StoredRecords, FinalResultRoundTripAndKey) {
+  FinalResultRecord r;
+  r.operation = OperationKey{"00000000000a1000", 3, OperationId{1, 2}};
+  r.outcome = messaging::ReplyOutcome::kCreated;
+  r.ref = messaging::WireRef{records::AuthorityKind::kActor, "p", 8, "game", "00000000000a1001"};
+  r.stable_type = "Player";
+  r.app_reply = "hi";
+  r.retain_until_ms = 123;
+  r.request_sha256 = std::string(64, 'a');
+  const std::string bytes = encode(r);
+  EXPECT_NE(bytes.find("\"format\":\"creation-operation-terminal-v1\""), std::string::npos);
+  EXPECT_EQ(bytes.find("request\":"), std::string::npos) << "no network correlation is stored: " << bytes;
+  EXPECT_EQ(decode_final_result(bytes), r);
+  // The key: "creation-result\0" + SHA-256 of the operation preimage.
+  std::string preimage("creation-operation-terminal-v1");
+  preimage += std::string(1, '\0') + "00000000000a1000" + std::string(1, '\0') + "3" + std::string(1, '\0') +
+              OperationId{1, 2}.hex();
+  EXPECT_EQ(r.operation.preimage(), preimage);
+  EXPECT_EQ(r.operation.result_key(), std::string("creation-result") + '\0' + records::sha256_hex(preimage));
+  // An unknown format version is refused, never guessed.
+  std::string other = bytes;
+  other.replace(other.find("terminal-v1"), 11, "terminal-v2");
+  EXPECT_FALSE(decode_final_result(other).has_value());
+}
+
+TEST(StoredRecords, CreationRequestHoldsNoPlacementOrCapacity) {
+  CreationRequestRecord r;
+  r.operation = OperationKey{"00000000000a1000", 3, OperationId{1, 2}};
+  r.source = {"owner-a", 3};
+  r.mode = CreateMode::kGetOrCreate;
+  r.object_kind = records::ObjectKind::kUserSpot;
+  r.id = "room:1";
+  r.stable_type = "Room";
+  r.args = std::string("\x01\x02", 2);
+  r.deadline_store_ms = 77;
+  r.reservation_id = OperationId{1, 2}.hex();
+  const std::string bytes = encode(r);
+  EXPECT_EQ(decode_creation_request(bytes), r);
+  for (const char* placement_word : {"capacity", "allocation", "mesh", "descriptor", "slots"}) {
+    EXPECT_EQ(bytes.find(placement_word), std::string::npos) << placement_word << " in " << bytes;
+  }
+  EXPECT_EQ(creation_request_key(r.reservation_id), std::string("creation-request") + '\0' + r.reservation_id);
+  EXPECT_EQ(key_of_request_reference(creation_request_reference(r.reservation_id)), creation_request_key(r.reservation_id));
+  EXPECT_TRUE(key_of_request_reference("elsewhere/x").empty());
+}
+
+}  // namespace
+}  // namespace spotcheck::location::creation

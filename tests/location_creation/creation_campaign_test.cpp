@@ -1,0 +1,133 @@
+// The creation-storm campaign: the real protocol passes every seed (all properties, liveness
+// included); a planted creation bug (CreationConfig::test_only_bugs.factory_before_verify) is
+// caught by exactly-one-creation; a seed replays to the same trace, bit for bit.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "scenarios/creation/creation_scenarios.h"
+
+namespace spotcheck::scenarios::creation {
+namespace {
+
+constexpr std::uint64_t kPlantedSeedsMax = 100;
+
+std::string what(const SeedOutcome& outcome) {
+  if (outcome.violation) {
+    return outcome.violation->property + ": " + outcome.violation->message;
+  }
+  return outcome.failure.value_or("ok");
+}
+
+TEST(CreationCampaign, TheRealProtocolPassesEverySeed) {
+  const CreationScenario scenario(creation_scenario_config("creation-storm"));
+  const auto start = std::chrono::steady_clock::now();
+  std::uint64_t events = 0;
+  // SPOTCHECK_CREATION_SEEDS widens the sweep (default 24).
+  const char* wider = std::getenv("SPOTCHECK_CREATION_SEEDS");
+  const std::uint64_t kSeeds = wider != nullptr ? std::strtoull(wider, nullptr, 10) : 24;
+  for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    const SeedOutcome outcome = scenario.run(SeedRequest{seed, /*swarm=*/seed % 3 == 0, false});
+    ASSERT_TRUE(outcome.ok()) << "seed " << seed << (seed % 3 == 0 ? " (swarm)" : "") << ": " << what(outcome);
+    EXPECT_GT(outcome.events, 10'000u) << "seed " << seed << " did almost nothing";
+    events += outcome.events;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << "[ campaign ] creation-storm: " << kSeeds << " seeds, " << events / kSeeds << " events/seed, "
+            << (kSeeds * 60.0 / seconds) << " seeds/min (one core)\n";
+}
+
+TEST(CreationCampaign, FactoryBeforeVerifyIsCaughtByExactlyOneCreation) {
+  CreationScenarioConfig config = creation_scenario_config("creation-storm");
+  config.creation.test_only_bugs.factory_before_verify = true;
+  const CreationScenario scenario(config);
+  SeedOutcome outcome;
+  std::uint64_t seeds = 0;
+  for (std::uint64_t seed = 1; seed <= kPlantedSeedsMax; ++seed) {
+    seeds = seed;
+    outcome = scenario.run(SeedRequest{seed, false, false});
+    if (!outcome.ok()) {
+      break;
+    }
+  }
+  ASSERT_TRUE(outcome.violation.has_value()) << "not caught in " << seeds << " seeds: " << what(outcome);
+  EXPECT_EQ(outcome.violation->property, "exactly-one-creation") << outcome.violation->message;
+  EXPECT_NE(outcome.violation->message.find("factory run on"), std::string::npos) << outcome.violation->message;
+  int caught = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    caught += scenario.run(SeedRequest{seed, false, false}).ok() ? 0 : 1;
+  }
+  std::cout << "[ planted ] caught on " << caught << " of seeds 1..10\n";
+  EXPECT_GE(caught, 1);
+  std::cout << "[ planted ] factory_before_verify caught by " << outcome.violation->property << " after " << seeds
+            << " seed(s): " << outcome.violation->message << "\n";
+  // The failing seed replays to the same verdict at the same event.
+  const SeedOutcome again = scenario.run(SeedRequest{outcome.seed, false, false});
+  EXPECT_EQ(again.trace_hash, outcome.trace_hash);
+  ASSERT_TRUE(again.violation.has_value());
+  EXPECT_EQ(again.violation->event_index, outcome.violation->event_index);
+}
+
+// The storm reaches the paths it is meant to: every creation outcome, the lost-reply re-read,
+// refused commands, and factories that ran for generations that never became Ready.
+TEST(CreationCampaign, TheStormExercisesEveryCreationPath) {
+  const CreationScenario scenario(creation_scenario_config("creation-storm"));
+  std::map<std::string, int> counts;
+  auto count = [&counts](const std::string& line, const std::string& kind, const std::string& field) {
+    if (line.find(" " + kind + " ") == std::string::npos) {
+      return;
+    }
+    std::string key = kind;
+    const std::size_t at = field.empty() ? std::string::npos : line.find(field + "=\"");
+    if (at != std::string::npos) {
+      const std::size_t begin = at + field.size() + 2;
+      key += ":" + line.substr(begin, line.find('"', begin) - begin);
+    }
+    ++counts[key];
+  };
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const SeedOutcome outcome = scenario.run(SeedRequest{seed, false, true});
+    ASSERT_TRUE(outcome.ok()) << what(outcome);
+    for (const std::string& line : outcome.event_lines) {
+      count(line, "request.end", "outcome");
+      count(line, "creation.factory_run", "");
+      count(line, "creation.result_reread", "");
+      count(line, "creation.verify_failed", "");
+      count(line, "creation.abandoned_cancelled", "outcome");
+      count(line, "messaging.late_reply", "");
+      count(line, "kill", "");
+    }
+  }
+  for (const auto& [key, n] : counts) {
+    std::cout << "[ storm ] " << key << " " << n << "\n";
+  }
+  for (const char* key : {"request.end:created", "request.end:existing", "request.end:already_exists",
+                          "request.end:rejected", "request.end:failed", "request.end:closed",
+                          "request.end:ready", "creation.factory_run", "creation.result_reread", "kill"}) {
+    EXPECT_GT(counts[key], 0) << key;
+  }
+}
+
+TEST(CreationCampaign, EverySeedIsDeterministic) {
+  const CreationScenario scenario(creation_scenario_config("creation-storm"));
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const SeedOutcome a = scenario.run(SeedRequest{seed, seed == 3, true});
+    const SeedOutcome b = scenario.run(SeedRequest{seed, seed == 3, true});
+    EXPECT_EQ(a.trace_hash, b.trace_hash) << "seed " << seed;
+    EXPECT_EQ(a.events, b.events) << "seed " << seed;
+    ASSERT_EQ(a.event_hashes.size(), b.event_hashes.size());
+    for (std::size_t i = 0; i < a.event_hashes.size(); ++i) {
+      ASSERT_EQ(a.event_hashes[i], b.event_hashes[i]) << "seed " << seed << " diverges at #" << i << ":\n  "
+                                                      << a.event_lines[i] << "\n  " << b.event_lines[i];
+    }
+  }
+  EXPECT_NE(scenario.run(SeedRequest{1, false, false}).trace_hash, scenario.run(SeedRequest{2, false, false}).trace_hash);
+}
+
+}  // namespace
+}  // namespace spotcheck::scenarios::creation

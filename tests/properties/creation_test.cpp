@@ -1,0 +1,196 @@
+// Property `exactly-one-creation`: legal creation histories pass; each illegal one is flagged
+// with the object, the generations and the earlier conflicting event.
+#include <gtest/gtest.h>
+
+#include "tests/properties/fixture.h"
+
+namespace spotcheck::properties::testing {
+namespace {
+
+using platform::millis;
+using platform::seconds;
+
+constexpr std::int32_t kSource = 0;
+constexpr std::int32_t kTarget = 1;
+
+class Creation : public ::testing::Test {
+ protected:
+  History h{"exactly-one-creation"};
+  Script& s = h.script;
+
+  // The Creating row of `gen`, reserved by the source on the target host run `owner`.
+  static Row row(std::int64_t gen, std::string state = "reserved", std::string owner = "owner-b") {
+    Row r;
+    r.id = "player:1";
+    r.object_gen = gen;
+    r.state = std::move(state);
+    r.owner = std::move(owner);
+    return r;
+  }
+  std::optional<std::string> reserve(TimeUs t, std::int64_t gen, std::int64_t store_now_ms = 0) {
+    return s.write(t, kSource, Write{.op = "reserve", .row = row(gen), .store_now_ms = store_now_ms,
+                                     .by_owner = "owner-a", .by_lease_gen = 1});
+  }
+  std::optional<std::string> commit(TimeUs t, std::int64_t gen, std::int64_t store_now_ms = 0) {
+    return s.write(t, kTarget, Write{.op = "commit", .row = row(gen, "active"), .store_now_ms = store_now_ms});
+  }
+  std::optional<std::string> abort(TimeUs t, std::int64_t gen, std::int64_t store_now_ms = 0) {
+    return s.write(t, kTarget, Write{.op = "abort", .row = row(gen), .store_now_ms = store_now_ms});
+  }
+  std::optional<std::string> factory(TimeUs t, std::int64_t gen, std::string owner = "owner-b",
+                                     std::int32_t node = kTarget, std::int64_t lease_gen = 1) {
+    return s.feed(t, node, "creation.factory_run",
+                  {F::s("kind", "actor"), F::s("id", "player:1"), F::n("object_gen", gen), F::s("stable_type", "Player"),
+                   F::s("node", "00000000000000a2"), F::s("owner", std::move(owner)), F::n("lease_gen", lease_gen),
+                   F::s("op_id", "op")});
+  }
+  std::optional<std::string> result(TimeUs t, const std::string& op, const std::string& outcome) {
+    return s.feed(t, kTarget, "creation.result",
+                  {F::s("op_id", op), F::s("outcome", outcome), F::s("kind", "actor"), F::s("id", "player:1"),
+                   F::n("object_gen", 1), F::s("owner", "owner-b"), F::n("lease_gen", 1)});
+  }
+  std::optional<std::string> delivered(TimeUs t, const std::string& op, const std::string& outcome,
+                                       const std::string& kind = "creation.reply_delivered") {
+    return s.feed(t, kSource, kind,
+                  {F::s("op_id", op), F::s("outcome", outcome), F::n("request", 1), F::s("id", "player:1"),
+                   F::n("object_gen", 1)});
+  }
+};
+
+// ---- legal ------------------------------------------------------------------------------------
+
+TEST_F(Creation, CreatedThenDeletedThenCreatedAgain) {
+  EXPECT_LEGAL(reserve(seconds(1), 1));
+  EXPECT_LEGAL(factory(seconds(1) + millis(5), 1));
+  EXPECT_LEGAL(commit(seconds(1) + millis(10), 1));
+  EXPECT_LEGAL(result(seconds(1) + millis(10), "op1", "created"));
+  EXPECT_LEGAL(delivered(seconds(1) + millis(12), "op1", "created"));
+  EXPECT_LEGAL(s.write(seconds(2), kTarget, Write{.op = "delete", .row = row(1, "active")}));
+  EXPECT_LEGAL(reserve(seconds(3), 2));
+  EXPECT_LEGAL(factory(seconds(3) + millis(5), 2));
+  EXPECT_LEGAL(abort(seconds(3) + millis(10), 2));
+  EXPECT_LEGAL(result(seconds(3) + millis(10), "op2", "rejected"));
+  EXPECT_LEGAL(delivered(seconds(3) + millis(12), "op2", "rejected"));
+}
+
+TEST_F(Creation, AbortReportedAfterTheNextReserveButAppliedBefore) {
+  EXPECT_LEGAL(reserve(seconds(1), 1));
+  // The next Reserve (applied at 5 s) is reported before the Abort that applied at 4 s.
+  EXPECT_LEGAL(reserve(seconds(5), 2));
+  EXPECT_LEGAL(abort(seconds(6), 1, store_ms(seconds(4))));
+}
+
+TEST_F(Creation, ResolvedWritesAreNotProvablyOverlapping) {
+  EXPECT_LEGAL(reserve(seconds(1), 1));
+  // The Abort of generation 1 was resolved by a re-read at 9 s: it applied at or before then.
+  EXPECT_LEGAL(s.write(seconds(9), kTarget, Write{.op = "abort", .row = row(1), .resolved = true}));
+  // Reserve of generation 2 applied at store time 5 s (reported at 10 s): the Abort may have applied before it.
+  EXPECT_LEGAL(reserve(seconds(10), 2, store_ms(seconds(5))));
+}
+
+TEST_F(Creation, CrashRetryOfTheFactoryOnARestartedTarget) {
+  EXPECT_LEGAL(reserve(seconds(1), 1));
+  EXPECT_LEGAL(factory(seconds(1) + millis(5), 1));
+  EXPECT_LEGAL(s.kill(seconds(2), kTarget));  // killed after the factory, before Commit
+  EXPECT_LEGAL(s.start(seconds(3), kTarget));
+  EXPECT_LEGAL(factory(seconds(4), 1, "owner-c", kTarget, 7));
+}
+
+TEST_F(Creation, EveryOperationHasItsOwnReply) {
+  EXPECT_LEGAL(delivered(seconds(1), "op1", "existing"));
+  EXPECT_LEGAL(delivered(seconds(1), "op2", "existing"));
+  EXPECT_LEGAL(delivered(seconds(1), "op1", "closed", "close.reply_delivered"));
+  EXPECT_LEGAL(result(seconds(2), "op3", "failed"));
+  EXPECT_LEGAL(delivered(seconds(3), "op3", "failed"));
+  EXPECT_LEGAL(delivered(seconds(3), "op4", "cancelled"));  // no stored result to compare
+}
+
+TEST_F(Creation, RefusedWritesChangeNothing) {
+  EXPECT_LEGAL(reserve(seconds(1), 1));
+  EXPECT_LEGAL(s.write(seconds(2), kSource, Write{.op = "reserve", .row = row(2), .outcome = "conflict",
+                                                  .cause = "already_exists", .by_owner = "owner-a", .by_lease_gen = 1}));
+  EXPECT_LEGAL(commit(seconds(3), 1));
+}
+
+// ---- illegal ----------------------------------------------------------------------------------
+
+TEST_F(Creation, SecondReserveWhileTheFirstIsCreating) {
+  EXPECT_LEGAL(reserve(seconds(1), 1));
+  EXPECT_LEGAL(reserve(seconds(2), 2));
+  expect_violation(h, commit(seconds(3), 1), "exactly-one-creation",
+                   {"two Creating records at once", "actor 'player:1'", "ObjectGeneration 2", "ObjectGeneration 1",
+                    "#0", "#1"});
+}
+
+TEST_F(Creation, ReserveInsideAnIntervalReportedEarlier) {
+  EXPECT_LEGAL(reserve(seconds(1), 1));
+  EXPECT_LEGAL(abort(seconds(3), 1));
+  expect_violation(h, reserve(seconds(4), 2, store_ms(seconds(2))), "exactly-one-creation",
+                   {"two Creating records at once", "ObjectGeneration 2 was reserved", "still Creating"});
+}
+
+TEST_F(Creation, FactoryRunTwiceOnOneHostRun) {
+  EXPECT_LEGAL(reserve(seconds(1), 1));
+  EXPECT_LEGAL(factory(seconds(1) + millis(5), 1));
+  expect_violation(h, factory(seconds(2), 1), "exactly-one-creation",
+                   {"ObjectGeneration 1", "factory run on host run owner-b/1 again", "#1", "did not die"});
+}
+
+TEST_F(Creation, FactoryRunOnASecondNodeWithoutACrash) {
+  EXPECT_LEGAL(factory(seconds(1), 3));
+  expect_violation(h, factory(seconds(2), 3, "owner-c", 2, 4), "exactly-one-creation",
+                   {"ObjectGeneration 3", "again", "only a crash retry"});
+}
+
+TEST_F(Creation, FactoryRetriedAfterTheGenerationWasCommitted) {
+  EXPECT_LEGAL(reserve(seconds(1), 1));
+  EXPECT_LEGAL(factory(seconds(1) + millis(5), 1));
+  EXPECT_LEGAL(commit(seconds(1) + millis(10), 1));
+  EXPECT_LEGAL(s.kill(seconds(2), kTarget));
+  expect_violation(h, factory(seconds(4), 1, "owner-c", kTarget, 7), "exactly-one-creation",
+                   {"again", "committed"});
+}
+
+TEST_F(Creation, FactoryRunOnAHostRunTheRowDoesNotName) {
+  EXPECT_LEGAL(reserve(seconds(1), 1));
+  expect_violation(h, factory(seconds(2), 1, "owner-z", 2, 9), "exactly-one-creation",
+                   {"factory run on host run owner-z/9", "names host run owner-b/1"});
+}
+
+TEST_F(Creation, ReplyDeliveredTwice) {
+  EXPECT_LEGAL(delivered(seconds(1), "op1", "created"));
+  expect_violation(h, delivered(seconds(2), "op1", "created"), "exactly-one-creation",
+                   {"operation op1", "delivered twice", "#0"});
+}
+
+TEST_F(Creation, CloseReplyDeliveredTwice) {
+  EXPECT_LEGAL(delivered(seconds(1), "op9", "closed", "close.reply_delivered"));
+  expect_violation(h, delivered(seconds(2), "op9", "not_found", "close.reply_delivered"), "exactly-one-creation",
+                   {"close reply", "delivered twice"});
+}
+
+TEST_F(Creation, FinalResultRecordedTwice) {
+  EXPECT_LEGAL(result(seconds(1), "op1", "created"));
+  expect_violation(h, result(seconds(2), "op1", "rejected"), "exactly-one-creation",
+                   {"second final result 'rejected'", "'created'"});
+}
+
+TEST_F(Creation, CallerToldSomethingElseThanTheStoredResult) {
+  EXPECT_LEGAL(result(seconds(1), "op1", "rejected"));
+  expect_violation(h, delivered(seconds(2), "op1", "created"), "exactly-one-creation",
+                   {"told 'created'", "is 'rejected'"});
+}
+
+TEST_F(Creation, StoredResultDiffersFromWhatTheCallerWasTold) {
+  EXPECT_LEGAL(delivered(seconds(1), "op1", "failed"));
+  expect_violation(h, result(seconds(2), "op1", "created"), "exactly-one-creation",
+                   {"stored final result is 'created'", "told 'failed'"});
+}
+
+TEST_F(Creation, MalformedFactoryEvent) {
+  expect_violation(h, s.feed(seconds(1), kTarget, "creation.factory_run", {F::s("kind", "actor")}),
+                   "exactly-one-creation", {"lacks field 'id'"});
+}
+
+}  // namespace
+}  // namespace spotcheck::properties::testing
