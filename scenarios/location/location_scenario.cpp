@@ -7,7 +7,9 @@
 
 #include "impl/location/check.h"
 #include "faults/fault_injector.h"
+#include "properties/audit/capacity_audit.h"
 #include "properties/property_suite.h"
+#include "properties/registry.h"
 #include "scenarios/common/seed_outcome.h"
 #include "sim/store_host/store_server.h"
 #include "sim/world.h"
@@ -30,6 +32,10 @@ std::string routing_id_hex(platform::RoutingId rid) {
 LocationScenario::LocationScenario(LocationScenarioConfig config) : _config(std::move(config)) {
   assert(_config.node_count >= 1);
   assert(!spotcheck::location::validate(_config.protocol).has_value());
+  for (const auto& name : _config.properties) {
+    assert(properties::find_property(name) != nullptr && "unknown property");
+    (void)name;
+  }
   assert(_config.workload.traffic_stop_us <= _config.faults_stop_us + _config.liveness_window_us);
 }
 
@@ -45,7 +51,14 @@ SeedOutcome LocationScenario::run(const SeedRequest& request) const {
   const sim::StoreServerConfig store_config;
   property_options.store_epoch_ms = store_config.epoch_ms;
   properties::PropertySuite suite(property_options);
-  suite.add_all();
+  if (_config.properties.empty()) {
+    suite.add_all();
+  }
+  for (const auto& name : _config.properties) {
+    const bool added = suite.add(name);
+    assert(added && "unknown or repeated property name");
+    (void)added;
+  }
   sim::World world(world_config);
   sim::StoreServer store(world, store_config);
   suite.attach(world);
@@ -90,6 +103,14 @@ SeedOutcome LocationScenario::run(const SeedRequest& request) const {
   }
   if (const auto& found = suite.violation()) {
     violation = Violation{found->property, found->message, found->time_us, found->event_index};
+  } else if (run.ok()) {
+    // The store itself, at the end: every capacity counter equals the sum of the allocations of
+    // the authority rows on its node (§3.3) — also for writes whose events were never seen
+    // (killed nodes, lost replies).
+    const auto audit = properties::audit_capacity_counters(store.location_engine(), platform::kNever);
+    if (auto problem = audit.violation()) {
+      violation = Violation{"capacity", "end-of-run store audit: " + *problem, world.now_us(), world.trace().size()};
+    }
   }
   SeedOutcome outcome = make_seed_outcome(request.seed, run, world.trace(), request.keep_trace, violation);
   if (violation.has_value() && !outcome.violation.has_value()) {

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "faults/fault_plan.h"
 #include "impl/location/config/location_config.h"
@@ -26,6 +27,8 @@ struct LocationScenarioConfig {
   // The fault plan of a seed when not in swarm mode.
   std::function<faults::FaultPlan(platform::TimeUs faults_stop_us)> plan = faults::FaultPlan::standard;
   std::uint64_t max_steps = 20'000'000;
+  // The properties that judge the run, by name (properties/registry.h); empty: every property.
+  std::vector<std::string> properties;
 };
 
 class LocationScenario final : public Scenario {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <iostream>
+#include <ostream>
 
 #include "impl/location/check.h"
 #include "scenarios/location/location_scenarios.h"
@@ -26,21 +27,62 @@ std::pair<std::uint64_t, SeedOutcome> seeds_until_violation(const LocationScenar
   return {kSeedsMax, last};
 }
 
-TEST(PlantedBug, AdmissionPastTheDeadlineIsCaughtBySingleOwner) {
-  LocationScenarioConfig config = location_scenario_config("lease-pause");
-  config.protocol.test_only_bugs.admit_past_deadline = true;
+// One planted protocol bug, the scenario that exercises it, and the property that must catch it.
+struct PlantedBugCase {
+  const char* name;
+  const char* scenario;
+  const char* property;
+  void (*plant)(spotcheck::location::LocationConfig::TestOnlyBugs&);
+  // Optional: make the workload exercise the buggy path more often.
+  void (*tune)(LocationWorkload&) = nullptr;
+};
+
+void PrintTo(const PlantedBugCase& c, std::ostream* os) { *os << c.name; }
+
+class PlantedBug : public ::testing::TestWithParam<PlantedBugCase> {};
+
+TEST_P(PlantedBug, TheCampaignCatchesItWithTheRightProperty) {
+  const PlantedBugCase& bug = GetParam();
+  LocationScenarioConfig config = location_scenario_config(bug.scenario);
+  bug.plant(config.protocol.test_only_bugs);
+  if (bug.tune != nullptr) {
+    bug.tune(config.workload);
+  }
+  // With every property on, some property must catch the bug ...
+  {
+    const auto [seeds, outcome] = seeds_until_violation(LocationScenario(config));
+    ASSERT_FALSE(outcome.ok()) << bug.name << ": nothing caught it in " << seeds << " seeds";
+  }
+  // ... and the property aimed at it must catch it on its own.
+  config.properties = {bug.property};
   const LocationScenario scenario(config);
   const auto [seeds, outcome] = seeds_until_violation(scenario);
-  ASSERT_TRUE(outcome.violation.has_value()) << "no violation in " << seeds << " seeds";
-  EXPECT_EQ(outcome.violation->property, "single-owner") << outcome.violation->message;
-  std::cout << "[ planted ] admit_past_deadline caught by " << outcome.violation->property << " after " << seeds
-            << " seed(s): " << outcome.violation->message << "\n";
+  ASSERT_TRUE(outcome.violation.has_value())
+      << bug.name << ": no violation in " << seeds << " seeds" << (outcome.failure ? ": " + *outcome.failure : "");
+  EXPECT_EQ(outcome.violation->property, bug.property) << outcome.violation->message;
+  std::cout << "[ planted ] " << bug.name << " in " << bug.scenario << " caught by " << outcome.violation->property
+            << " after " << seeds << " seed(s): " << outcome.violation->message.substr(0, 300) << "\n";
   // The failing seed replays to the same verdict, bit for bit.
   const auto again = scenario.run(SeedRequest{outcome.seed, false, false});
   EXPECT_EQ(again.trace_hash, outcome.trace_hash);
   ASSERT_TRUE(again.violation.has_value());
   EXPECT_EQ(again.violation->event_index, outcome.violation->event_index);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Protocol, PlantedBug,
+    ::testing::Values(
+        PlantedBugCase{"admit_past_deadline", "lease-pause", "single-owner",
+                       [](auto& b) { b.admit_past_deadline = true; }},
+        PlantedBugCase{"unfenced_writes", "lease-pause", "fencing", [](auto& b) { b.unfenced_writes = true; },
+                       [](LocationWorkload& w) { w.delete_probability = 0.5; }},
+        PlantedBugCase{"leak_capacity_on_release", "default", "capacity",
+                       [](auto& b) { b.leak_capacity_on_release = true; }},
+        PlantedBugCase{"new_owner_keeps_owner_generation", "lease-pause", "generations",
+                       [](auto& b) { b.new_owner_keeps_owner_generation = true; }},
+        PlantedBugCase{"retry_conflicts_past_deadline", "create-storm", "liveness",
+                       [](auto& b) { b.retry_conflicts_past_deadline = true; }}),
+    [](const ::testing::TestParamInfo<PlantedBugCase>& info) { return std::string(info.param.name); });
 
 TEST(PlantedBug, TheRealProtocolPassesTheSameSeeds) {
   const LocationScenario scenario(location_scenario_config("lease-pause"));

@@ -88,6 +88,9 @@ Result<store::Bytes> AuthorityOps::encode_record(const records::AuthorityRecord&
 }
 
 void AuthorityOps::add_own_lease_condition(PlannedWrite& write) const {
+  if (_config.test_only_bugs.unfenced_writes) {
+    return;  // planted bug (tests only)
+  }
   write.add_condition(store::ExpectVersion{_lease.record_key(), _lease.record_version()},
                       ConditionRole::kOwnLease);
 }
@@ -180,8 +183,9 @@ Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
     emit(op, key, event_record, previous, to_string(error.kind), cause, outcome);
     return error;
   };
+  const bool fenced = !_config.test_only_bugs.unfenced_writes;  // false only for a planted bug
   for (std::uint32_t attempt = 0; attempt < _config.contention_attempts_max; ++attempt) {
-    if (Result<Done> admitted = _lease.admit(name); !admitted.ok()) {
+    if (Result<Done> admitted = _lease.admit(name); fenced && !admitted.ok()) {
       return fail(admitted.error(), nullptr);
     }
     Result<Plan> planned = plan();
@@ -193,7 +197,7 @@ Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
     // Fencing (§5): planning may have parked this task on a store read (Reserve reads the
     // sequence counter). Admission is checked again right before the write is sent, so a host
     // paused past its deadline in that gap never sends it.
-    if (Result<Done> admitted = _lease.admit(name); !admitted.ok()) {
+    if (Result<Done> admitted = _lease.admit(name); fenced && !admitted.ok()) {
       return fail(admitted.error(), nullptr);
     }
     const WriteOutcome outcome =
@@ -229,6 +233,10 @@ Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
             }
             continue;  // our lease record was renewed meanwhile
           case ConditionRole::kAuthority:
+            if (_config.test_only_bugs.retry_conflicts_past_deadline) {
+              _platform.clock.sleep_for(platform::seconds(2));  // planted bug (tests only)
+              continue;
+            }
             return fail(Error::conflict(current.write.authority_version_before.has_value()
                                             ? ConflictCause::kVersionChanged
                                             : ConflictCause::kAlreadyExists,
@@ -459,7 +467,9 @@ Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& activ
   records::AuthorityRecord after = before;
   after.owner_id = node.owner_id;
   after.owner_lease_generation = node.lease_generation;
-  after.authority_owner_generation = before.authority_owner_generation + 1;
+  after.authority_owner_generation = _config.test_only_bugs.new_owner_keeps_owner_generation
+                                       ? before.authority_owner_generation  // planted bug (tests only)
+                                       : before.authority_owner_generation + 1;
   after.allocation.descriptor = records::AllocationDescriptor{node.mesh_name, node.routing_id_hex};
   after.allocation.descriptor_lifecycle_generation = node.lifecycle_generation;
 
@@ -516,7 +526,9 @@ Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& activ
   }
   Executed& done = executed.value();
   LOCATION_ASSERT(done.record.object_generation == before.object_generation);
-  LOCATION_ASSERT(done.record.authority_owner_generation == before.authority_owner_generation + 1);
+  // (A planted bug switches this local check off so the test shows the property checker catches it.)
+  LOCATION_ASSERT(_config.test_only_bugs.new_owner_keeps_owner_generation ||
+                  done.record.authority_owner_generation == before.authority_owner_generation + 1);
   LOCATION_ASSERT(done.record.allocation.capacity == before.allocation.capacity);
   return AuthoritySnapshot{active.key, std::move(done.record), done.outcome.authority_version_after,
                            std::move(done.outcome.authority_bytes_after)};
@@ -534,7 +546,9 @@ Result<AuthorityOps::Plan> AuthorityOps::plan_removal(const AuthoritySnapshot& s
                       ConditionRole::kAuthority);
   add_own_lease_condition(write);
   write.add_mutation(store::Delete{write.authority_key}, MutationRole::kAuthority);
-  write.add_capacity(release_capacity(snapshot.record.allocation));
+  if (!_config.test_only_bugs.leak_capacity_on_release) {  // the flag is a planted bug (tests only)
+    write.add_capacity(release_capacity(snapshot.record.allocation));
+  }
   return plan;
 }
 

@@ -34,6 +34,16 @@ struct LocationConfig {
   struct TestOnlyBugs {
     // OwnerLease::admit() lets work through past the local admission deadline (§5).
     bool admit_past_deadline = false;
+    // Authority writes skip both fences of §5: no admission check before the write and no
+    // condition on the writer's own owner lease record.
+    bool unfenced_writes = false;
+    // Delete and Abort leave the released capacity counted (§3.3: counters = sum of allocations).
+    bool leak_capacity_on_release = false;
+    // NewOwner keeps the previous AuthorityOwnerGeneration instead of raising it (§3.2).
+    bool new_owner_keeps_owner_generation = false;
+    // An authority conflict is retried after a 2 s wait, ignoring the request's deadline
+    // (the shape of the retry loop framework 0.27 removed).
+    bool retry_conflicts_past_deadline = false;
   };
   TestOnlyBugs test_only_bugs;
 };
