@@ -25,9 +25,9 @@ faults::FaultPlan storm_faults(platform::TimeUs stop_us) {
 }  // namespace
 
 CreationScenarioConfig creation_scenario_config(const std::string& name) {
-  if (name == "creation-storm") {
+  if (name == "create-storm") {
     CreationScenarioConfig c;
-    c.name = "creation-storm";
+    c.name = "create-storm";
     c.description =
         "6 nodes Create/GetOrCreate/destroy the same 3 actors and 2 rooms; lost store replies, kills, pauses, "
         "node-to-node loss, rejecting and throwing factories";
@@ -44,7 +44,7 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
 
 std::vector<std::unique_ptr<Scenario>> make_creation_scenarios() {
   std::vector<std::unique_ptr<Scenario>> out;
-  out.push_back(std::make_unique<CreationScenario>(creation_scenario_config("creation-storm")));
+  out.push_back(std::make_unique<CreationScenario>(creation_scenario_config("create-storm")));
   return out;
 }
 

@@ -1,5 +1,5 @@
 // The creation scenario family (registered by scenarios/builtins):
-//   creation-storm  6 nodes' clients Create / GetOrCreate / destroy the same 3 actors and 2 rooms
+//   create-storm  6 nodes' clients Create / GetOrCreate / destroy the same 3 actors and 2 rooms
 //                   under store reply/request loss, node kills, pauses, node-to-node loss and
 //                   rejecting / throwing / slow factories.
 #pragma once

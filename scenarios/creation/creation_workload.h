@@ -1,4 +1,4 @@
-// The creation-storm workload: every node's clients Create / GetOrCreate the same few Actor and
+// The create-storm workload: every node's clients Create / GetOrCreate the same few Actor and
 // User Spot IDs, find them and destroy / close them again (so IDs are re-created under new
 // generations), while the factories sometimes reject, sometimes throw, sometimes take long.
 #pragma once

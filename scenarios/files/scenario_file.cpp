@@ -185,9 +185,9 @@ location::LocationScenarioConfig parse_scenario(std::string_view json_text, cons
   std::string base = "default";
   top.text("base", base);
   location::LocationScenarioConfig config;
-  const auto builtins = {"default", "create-storm", "lease-pause", "store-outage", "churn"};
+  const auto builtins = {"default", "authority-race", "lease-pause", "store-outage", "churn"};
   if (std::find(builtins.begin(), builtins.end(), base) == builtins.end()) {
-    top.fail("base", "must name a built-in Location scenario (default, create-storm, lease-pause, store-outage, churn), not \"" + base + "\"");
+    top.fail("base", "must name a built-in Location scenario (default, authority-race, lease-pause, store-outage, churn), not \"" + base + "\"");
   }
   config = location::location_scenario_config(base);
   config.name.clear();

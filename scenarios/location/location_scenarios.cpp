@@ -55,8 +55,8 @@ LocationScenarioConfig location_scenario_config(const std::string& name) {
     LocationScenarioConfig c = base("default", "the mixed campaign: 4 nodes contend for 6 actors under every fault kind");
     return c;
   }
-  if (name == "create-storm") {
-    LocationScenarioConfig c = base("create-storm", "8 nodes race to create, use and delete the same 3 actors");
+  if (name == "authority-race") {
+    LocationScenarioConfig c = base("authority-race", "8 nodes race to create, use and delete the same 3 actors");
     c.node_count = 8;
     c.workload.object_count = 3;
     c.workload.think_min_us = millis(5);
@@ -92,7 +92,7 @@ LocationScenarioConfig location_scenario_config(const std::string& name) {
 
 std::vector<std::unique_ptr<Scenario>> make_location_scenarios() {
   std::vector<std::unique_ptr<Scenario>> out;
-  for (const char* name : {"default", "create-storm", "lease-pause", "store-outage", "churn"}) {
+  for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn"}) {
     out.push_back(std::make_unique<LocationScenario>(location_scenario_config(name)));
   }
   return out;

@@ -8,7 +8,7 @@
 
 namespace spotcheck::scenarios::location {
 
-// default, create-storm, lease-pause, store-outage, churn.
+// default, authority-race, lease-pause, store-outage, churn.
 std::vector<std::unique_ptr<Scenario>> make_location_scenarios();
 // The configuration behind one built-in scenario by name (tests plant bugs through it).
 LocationScenarioConfig location_scenario_config(const std::string& name);

@@ -80,7 +80,7 @@ INSTANTIATE_TEST_SUITE_P(
                        [](auto& b) { b.leak_capacity_on_release = true; }},
         PlantedBugCase{"new_owner_keeps_owner_generation", "lease-pause", "generations",
                        [](auto& b) { b.new_owner_keeps_owner_generation = true; }},
-        PlantedBugCase{"retry_conflicts_past_deadline", "create-storm", "liveness",
+        PlantedBugCase{"retry_conflicts_past_deadline", "authority-race", "liveness",
                        [](auto& b) { b.retry_conflicts_past_deadline = true; }}),
     [](const ::testing::TestParamInfo<PlantedBugCase>& info) { return std::string(info.param.name); });
 
@@ -95,7 +95,7 @@ TEST(PlantedBug, TheRealProtocolPassesTheSameSeeds) {
 }
 
 TEST(LocationCampaign, EveryBuiltInScenarioIsDeterministic) {
-  for (const char* name : {"default", "create-storm", "lease-pause", "store-outage", "churn"}) {
+  for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn"}) {
     const LocationScenario scenario(location_scenario_config(name));
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const auto a = scenario.run(SeedRequest{seed, seed == 3, false});

@@ -88,7 +88,7 @@ std::string Cluster::rid_hex(std::size_t i) const { return messaging::routing_id
 
 records::MeshNodeDescriptorRecord Cluster::descriptor(std::size_t i) const {
   records::MeshNodeDescriptorRecord d;
-  d.mesh_name = std::string(kMesh);
+  d.mesh_name = _slots[i].spec.mesh;
   d.routing_id_hex = rid_hex(i);
   d.lifecycle_generation = 1;
   d.endpoint = "sim://" + d.routing_id_hex;

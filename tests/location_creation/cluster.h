@@ -19,11 +19,14 @@
 
 namespace spotcheck::location::creation::testing {
 
+inline constexpr std::string_view kDefaultMesh = "game";
+
 using platform::TimeUs;
 
 struct NodeSpec {
   records::ObjectRole role = records::ObjectRole::kServer;
   std::uint32_t actors_limit = 0;
+  std::string mesh{kDefaultMesh};
 };
 
 struct ClusterOptions {
@@ -77,7 +80,7 @@ class Cluster {
                                       std::string_view value = {}) const;
   const std::optional<properties::PropertyViolation>& violation() const { return _suite.violation(); }
 
-  static constexpr std::string_view kMesh = "game";
+  static constexpr std::string_view kMesh = kDefaultMesh;
 
  private:
   struct Slot {

@@ -1,4 +1,4 @@
-// The creation-storm campaign: the real protocol passes every seed (all properties, liveness
+// The create-storm campaign: the real protocol passes every seed (all properties, liveness
 // included); a planted creation bug (CreationConfig::test_only_bugs.factory_before_verify) is
 // caught by exactly-one-creation; a seed replays to the same trace, bit for bit.
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ std::string what(const SeedOutcome& outcome) {
 }
 
 TEST(CreationCampaign, TheRealProtocolPassesEverySeed) {
-  const CreationScenario scenario(creation_scenario_config("creation-storm"));
+  const CreationScenario scenario(creation_scenario_config("create-storm"));
   const auto start = std::chrono::steady_clock::now();
   std::uint64_t events = 0;
   // SPOTCHECK_CREATION_SEEDS widens the sweep (default 24).
@@ -38,12 +38,12 @@ TEST(CreationCampaign, TheRealProtocolPassesEverySeed) {
     events += outcome.events;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "[ campaign ] creation-storm: " << kSeeds << " seeds, " << events / kSeeds << " events/seed, "
+  std::cout << "[ campaign ] create-storm: " << kSeeds << " seeds, " << events / kSeeds << " events/seed, "
             << (kSeeds * 60.0 / seconds) << " seeds/min (one core)\n";
 }
 
 TEST(CreationCampaign, FactoryBeforeVerifyIsCaughtByExactlyOneCreation) {
-  CreationScenarioConfig config = creation_scenario_config("creation-storm");
+  CreationScenarioConfig config = creation_scenario_config("create-storm");
   config.creation.test_only_bugs.factory_before_verify = true;
   const CreationScenario scenario(config);
   SeedOutcome outcome;
@@ -76,7 +76,7 @@ TEST(CreationCampaign, FactoryBeforeVerifyIsCaughtByExactlyOneCreation) {
 // The storm reaches the paths it is meant to: every creation outcome, the lost-reply re-read,
 // refused commands, and factories that ran for generations that never became Ready.
 TEST(CreationCampaign, TheStormExercisesEveryCreationPath) {
-  const CreationScenario scenario(creation_scenario_config("creation-storm"));
+  const CreationScenario scenario(creation_scenario_config("create-storm"));
   std::map<std::string, int> counts;
   auto count = [&counts](const std::string& line, const std::string& kind, const std::string& field) {
     if (line.find(" " + kind + " ") == std::string::npos) {
@@ -114,7 +114,7 @@ TEST(CreationCampaign, TheStormExercisesEveryCreationPath) {
 }
 
 TEST(CreationCampaign, EverySeedIsDeterministic) {
-  const CreationScenario scenario(creation_scenario_config("creation-storm"));
+  const CreationScenario scenario(creation_scenario_config("create-storm"));
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     const SeedOutcome a = scenario.run(SeedRequest{seed, seed == 3, true});
     const SeedOutcome b = scenario.run(SeedRequest{seed, seed == 3, true});

@@ -106,3 +106,40 @@ TEST_F(CreationTest, CloseWithoutAReplyIsDeadlineExceededNotAStoreGuess) {
 
 }  // namespace
 }  // namespace spotcheck::location::creation::testing
+
+namespace spotcheck::location::creation::testing {
+namespace {
+
+// §12 "A location looked up by global ID returns the same result independent of MeshName": the
+// authority key is (kind, Id) only, so nodes of two meshes find the same ref for one Id.
+class CrossMeshTest : public CreationTest {};
+
+TEST_F(CrossMeshTest, LookupByGlobalIdIsIndependentOfMeshName) {
+  NodeSpec lobby;
+  lobby.mesh = "lobby";
+  ClusterOptions options;
+  options.nodes = {NodeSpec{}, lobby};
+  make(options);
+  auto created = call_on(0, [](CreationNode& n) { return n.manager().create_actor("p", "Player", n.deadline_in(seconds(5))); });
+  ASSERT_MANAGER_OK(created);
+  EXPECT_EQ(created.value().ref.mesh_name, "game");
+  auto from_game = call_on(0, [](CreationNode& n) { return n.manager().find_actor("p"); });
+  auto from_lobby = call_on(1, [](CreationNode& n) { return n.manager().find_actor("p"); });
+  ASSERT_MANAGER_OK(from_game);
+  ASSERT_MANAGER_OK(from_lobby);
+  ASSERT_TRUE(from_game.value().has_value());
+  ASSERT_TRUE(from_lobby.value().has_value());
+  EXPECT_EQ(*from_game.value(), *from_lobby.value());
+  EXPECT_EQ(*from_lobby.value(), created.value().ref);
+  // An object placed in the other mesh is found the same way from both.
+  auto in_lobby = call_on(1, [](CreationNode& n) { return n.manager().create_actor("q", "Player", n.deadline_in(seconds(5))); });
+  ASSERT_MANAGER_OK(in_lobby);
+  EXPECT_EQ(in_lobby.value().ref.mesh_name, "lobby");
+  auto q_from_game = call_on(0, [](CreationNode& n) { return n.manager().find_actor("q"); });
+  ASSERT_MANAGER_OK(q_from_game);
+  ASSERT_TRUE(q_from_game.value().has_value());
+  EXPECT_EQ(*q_from_game.value(), in_lobby.value().ref);
+}
+
+}  // namespace
+}  // namespace spotcheck::location::creation::testing
