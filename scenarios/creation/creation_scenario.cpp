@@ -4,13 +4,8 @@
 #include <memory>
 #include <vector>
 
-#include "impl/location/check.h"
-#include "faults/fault_injector.h"
-#include "properties/property_suite.h"
-#include "scenarios/common/seed_outcome.h"
+#include "scenarios/common/judged_world.h"
 #include "scenarios/creation/creation_program.h"
-#include "sim/store_host/store_server.h"
-#include "sim/world.h"
 
 namespace spotcheck::scenarios::creation {
 
@@ -64,21 +59,9 @@ CreationScenario::CreationScenario(CreationScenarioConfig config) : _config(std:
 }
 
 SeedOutcome CreationScenario::run(const SeedRequest& request) const {
-  // A failed protocol invariant ends this seed as a replayable run failure (the simulator catches
-  // the exception at the top of the task) instead of aborting the whole campaign.
-  const spotcheck::location::ScopedAssertionHandler invariant_guard(&spotcheck::location::throw_invariant_violation);
-  sim::WorldConfig world_config;
-  world_config.seed = request.seed;
-  world_config.trace.keep_events = request.keep_trace;
-  properties::PropertyOptions property_options;
-  const sim::StoreServerConfig store_config;
-  property_options.store_epoch_ms = store_config.epoch_ms;
-  // The suite outlives the world (declared first) so it can judge until the last event.
-  properties::PropertySuite suite(property_options);
-  suite.add_all();
-  sim::World world(world_config);
-  sim::StoreServer store(world, store_config);
-  suite.attach(world);
+  JudgedWorld judged(request, {});
+  sim::World& world = judged.world();
+  sim::StoreServer& store = judged.store();
 
   // Node environments outlive the run: the process mains refer to them.
   std::vector<CreationNodeEnv> envs(_config.node_count);
@@ -98,30 +81,10 @@ SeedOutcome CreationScenario::run(const SeedRequest& request) const {
     nodes.push_back(pid);
   }
 
-  faults::FaultPlan plan = request.swarm ? faults::FaultPlan::swarm(world.stream("swarm"), _config.faults_stop_us)
-                                         : _config.plan(_config.faults_stop_us);
-  faults::FaultInjector injector(world, store, nodes, plan);
-  injector.install();
+  judged.install_faults(nodes, _config.plan(_config.faults_stop_us), _config.faults_stop_us);
   install_node_link_faults(world, nodes, _config);
-
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const sim::ProcessId pid = nodes[i];
-    world.at(static_cast<platform::TimeUs>(i) * platform::millis(50), [&world, pid] { world.start(pid); });
-  }
-  const sim::RunOutcome run = world.run_until(_config.faults_stop_us + _config.liveness_window_us, _config.max_steps);
-  if (run.ok()) {
-    suite.finish(properties::RunEnd{world.now_us(), world.trace().size()});  // e.g. liveness
-  }
-  std::optional<Violation> violation;
-  if (const auto& found = suite.violation()) {
-    violation = Violation{found->property, found->message, found->time_us, found->event_index};
-  }
-  SeedOutcome outcome = make_seed_outcome(request.seed, run, world.trace(), request.keep_trace, violation);
-  if (violation.has_value() && !outcome.violation.has_value()) {
-    outcome.violation = std::move(violation);  // found by an end-of-run check
-  }
-  suite.detach();
-  return outcome;
+  judged.start_staggered(nodes, platform::millis(50));
+  return judged.run_and_judge(_config.faults_stop_us + _config.liveness_window_us, _config.max_steps);
 }
 
 }  // namespace spotcheck::scenarios::creation

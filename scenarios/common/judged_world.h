@@ -1,0 +1,53 @@
+// One seed's simulated world as every protocol scenario builds it: the world, the in-memory store
+// hosted as a store server, the property suite judging every event, the fault plan, and the
+// end-of-run checks. A failed protocol invariant ends the seed as a replayable run failure
+// instead of aborting the campaign.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "faults/fault_injector.h"
+#include "impl/location/check.h"
+#include "properties/property_suite.h"
+#include "scenarios/registry/scenario.h"
+#include "sim/store_host/store_server.h"
+#include "sim/world.h"
+
+namespace spotcheck::scenarios {
+
+class JudgedWorld {
+ public:
+  // `properties` names the judging properties (properties/registry.h); empty: every property.
+  JudgedWorld(const SeedRequest& request, const std::vector<std::string>& properties);
+  ~JudgedWorld();
+  JudgedWorld(const JudgedWorld&) = delete;
+  JudgedWorld& operator=(const JudgedWorld&) = delete;
+
+  sim::World& world() { return _world; }
+  sim::StoreServer& store() { return _store; }
+
+  // The seed's fault plan over `nodes`: `plan` as given, or (swarm) one drawn from the seed;
+  // either way faults stop at `faults_stop_us`.
+  void install_faults(const std::vector<sim::ProcessId>& nodes, faults::FaultPlan plan,
+                      platform::TimeUs faults_stop_us);
+  // Starts the nodes `gap_us` apart.
+  void start_staggered(const std::vector<sim::ProcessId>& nodes, platform::TimeUs gap_us);
+  // Runs to `end_us`, then the end-of-run checks: every checker's finish (liveness) and an audit
+  // of the store's capacity counters against its authority rows (§3.3).
+  SeedOutcome run_and_judge(platform::TimeUs end_us, std::uint64_t max_steps);
+
+ private:
+  static sim::WorldConfig world_config(const SeedRequest& request);
+
+  SeedRequest _request;
+  spotcheck::location::ScopedAssertionHandler _invariant_guard;
+  // Declared before the world: the suite judges until the world's last event.
+  properties::PropertySuite _suite;
+  sim::World _world;
+  sim::StoreServer _store;
+  std::unique_ptr<faults::FaultInjector> _injector;
+};
+
+}  // namespace spotcheck::scenarios
