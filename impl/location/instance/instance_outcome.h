@@ -1,0 +1,35 @@
+// How one Instance Spot request ended (spec §7.1), at the target and at the source.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace spotcheck::location::instance {
+
+enum class InstanceOutcomeKind {
+  kCreated,           // this target ran the factory, Ready was recorded and the first message ran
+  kDelivered,         // the Spot was already Ready here (same generation): the message ran on it
+  kRoute,             // Ready on another node: `owner_rid_hex` is the route (the source forwards once)
+  kTypeMismatch,      // a User Spot, or an Instance Spot of another stable type, has this ID
+  kNotFound,          // type omitted and no available Instance Spot type
+  kInvalidOperation,  // type omitted and two or more available types; or a second route
+  kNotConfigured,     // no node can take the Spot
+  kFailed,            // the factory rejected or threw: the Creating row was cancelled
+  kDeadlineExceeded,  // the deadline passed (e.g. waiting for another target's Creating)
+  kStoreError,        // a store kept failing; nothing is guessed
+};
+
+std::string_view to_string(InstanceOutcomeKind kind);
+
+struct InstanceOutcome {
+  InstanceOutcomeKind kind = InstanceOutcomeKind::kStoreError;
+  std::uint64_t object_generation = 0;
+  std::string owner_rid_hex;
+  std::string stable_type;
+  std::string message;
+
+  bool ok() const { return kind == InstanceOutcomeKind::kCreated || kind == InstanceOutcomeKind::kDelivered; }
+};
+
+}  // namespace spotcheck::location::instance

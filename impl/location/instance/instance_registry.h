@@ -1,0 +1,48 @@
+// What a node registers per Instance Spot stable type (spec §2, §7.1): the factory that creates
+// the Spot on cold activation (the creation factory type, object kind instanceSpot) and the
+// message handler that runs every message of that Spot, the first one included.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "impl/location/creation/factory.h"
+#include "impl/location/messaging/operation_id.h"
+
+namespace spotcheck::location::instance {
+
+struct InstanceMessage {
+  std::string spot_id;
+  std::string stable_type;
+  std::uint64_t object_generation = 0;
+  messaging::OperationId op_id;
+  std::string body;
+  bool first = false;  // the message that caused the cold activation
+};
+
+using InstanceHandler = std::function<void(const InstanceMessage&)>;
+
+struct InstanceType {
+  creation::Factory factory;
+  InstanceHandler handler;
+};
+
+class InstanceRegistry {
+ public:
+  void add(std::string stable_type, creation::Factory factory, InstanceHandler handler) {
+    _types[std::move(stable_type)] = InstanceType{std::move(factory), std::move(handler)};
+  }
+  const InstanceType* find(const std::string& stable_type) const {
+    auto it = _types.find(stable_type);
+    return it == _types.end() ? nullptr : &it->second;
+  }
+  const std::map<std::string, InstanceType>& types() const { return _types; }
+
+ private:
+  std::map<std::string, InstanceType> _types;  // ordered by stable type
+};
+
+}  // namespace spotcheck::location::instance

@@ -1,0 +1,383 @@
+#include "impl/location/instance/instance_target.h"
+
+#include <exception>
+#include <utility>
+#include <variant>
+
+#include "impl/location/check.h"
+#include "impl/location/descriptor/descriptor_list.h"
+#include "impl/location/instance/instance_events.h"
+#include "impl/records/keys.h"
+
+namespace spotcheck::location::instance {
+
+using platform::Field;
+using platform::TimeUs;
+
+namespace {
+
+std::int64_t as_i64(std::uint64_t value) {
+  LOCATION_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
+  return static_cast<std::int64_t>(value);
+}
+
+InstanceOutcome outcome(InstanceOutcomeKind kind, std::string message, std::uint64_t object_generation = 0,
+                        std::string owner_rid_hex = {}) {
+  return InstanceOutcome{kind, object_generation, std::move(owner_rid_hex), {}, std::move(message)};
+}
+
+constexpr std::size_t kQueueMax = 10'000;
+// Bound of the re-read / wait steps of one request; the deadline normally ends them first.
+constexpr int kStepsMax = 1'000'000;
+
+}  // namespace
+
+InstanceTarget::InstanceTarget(InstanceTargetContext context, const InstanceRegistry& registry,
+                               InstanceTargetConfig config)
+    : _context(std::move(context)), _registry(registry), _config(config) {
+  LOCATION_ASSERT(_config.attempts_max > 0);
+  LOCATION_ASSERT(_config.payload_retention_ms > 0);
+}
+
+std::uint64_t InstanceTarget::instance_generation(const std::string& spot_id) const {
+  auto it = _instances.find(spot_id);
+  return it == _instances.end() ? 0 : it->second.object_generation;
+}
+
+std::size_t InstanceTarget::messages_run(const std::string& spot_id) const {
+  auto it = _instances.find(spot_id);
+  return it == _instances.end() ? 0 : it->second.ran.size();
+}
+
+TimeUs InstanceTarget::store_deadline_us() const {
+  return _context.platform.clock.now_us() + _context.config.store_request_timeout_us;
+}
+
+TimeUs InstanceTarget::local_deadline_us(std::int64_t deadline_store_ms) const {
+  const std::int64_t left_ms = deadline_store_ms - _context.lease.estimated_store_now_ms();
+  return _context.platform.clock.now_us() + left_ms * platform::kMicrosPerMilli;
+}
+
+InstanceOutcome InstanceTarget::finish(const InstanceRequest& request, InstanceOutcome result) {
+  result.stable_type = request.stable_type;
+  _context.platform.events.emit(
+      events::kOutcome,
+      {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()), Field::str("node", _context.rid_hex),
+       Field::str("outcome", to_string(result.kind)), Field::num("object_gen", as_i64(result.object_generation)),
+       Field::str("route", result.owner_rid_hex), Field::str("message", result.message)});
+  return result;
+}
+
+InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
+  _context.platform.events.emit(events::kRequestReceived,
+                                {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                                 Field::str("stable_type", request.stable_type), Field::str("node", _context.rid_hex),
+                                 Field::str("from", request.source_rid_hex)});
+  if (_registry.find(request.stable_type) == nullptr) {
+    return finish(request, outcome(InstanceOutcomeKind::kNotConfigured, "the stable type is not registered here"));
+  }
+  const TimeUs deadline_us = local_deadline_us(request.deadline_store_ms);
+  const AuthorityKey key{records::AuthorityKind::kSpot, request.spot_id};
+  int failures = 0;  // store errors and lost Reserves: at most attempts_max
+  for (int step = 0; step < kStepsMax && failures < _config.attempts_max; ++step) {
+    if (_context.platform.clock.now_us() > deadline_us) {
+      return finish(request, outcome(InstanceOutcomeKind::kDeadlineExceeded, "the request's deadline passed"));
+    }
+    Result<AuthorityRead> read = _context.authority.read(key);
+    if (!read.ok()) {
+      ++failures;
+      _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
+      continue;
+    }
+    if (!read.value().current.has_value()) {
+      // No record: an in-process instance left without a row is of a previous generation and
+      // never receives the message.
+      _instances.erase(request.spot_id);
+      std::optional<InstanceOutcome> activated = activate(request);
+      if (activated.has_value()) {
+        return finish(request, std::move(*activated));
+      }
+      ++failures;
+      continue;  // the Reserve lost: follow the winner's row
+    }
+    const AuthoritySnapshot& row = *read.value().current;
+    const records::Allocation& allocation = row.record.allocation;
+    if (allocation.object_kind != records::ObjectKind::kInstanceSpot || allocation.stable_type != request.stable_type) {
+      return finish(request, outcome(InstanceOutcomeKind::kTypeMismatch,
+                                     std::string("the ID holds a ") + std::string(records::to_string(allocation.object_kind)) +
+                                         " of type " + allocation.stable_type,
+                                     row.record.object_generation));
+    }
+    if (allocation.state == records::AllocationState::kReserved) {
+      _context.platform.clock.sleep_for(_config.wait_interval_us);  // Creating: wait for the same result
+      continue;
+    }
+    return finish(request, on_ready(request, row));
+  }
+  return finish(request, outcome(InstanceOutcomeKind::kStoreError, "the row could not be read or settled"));
+}
+
+InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const AuthoritySnapshot& row) {
+  const records::AuthorityRecord& record = row.record;
+  const std::string& owner_rid = record.allocation.descriptor.routing_id_hex;
+  const HostRun& self = _context.lease.host_run();
+  if (record.owner_id != self.owner_id || record.owner_lease_generation != self.lease_generation) {
+    if (owner_rid == _context.rid_hex) {
+      return outcome(InstanceOutcomeKind::kFailed, "Ready under a previous host run of this node",
+                     record.object_generation);
+    }
+    return outcome(InstanceOutcomeKind::kRoute, "Ready on another node", record.object_generation, owner_rid);
+  }
+  const InstanceType* type = _registry.find(request.stable_type);
+  LOCATION_ASSERT(type != nullptr);
+  const TimeUs deadline_us = local_deadline_us(request.deadline_store_ms);
+  for (int step = 0; step < kStepsMax; ++step) {
+    auto it = _instances.find(request.spot_id);
+    if (it == _instances.end() || it->second.object_generation != record.object_generation) {
+      // Never run on an instance of another generation (§7.1). Recovering an instance after a
+      // restart (Ready, first message not yet completed) is not done in this slice.
+      return outcome(InstanceOutcomeKind::kFailed, "Ready here without an in-process instance of this generation",
+                     record.object_generation);
+    }
+    LocalInstance& instance = it->second;
+    if (!instance.accepting) {
+      if (_context.platform.clock.now_us() > deadline_us) {
+        break;
+      }
+      _context.platform.clock.sleep_for(_config.wait_interval_us);  // the first message runs first
+      continue;
+    }
+    if (instance.ran.count(request.op_id) == 0) {
+      LOCATION_ASSERT(instance.queue.size() < kQueueMax);
+      instance.queue.push_back(InstanceMessage{request.spot_id, request.stable_type, record.object_generation,
+                                               request.op_id, request.first_message, false});
+      drain(instance, *type, request.spot_id);
+    }
+    return outcome(InstanceOutcomeKind::kDelivered, {}, record.object_generation, _context.rid_hex);
+  }
+  return outcome(InstanceOutcomeKind::kDeadlineExceeded, "the first message did not complete in time",
+                 record.object_generation);
+}
+
+void InstanceTarget::drain(LocalInstance& instance, const InstanceType& type, const std::string& spot_id) {
+  for (std::size_t ran = 0; ran < kQueueMax && !instance.queue.empty(); ++ran) {
+    InstanceMessage message = std::move(instance.queue.front());
+    instance.queue.pop_front();
+    LOCATION_ASSERT(message.object_generation == instance.object_generation);
+    LOCATION_ASSERT(message.first || instance.accepting);  // nothing runs before the first message
+    const bool inserted = instance.ran.insert(message.op_id).second;
+    LOCATION_ASSERT(inserted);  // a message runs at most once
+    _context.platform.events.emit(message.first ? events::kFirstMessageRun : events::kMessageRun,
+                                  {Field::str("id", spot_id), Field::str("op_id", message.op_id.hex()),
+                                   Field::num("object_gen", as_i64(message.object_generation)),
+                                   Field::str("node", _context.rid_hex)});
+    type.handler(message);
+    if (message.first) {
+      instance.accepting = true;
+    }
+  }
+}
+
+std::optional<InstanceTarget::Stored> InstanceTarget::store_payload(const InstanceRequest& request,
+                                                                    std::string& failure) {
+  const std::string bytes = encode(request);
+  const std::string reference = instance_reference(request.spot_id, request.op_id);
+  for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
+    const store::PutResult put =
+        _context.relocation.put(store::PayloadPut{reference, bytes, _config.payload_retention_ms}, store_deadline_us());
+    if (std::holds_alternative<store::PayloadConflict>(put)) {
+      failure = "other bytes are stored under " + reference;
+      return std::nullopt;
+    }
+    if (!std::holds_alternative<store::Stored>(put)) {
+      _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
+      continue;  // refused or unknown: the same bytes under the same reference are put again
+    }
+    const store::GetResult got = _context.relocation.get(reference, store_deadline_us());
+    const auto* found = std::get_if<store::PayloadFound>(&got);
+    if (found == nullptr || found->payload != bytes) {
+      _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
+      continue;  // not verified yet: never point at it
+    }
+    Stored stored{reference, records::sha256_hex(bytes), bytes.size()};
+    _context.platform.events.emit(
+        events::kPayloadStored,
+        {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()), Field::str("node", _context.rid_hex),
+         Field::str("reference", reference), Field::str("sha256", stored.sha256),
+         Field::num("size_bytes", as_i64(stored.size_bytes)),
+         Field::num("already_present", std::get<store::Stored>(put).already_present ? 1 : 0)});
+    return stored;
+  }
+  failure = "the Relocation Store did not store the request";
+  return std::nullopt;
+}
+
+void InstanceTarget::release_payload(const InstanceRequest& request, const std::string& reference,
+                                     std::string_view reason) {
+  for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
+    const store::DeleteResult removed = _context.relocation.remove(reference, store_deadline_us());
+    if (const auto* deleted = std::get_if<store::Deleted>(&removed)) {
+      _context.platform.events.emit(events::kPayloadReleased,
+                                    {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                                     Field::str("node", _context.rid_hex), Field::str("reference", reference),
+                                     Field::str("reason", reason), Field::num("was_present", deleted->was_present ? 1 : 0)});
+      return;
+    }
+    _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
+  }
+  // Left to retention (§10): no row points at it any more.
+}
+
+std::optional<NodeView> InstanceTarget::self_view() {
+  Result<DescriptorList> list = read_descriptor_list(_context.store, _context.platform, _context.config, _context.mesh_name);
+  if (!list.ok()) {
+    return std::nullopt;
+  }
+  const HostRun& self = _context.lease.host_run();
+  for (const NodeView& node : list.value().nodes) {
+    if (node.descriptor.routing_id_hex == _context.rid_hex && node.host_run() == self) {
+      return node;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& request) {
+  std::string failure;
+  const std::optional<Stored> stored = store_payload(request, failure);
+  if (!stored.has_value()) {
+    return outcome(InstanceOutcomeKind::kStoreError, failure);
+  }
+  const std::optional<NodeView> self = self_view();
+  if (!self.has_value()) {
+    release_payload(request, stored->reference, "not_referenced");
+    return outcome(InstanceOutcomeKind::kStoreError, "this node's descriptor could not be read");
+  }
+  ReserveRequest reserve;
+  reserve.key = AuthorityKey{records::AuthorityKind::kSpot, request.spot_id};
+  reserve.object_kind = records::ObjectKind::kInstanceSpot;
+  reserve.stable_type = request.stable_type;
+  reserve.payload = recovery_pointer(stored->reference, stored->sha256, stored->size_bytes);
+  reserve.pending_creation =
+      records::PendingCreation{stored->reference, stored->reference, stored->sha256, stored->size_bytes};
+  Result<AuthoritySnapshot> reserved = _context.authority.reserve(reserve, *self);
+  if (!reserved.ok()) {
+    const Error& error = reserved.error();
+    if (error.kind == ErrorKind::kConflict && error.cause == ConflictCause::kAlreadyExists) {
+      _context.platform.events.emit(events::kReserveLost,
+                                    {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                                     Field::str("node", _context.rid_hex)});
+      release_payload(request, stored->reference, "not_referenced");
+      return std::nullopt;  // another target's Reserve won: follow its row
+    }
+    if (error.kind != ErrorKind::kIndeterminate) {
+      release_payload(request, stored->reference, "not_referenced");
+    }  // unknown: a row may point at it; left to retention and recovery
+    const InstanceOutcomeKind kind =
+        error.kind == ErrorKind::kCapacityFull ? InstanceOutcomeKind::kNotConfigured : InstanceOutcomeKind::kStoreError;
+    return outcome(kind, "Reserve failed: " + describe(error));
+  }
+  const AuthoritySnapshot& row = reserved.value();
+  const std::uint64_t generation = row.record.object_generation;
+  const HostRun& host = _context.lease.host_run();
+  LOCATION_ASSERT(row.record.owner_id == host.owner_id && row.record.owner_lease_generation == host.lease_generation);
+  LOCATION_ASSERT(row.record.pending_creation.has_value() &&
+                  row.record.pending_creation->request_content_reference == stored->reference);
+  _context.platform.events.emit(events::kReserved,
+                                {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                                 Field::num("object_gen", as_i64(generation)), Field::str("node", _context.rid_hex),
+                                 Field::str("owner", host.owner_id), Field::num("lease_gen", as_i64(host.lease_generation)),
+                                 Field::str("reference", stored->reference)});
+
+  // Factory.
+  const InstanceType* type = _registry.find(request.stable_type);
+  LOCATION_ASSERT(type != nullptr);
+  bool approved = false;
+  std::string why;
+  if (Result<Done> admitted = _context.lease.admit("instance_factory"); !admitted.ok()) {
+    why = "admission closed";
+  } else {
+    _context.platform.events.emit(events::kFactoryRun,
+                                  {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
+                                   Field::str("stable_type", request.stable_type), Field::str("node", _context.rid_hex),
+                                   Field::str("owner", host.owner_id),
+                                   Field::num("lease_gen", as_i64(host.lease_generation)),
+                                   Field::str("op_id", request.op_id.hex())});
+    const creation::FactoryContext factory_context{records::ObjectKind::kInstanceSpot, request.spot_id,
+                                                   request.stable_type, generation, request.args, request.op_id};
+    try {
+      const creation::FactoryDecision decision = type->factory(factory_context);
+      approved = decision.approved;
+      why = approved ? "" : "the factory rejected";
+    } catch (const InvariantViolation&) {
+      throw;
+    } catch (const std::exception& error) {
+      why = std::string("the factory threw: ") + error.what();
+    }
+  }
+  if (!approved) {
+    const Result<Done> aborted = _context.authority.abort(row);
+    if (aborted.ok()) {
+      release_payload(request, stored->reference, "aborted");  // the row no longer exists
+    }
+    return outcome(InstanceOutcomeKind::kFailed, why, generation);
+  }
+
+  // Ready + capacity in use. The row payload keeps pointing at the stored request.
+  Result<AuthoritySnapshot> committed = _context.authority.commit(row);
+  if (!committed.ok()) {
+    return outcome(InstanceOutcomeKind::kStoreError, "Commit failed: " + describe(committed.error()), generation);
+  }
+  LOCATION_ASSERT(points_at(committed.value().record.payload, stored->reference));
+  _context.platform.events.emit(events::kReady,
+                                {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
+                                 Field::str("node", _context.rid_hex), Field::str("reference", stored->reference)});
+
+  // The first message at the head of the new instance's queue, before any other message.
+  LOCATION_ASSERT(_instances.count(request.spot_id) == 0);
+  LocalInstance& instance = _instances[request.spot_id];
+  instance.stable_type = request.stable_type;
+  instance.object_generation = generation;
+  instance.queue.push_front(InstanceMessage{request.spot_id, request.stable_type, generation, request.op_id,
+                                            request.first_message, true});
+  drain(instance, *type, request.spot_id);
+  LOCATION_ASSERT(instance.accepting);
+
+  // End of use recorded in the Location Store, then the payload is deleted (§10).
+  AuthoritySnapshot current = committed.value();
+  bool recorded = false;
+  for (int attempt = 0; attempt < _config.attempts_max && !recorded; ++attempt) {
+    Result<AuthoritySnapshot> preserved = _context.authority.preserve(current, "");
+    if (preserved.ok()) {
+      recorded = true;
+      break;
+    }
+    if (preserved.error().kind == ErrorKind::kAdmissionClosed) {
+      break;
+    }
+    _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
+    Result<AuthorityRead> reread = _context.authority.read(current.key);
+    if (!reread.ok()) {
+      continue;
+    }
+    if (!reread.value().current.has_value() ||
+        reread.value().current->record.object_generation != generation) {
+      break;  // the row is gone or another generation: nothing of ours to record
+    }
+    current = *reread.value().current;
+    if (!points_at(current.record.payload, stored->reference)) {
+      recorded = true;  // an earlier attempt applied
+    }
+  }
+  if (!recorded) {
+    return outcome(InstanceOutcomeKind::kCreated, "the end of use was not recorded; the payload is kept", generation,
+                   _context.rid_hex);
+  }
+  _context.platform.events.emit(events::kEndOfUseRecorded,
+                                {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
+                                 Field::str("node", _context.rid_hex), Field::str("reference", stored->reference)});
+  release_payload(request, stored->reference, "end_of_use");
+  return outcome(InstanceOutcomeKind::kCreated, {}, generation, _context.rid_hex);
+}
+
+}  // namespace spotcheck::location::instance

@@ -1,0 +1,110 @@
+// The target side of an Instance Spot request: cold activation (spec §7.1, §1.2, §10).
+//
+// handle(request) runs on the caller's task (it blocks on store calls) and, reading the
+// Location Store row of the SpotId together with the in-process instance list:
+//   Ready here, same generation, instance present -> runs the message on it (kDelivered);
+//   Ready elsewhere                                 -> kRoute with the owner's RID;
+//   Ready here without an instance of that generation -> never runs it on another generation;
+//   Creating (Reserved)                            -> waits (bounded by the deadline) for that
+//                                                     same creation's result, then re-reads;
+//   a User Spot or another stable type             -> kTypeMismatch;
+//   no record -> cold activation:
+//     1. put-once the encoded request under `instance:<spotId>:<opId>` in the Relocation Store
+//        and re-verify it by get (instance.payload_stored);
+//     2. Reserve a Creating row with this host run as owner; pendingCreation = {reservation id,
+//        reference, SHA-256, size}; row payload = recovery pointer (instance_request.h). Only the
+//        Reserve that succeeds runs the factory; a loser (AlreadyExists) releases its own
+//        unreferenced payload and follows the winner's row;
+//     3. run the factory (instance.factory_run); a rejection/throw aborts the row (space
+//        returned) and releases the payload;
+//     4. Commit: Ready + capacity in use (pendingCreation cleared by Commit; the row payload still
+//        points at the stored request);
+//     5. restore the first message at the head of the new instance's queue and run the handler
+//        before any other message (instance.first_message_run);
+//     6. Preserve with an empty payload: the end of use recorded in the Location Store
+//        (instance.end_of_use_recorded);
+//     7. only then delete the payload from the Relocation Store (instance.payload_released).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+
+#include "impl/location/authority/authority_ops.h"
+#include "impl/location/config/location_config.h"
+#include "impl/location/instance/instance_outcome.h"
+#include "impl/location/instance/instance_registry.h"
+#include "impl/location/instance/instance_request.h"
+#include "impl/location/lease/owner_lease.h"
+#include "impl/platform/platform.h"
+#include "impl/store/spi/location_store.h"
+#include "impl/store/spi/relocation_store.h"
+
+namespace spotcheck::location::instance {
+
+struct InstanceTargetConfig {
+  // Retention of a stored request no row points at (§10): deleted by the store after this.
+  std::int64_t payload_retention_ms = 10 * 60 * 1000;
+  platform::TimeUs wait_interval_us = platform::millis(20);  // re-read while another Creating runs
+  platform::TimeUs store_retry_backoff_us = platform::millis(50);
+  int attempts_max = 64;  // bound of every retry loop of one request
+};
+
+struct InstanceTargetContext {
+  const LocationConfig& config;
+  platform::Platform& platform;
+  store::LocationStore& store;
+  store::RelocationStore& relocation;
+  OwnerLease& lease;
+  AuthorityOps& authority;
+  std::string mesh_name;
+  std::string rid_hex;
+};
+
+class InstanceTarget {
+ public:
+  InstanceTarget(InstanceTargetContext context, const InstanceRegistry& registry, InstanceTargetConfig config = {});
+  InstanceTarget(const InstanceTarget&) = delete;
+  InstanceTarget& operator=(const InstanceTarget&) = delete;
+
+  InstanceOutcome handle(const InstanceRequest& request);
+
+  // In-process instance list (tests and diagnostics).
+  bool has_instance(const std::string& spot_id) const { return _instances.count(spot_id) != 0; }
+  std::uint64_t instance_generation(const std::string& spot_id) const;
+  std::size_t messages_run(const std::string& spot_id) const;
+
+ private:
+  struct LocalInstance {
+    std::string stable_type;
+    std::uint64_t object_generation = 0;
+    bool accepting = false;  // false until the first message ran
+    std::deque<InstanceMessage> queue;
+    std::set<messaging::OperationId> ran;  // operations whose message already ran here
+  };
+  struct Stored {
+    std::string reference;
+    std::string sha256;
+    std::uint64_t size_bytes = 0;
+  };
+
+  InstanceOutcome on_ready(const InstanceRequest& request, const AuthoritySnapshot& row);
+  // nullopt: the Reserve lost (the row exists now): re-read and follow it.
+  std::optional<InstanceOutcome> activate(const InstanceRequest& request);
+  std::optional<Stored> store_payload(const InstanceRequest& request, std::string& failure);
+  void release_payload(const InstanceRequest& request, const std::string& reference, std::string_view reason);
+  std::optional<NodeView> self_view();
+  void drain(LocalInstance& instance, const InstanceType& type, const std::string& spot_id);
+  InstanceOutcome finish(const InstanceRequest& request, InstanceOutcome outcome);
+  platform::TimeUs local_deadline_us(std::int64_t deadline_store_ms) const;
+  platform::TimeUs store_deadline_us() const;
+
+  InstanceTargetContext _context;
+  const InstanceRegistry& _registry;
+  InstanceTargetConfig _config;
+  std::map<std::string, LocalInstance> _instances;  // by SpotId; ordered
+};
+
+}  // namespace spotcheck::location::instance
