@@ -17,6 +17,12 @@ Fiber::~Fiber() {
   // context_'s destructor unwinds a suspended fiber (forced_unwind) and frees its stack.
 }
 
+void Fiber::unwind() {
+  SIM_ASSERT(!running_);
+  // Destroying the moved-out context unwinds a suspended fiber (forced_unwind) and frees its stack.
+  boost::context::fiber doomed = std::move(context_);
+}
+
 boost::context::fiber Fiber::run_entry(boost::context::fiber&& caller) {
   caller_ = std::move(caller);
   entry_(argument_);
@@ -25,33 +31,15 @@ boost::context::fiber Fiber::run_entry(boost::context::fiber&& caller) {
   return std::move(caller_);
 }
 
-void Fiber::resume() {
-  SIM_ASSERT(!running_);
-  SIM_ASSERT(!finished_);
-  if (!started_) {
-    started_ = true;
-    auto body = [this](boost::context::fiber&& caller) { return run_entry(std::move(caller)); };
-    if (stacks_->guard_pages) {
-      context_ = boost::context::fiber(std::allocator_arg, GuardedStack(stacks_->stack_size_bytes), body);
-    } else {
-      context_ = boost::context::fiber(std::allocator_arg, stacks_->pooled, body);
-    }
+void Fiber::start() {
+  SIM_ASSERT(!started_);
+  started_ = true;
+  auto body = [this](boost::context::fiber&& caller) { return run_entry(std::move(caller)); };
+  if (stacks_->guard_pages) {
+    context_ = boost::context::fiber(std::allocator_arg, GuardedStack(stacks_->stack_size_bytes), body);
+  } else {
+    context_ = boost::context::fiber(std::allocator_arg, stacks_->pooled, body);
   }
-  SIM_ASSERT(static_cast<bool>(context_));
-  running_ = true;
-  context_ = std::move(context_).resume();
-  running_ = false;
-  // Either the fiber suspended (context_ holds it) or it finished (context_ is empty).
-  SIM_ASSERT(finished_ != static_cast<bool>(context_));
-}
-
-void Fiber::suspend() {
-  SIM_ASSERT(running_);
-  SIM_ASSERT(static_cast<bool>(caller_));
-  running_ = false;
-  // Throws forced_unwind here when the fiber is destroyed while suspended.
-  caller_ = std::move(caller_).resume();
-  running_ = true;
 }
 
 }  // namespace spotcheck::sim

@@ -4,8 +4,11 @@
 // boost::context::detail::forced_unwind (destructors run), then returns its stack.
 #pragma once
 
+#include <utility>
+
 #include <boost/context/fiber.hpp>
 
+#include "sim/assert.h"
 #include "sim/fiber/stack_allocator.h"
 
 namespace spotcheck::sim {
@@ -22,25 +25,50 @@ class Fiber {
   Fiber& operator=(const Fiber&) = delete;
 
   // From the scheduler: runs the fiber until it suspends or finishes.
-  void resume();
-  // From inside the fiber: returns control to whoever resumed it.
-  void suspend();
+  void resume() {
+    SIM_ASSERT(!running_);
+    SIM_ASSERT(!finished_);
+    if (!started_) [[unlikely]] {
+      start();
+    }
+    SIM_ASSERT(static_cast<bool>(context_));
+    running_ = true;
+    context_ = std::move(context_).resume();
+    running_ = false;
+    // Either the fiber suspended (context_ holds it) or it finished (context_ is empty).
+    SIM_ASSERT(finished_ != static_cast<bool>(context_));
+  }
+  // From inside the fiber: returns control to whoever resumed it. Inline: the parked fiber's
+  // stack then holds one frame less, which is one cache line less to touch at every switch.
+  void suspend() {
+    SIM_ASSERT(running_);
+    SIM_ASSERT(static_cast<bool>(caller_));
+    running_ = false;
+    // Throws forced_unwind here when the fiber is destroyed while suspended.
+    caller_ = std::move(caller_).resume();
+    running_ = true;
+  }
+  // Unwinds a suspended fiber now (as destruction would) and leaves this one empty; the owner
+  // calls it while what the fiber's frames use is still alive. No-op if it never ran or finished.
+  void unwind();
 
   bool started() const { return started_; }
   bool finished() const { return finished_; }
   bool running() const { return running_; }
 
  private:
+  void start();  // creates the context on a stack from stacks_
   boost::context::fiber run_entry(boost::context::fiber&& caller);
 
-  StackSource* stacks_;
-  Entry entry_;
-  void* argument_;
+  // What every switch touches comes first (one cache line with the owner's hot fields).
   boost::context::fiber context_;  // the suspended fiber (empty while it runs or once finished)
   boost::context::fiber caller_;   // the scheduler side (valid while the fiber runs)
   bool started_ = false;
   bool finished_ = false;
   bool running_ = false;
+  StackSource* stacks_;
+  Entry entry_;
+  void* argument_;
 };
 
 }  // namespace spotcheck::sim

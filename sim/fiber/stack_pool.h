@@ -29,6 +29,7 @@ class StackPool {
   void grow();
 
   std::size_t stack_size_bytes_;
+  std::size_t slot_bytes_;  // distance between neighbouring stacks: the size plus a colour step
   std::size_t block_bytes_;
   std::vector<std::pair<void*, std::size_t>> blocks_;  // mapped regions
   std::vector<char*> free_;                           // stack bottoms

@@ -13,24 +13,33 @@
 namespace spotcheck::sim {
 namespace {
 
-std::string_view wake_kind(WakeReason reason) {
+constexpr TraceKind kTaskStart("task.start");
+constexpr TraceKind kWakeTimer("wake.timer");
+constexpr TraceKind kWakeGate("wake.gate");
+constexpr TraceKind kWakeGateGone("wake.gate_gone");
+constexpr TraceKind kWakeMessage("wake.message");
+constexpr TraceKind kWakeYield("wake.yield");
+constexpr TraceKind kWakeKilled("wake.killed");
+constexpr TraceKind kWakeUnknown("wake.unknown");
+
+const TraceKind& wake_kind(WakeReason reason) {
   switch (reason) {
     case WakeReason::start:
-      return "task.start";
+      return kTaskStart;
     case WakeReason::timer:
-      return "wake.timer";
+      return kWakeTimer;
     case WakeReason::gate:
-      return "wake.gate";
+      return kWakeGate;
     case WakeReason::gate_gone:
-      return "wake.gate_gone";
+      return kWakeGateGone;
     case WakeReason::message:
-      return "wake.message";
+      return kWakeMessage;
     case WakeReason::yield:
-      return "wake.yield";
+      return kWakeYield;
     case WakeReason::killed:
-      return "wake.killed";
+      return kWakeKilled;
   }
-  return "wake.unknown";
+  return kWakeUnknown;
 }
 
 }  // namespace
@@ -254,7 +263,7 @@ bool Kernel::run_task_entry(const ReadyEntry& entry) {
     return true;
   }
   task->claimed_token = 0;
-  record(node, task->id, wake_kind(task->wake_reason), {});
+  record(node, task->id, wake_kind(task->wake_reason));
   current_ = task;
   task->fiber.resume();
   current_ = nullptr;
@@ -393,14 +402,6 @@ Task* Kernel::task_at(std::uint32_t slot) const {
   return tasks_[slot].get();
 }
 
-Task& Kernel::require_current(std::optional<ProcessId> process_id) {
-  SIM_ASSERT(current_ != nullptr);
-  if (process_id) {
-    SIM_ASSERT(current_->process == *process_id);
-  }
-  return *current_;
-}
-
 // --- trace and stopping ---------------------------------------------------------------------
 
 void Kernel::record(std::int32_t node, TaskId task, std::string_view kind, std::span<const platform::Field> fields,
@@ -410,16 +411,30 @@ void Kernel::record(std::int32_t node, TaskId task, std::string_view kind, std::
   }
   sync_real_time();
   const TraceEvent event = trace_.append(now_us_, node, task, kind, fields, copy_strings);
-  if (stopped_ || observers_.empty()) {
+  if (!stopped_ && !observers_.empty()) {
+    notify_observers(event);
+  }
+}
+
+void Kernel::record(std::int32_t node, TaskId task, const TraceKind& kind) {
+  if (!recording_) {
     return;
   }
+  sync_real_time();
+  const std::uint64_t index = trace_.append(now_us_, node, task, kind);
+  if (!stopped_ && !observers_.empty()) {
+    notify_observers(trace_.view(index, now_us_, node, task, kind));
+  }
+}
+
+void Kernel::notify_observers(const TraceEvent& event) {
   for (TraceObserver* observer : observers_) {
     std::optional<std::string> violation = observer->on_event(event);
     if (violation) {
       const std::uint64_t broken = event.index;
       const platform::Field details[] = {platform::Field::str("what", *violation),
                                          platform::Field::num("event", static_cast<std::int64_t>(broken))};
-      trace_.append(now_us_, node, task, "violation", details, true);
+      trace_.append(now_us_, event.node, event.task, "violation", details, true);
       stop(RunStatus::violation, std::move(*violation), broken);
       return;
     }
@@ -469,17 +484,8 @@ void Kernel::stop(RunStatus status, std::string problem, std::optional<std::uint
 
 // --- scheduling -----------------------------------------------------------------------------
 
-void Kernel::schedule(TimeUs at_us, const ReadyEntry& entry) {
-  sync_real_time();
-  if (at_us <= now_us_) {
-    ready_.push_back(entry);
-    return;
-  }
-  if (queue_.size() >= config_.max_pending_events) {
-    fail("pending event bound exceeded (" + std::to_string(config_.max_pending_events) + ")");
-    return;
-  }
-  queue_.push(at_us, entry);
+void Kernel::fail_pending_bound() {
+  fail("pending event bound exceeded (" + std::to_string(config_.max_pending_events) + ")");
 }
 
 void Kernel::pop_due_real_time() {

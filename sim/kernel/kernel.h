@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "impl/platform/event_sink.h"
+#include "sim/assert.h"
 #include "sim/fiber/stack_allocator.h"
 #include "sim/kernel/task.h"
 #include "sim/network/network.h"
@@ -58,6 +59,8 @@ class Kernel {
   void record(std::int32_t node, TaskId task, std::string_view kind, std::initializer_list<platform::Field> fields) {
     record(node, task, kind, std::span<const platform::Field>(fields.begin(), fields.size()));
   }
+  // An event without fields whose kind was packed at compile time (the same hash and record).
+  void record(std::int32_t node, TaskId task, const TraceKind& kind);
   TaskId current_task_id() const { return current_ != nullptr ? current_->id : 0; }
   bool in_task() const { return current_ != nullptr; }
 
@@ -72,16 +75,30 @@ class Kernel {
   void restart(ProcessId process);
   void pause(ProcessId process, TimeUs duration_us);
   void set_clock_drift_ppm(ProcessId process, std::int64_t drift_ppm);
-  Process& process(ProcessId id);
-  const Process& process(ProcessId id) const;
+  Process& process(ProcessId id) {
+    SIM_ASSERT(id < processes_.size());
+    return *processes_[id];
+  }
+  const Process& process(ProcessId id) const {
+    SIM_ASSERT(id < processes_.size());
+    return *processes_[id];
+  }
   std::size_t process_count() const { return processes_.size(); }
   Process* process_by_routing_id(RoutingId routing_id);
-  TimeUs local_now_us(ProcessId process) const;
+  TimeUs local_now_us(ProcessId id) const { return process(id).clock.local_from_virtual(now_us()); }
 
   // --- tasks and waiting (called from the platform adapters and gates) ------------------------
   TaskId spawn(ProcessId process, std::string name, std::function<void()> body);
   // The running task; asserts that there is one (and that it belongs to `process` if given).
-  Task& require_current(std::optional<ProcessId> process = std::nullopt);
+  Task& require_current() {
+    SIM_ASSERT(current_ != nullptr);
+    return *current_;
+  }
+  Task& require_current(ProcessId process_id) {
+    SIM_ASSERT(current_ != nullptr);
+    SIM_ASSERT(current_->process == process_id);
+    return *current_;
+  }
   // Parks the current task until woken (through `list`, if given) or until its process's local
   // clock reaches deadline_local_us. Returns immediately with `killed` if the process is dying.
   WakeReason wait(Task& task, TimeUs deadline_local_us, WaitList* list);
@@ -93,7 +110,18 @@ class Kernel {
   void emit(ProcessId process, std::string_view kind, std::initializer_list<platform::Field> fields);
 
   // --- used by the network -------------------------------------------------------------------
-  void schedule(TimeUs at_us, const ReadyEntry& entry);
+  void schedule(TimeUs at_us, const ReadyEntry& entry) {
+    sync_real_time();
+    if (at_us <= now_us_) {
+      ready_.push_back(entry);
+      return;
+    }
+    if (queue_.size() >= config_.max_pending_events) [[unlikely]] {
+      fail_pending_bound();
+      return;
+    }
+    queue_.push(at_us, entry);
+  }
   Stream& stream(std::string_view name) { return streams_.get(name); }
   Network& network() { return *network_; }
   const WorldConfig& config() const { return config_; }
@@ -107,6 +135,7 @@ class Kernel {
 
  private:
   static void task_entry(void* argument);
+  WakeReason park(Task& task, TimeUs deadline_local_us, WaitList* list);  // wait(), inlined in waiting.cpp
   void run_task_body(Task& task);
   TaskId spawn_task(ProcessId process, std::string name, std::function<void()> body, bool is_main);
   std::size_t pick_ready();
@@ -120,6 +149,8 @@ class Kernel {
   void terminate_process(Process& process);
   Task* task_at(std::uint32_t slot) const;
   std::int32_t node_of_current() const;
+  void notify_observers(const TraceEvent& event);
+  void fail_pending_bound();
   void stop(RunStatus status, std::string problem, std::optional<std::uint64_t> event);
   // World API calls made from inside a task are deferred to a world action at the current instant.
   bool defer_if_in_task(std::function<void()> action);

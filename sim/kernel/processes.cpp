@@ -21,26 +21,12 @@ std::string_view to_string(ProcessState state) {
   return "unknown";
 }
 
-Process& Kernel::process(ProcessId id) {
-  SIM_ASSERT(id < processes_.size());
-  return *processes_[id];
-}
-
-const Process& Kernel::process(ProcessId id) const {
-  SIM_ASSERT(id < processes_.size());
-  return *processes_[id];
-}
-
 Process* Kernel::process_by_routing_id(RoutingId routing_id) {
   auto found = by_routing_id_.find(routing_id);
   if (found == by_routing_id_.end()) {
     return nullptr;
   }
   return processes_[found->second].get();
-}
-
-TimeUs Kernel::local_now_us(ProcessId id) const {
-  return process(id).clock.local_from_virtual(now_us());
 }
 
 ProcessId Kernel::add_process(std::string name, RoutingId routing_id, ProcessMain main) {

@@ -13,26 +13,32 @@ namespace spotcheck::sim {
 
 class Kernel;
 
-struct Task {
-  Task(Kernel& kernel_in, StackSource& stacks, Fiber::Entry entry) : kernel(&kernel_in), fiber(stacks, entry, this) {}
+// Laid out for the scheduler: the fiber's switch state and the wait state fill the first cache
+// line, the rest of the per-step fields the second; name and body are cold.
+struct alignas(64) Task {
+  Task(Kernel& kernel_in, StackSource& stacks, Fiber::Entry entry) : fiber(stacks, entry, this), kernel(&kernel_in) {}
+  // The body (and what it captured) must outlive the fiber's unwinding: unwind before members go.
+  ~Task() { fiber.unwind(); }
+  Task(const Task&) = delete;
+  Task& operator=(const Task&) = delete;
 
-  Kernel* kernel;
-  TaskId id = 0;
-  std::uint32_t slot = 0;
-  ProcessId process = 0;
-  std::uint32_t index_in_process = 0;
-  bool is_main = false;
-  std::string name;
-  // Declared before `fiber`: the body (and what it captured) must outlive the fiber's unwinding.
-  std::function<void()> body;
+  Fiber fiber;
 
   // The wait in progress (0 = not waiting). A wake claims it by moving it to claimed_token.
   std::uint64_t wait_token = 0;
   std::uint64_t claimed_token = 0;
-  WakeReason wake_reason = WakeReason::start;
   TimeUs deadline_local_us = 0;  // local deadline of the wait in progress (kNever: none)
+  TaskId id = 0;
+  ProcessId process = 0;
+  std::uint32_t slot = 0;
+  WakeReason wake_reason = WakeReason::start;
+  bool is_main = false;
+  std::uint32_t index_in_process = 0;
 
-  Fiber fiber;
+  Kernel* kernel;
+  std::string name;
+  std::function<void()> body;
 };
+static_assert(sizeof(Fiber) + 2 * sizeof(std::uint64_t) <= 64, "the fiber and the wait tokens share the first cache line");
 
 }  // namespace spotcheck::sim

@@ -14,6 +14,12 @@ constexpr int kMaxWaitRounds = 1'000'000;
 }  // namespace
 
 WakeReason Kernel::wait(Task& task, TimeUs deadline_local_us, WaitList* list) {
+  return park(task, deadline_local_us, list);
+}
+
+// wait()'s body, inlined into the blocking calls of this file: a parked fiber's stack then holds
+// one frame less, which is one cache line less to bring back at every switch.
+[[gnu::always_inline]] inline WakeReason Kernel::park(Task& task, TimeUs deadline_local_us, WaitList* list) {
   SIM_ASSERT(&task == current_);
   SIM_ASSERT(task.wait_token == 0);
   Process& owner = process(task.process);
@@ -66,7 +72,7 @@ void Kernel::sleep_until_local(ProcessId process_id, TimeUs deadline_local_us) {
   SIM_ASSERT(deadline_local_us != platform::kNever);
   for (int round = 0; local_now_us(process_id) < deadline_local_us; ++round) {
     SIM_ASSERT(round < kMaxWaitRounds);
-    if (wait(task, deadline_local_us, nullptr) == WakeReason::killed) {
+    if (park(task, deadline_local_us, nullptr) == WakeReason::killed) {
       return;
     }
   }
@@ -99,7 +105,7 @@ std::optional<platform::Envelope> Kernel::receive(ProcessId process_id, TimeUs d
     if (local_now_us(process_id) >= deadline_local_us) {
       return std::nullopt;
     }
-    if (wait(task, deadline_local_us, &owner.inbox_waiters) == WakeReason::killed) {
+    if (park(task, deadline_local_us, &owner.inbox_waiters) == WakeReason::killed) {
       return std::nullopt;
     }
   }

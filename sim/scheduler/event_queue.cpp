@@ -1,72 +1,124 @@
 #include "sim/scheduler/event_queue.h"
 
-#include <utility>
-
 #include "sim/assert.h"
 
 namespace spotcheck::sim {
 
-void EventQueue::put(const Timed& timed) {
-  const int bucket = bucket_of(timed.at_us, last_us_);
-  SIM_ASSERT(bucket < kBuckets);
-  buckets_[bucket].push_back(timed);
-  non_empty_ |= std::uint64_t{1} << bucket;
-}
+EventQueue::EventQueue() : slots_(kSlots), nodes_(1) {}
 
 void EventQueue::push(TimeUs at_us, const ReadyEntry& entry) {
   SIM_ASSERT(at_us >= 0);
   const auto at = static_cast<std::uint64_t>(at_us);
-  SIM_ASSERT(at >= last_us_);
-  put(Timed{at, entry});
-  ++size_;
+  SIM_ASSERT(at > last_us_);
+  if (at - last_us_ < kSlots) {
+    wheel_push(at, entry);
+  } else {
+    far_.push(at_us, entry);
+    far_min_us_ = at < far_min_us_ ? at : far_min_us_;
+  }
   if (min_known_ && at < min_us_) {
     min_us_ = at;
   }
 }
 
+void EventQueue::wheel_push(std::uint64_t at_us, const ReadyEntry& entry) {
+  std::uint32_t node = free_nodes_;
+  if (node != kNoNode) {
+    free_nodes_ = nodes_[node].next;
+    nodes_[node] = Node{entry, kNoNode};
+  } else {
+    node = static_cast<std::uint32_t>(nodes_.size());
+    SIM_ASSERT(node != kNoNode);  // 2^32 pending entries: far beyond max_pending_events
+    nodes_.push_back(Node{entry, kNoNode});
+  }
+  const std::uint64_t index = at_us & kSlotMask;
+  Slot& slot = slots_[index];
+  if (slot.last == kNoNode) {
+    slot.first = node;
+    bits_[index / 64] |= std::uint64_t{1} << (index % 64);
+    summary_ |= std::uint64_t{1} << (index / 64);
+  } else {
+    nodes_[slot.last].next = node;
+  }
+  slot.last = node;
+  ++wheel_size_;
+}
+
+std::uint64_t EventQueue::first_slot_from(std::uint64_t start) const {
+  SIM_ASSERT(summary_ != 0);
+  const std::uint64_t word = start / 64;
+  const std::uint64_t here = bits_[word] & (~std::uint64_t{0} << (start % 64));
+  if (here != 0) {
+    return word * 64 + static_cast<std::uint64_t>(__builtin_ctzll(here));
+  }
+  // Later words, then round to the words up to and including `word` (its bits below `start`).
+  const std::uint64_t later = word + 1 < 64 ? summary_ & (~std::uint64_t{0} << (word + 1)) : 0;
+  const std::uint64_t words = later != 0 ? later : summary_;
+  const auto found = static_cast<std::uint64_t>(__builtin_ctzll(words));
+  SIM_ASSERT(bits_[found] != 0);
+  return found * 64 + static_cast<std::uint64_t>(__builtin_ctzll(bits_[found]));
+}
+
 TimeUs EventQueue::next_time_us() {
-  SIM_ASSERT(size_ > 0);
+  SIM_ASSERT(!empty());
   if (!min_known_) {
-    const int bucket = __builtin_ctzll(non_empty_);
-    if (bucket == 0) {
-      min_us_ = last_us_;
+    if (wheel_size_ > 0) {
+      // Every wheel entry is due before every far entry.
+      const std::uint64_t slot = first_slot_from((last_us_ + 1) & kSlotMask);
+      const std::uint64_t distance = (slot - last_us_) & kSlotMask;
+      SIM_ASSERT(distance > 0);
+      min_us_ = last_us_ + distance;
     } else {
-      std::uint64_t best = buckets_[bucket].front().at_us;
-      for (const Timed& timed : buckets_[bucket]) {
-        best = timed.at_us < best ? timed.at_us : best;
-      }
-      min_us_ = best;
+      SIM_ASSERT(far_min_us_ == static_cast<std::uint64_t>(far_.next_time_us()));
+      min_us_ = far_min_us_;
     }
     min_known_ = true;
   }
   return static_cast<TimeUs>(min_us_);
 }
 
+void EventQueue::pull_into_window() {
+  // Bounded by the far heap's size: every round moves at least one entry.
+  while (far_min_us_ != kNoTime && far_min_us_ - last_us_ < kSlots) {
+    const std::uint64_t at = far_min_us_;
+    SIM_ASSERT(at >= last_us_);
+    far_.pop_due(static_cast<TimeUs>(at), moving_);
+    for (const ReadyEntry& entry : moving_) {
+      wheel_push(at, entry);
+    }
+    moving_.clear();
+    far_min_us_ = far_.empty() ? kNoTime : static_cast<std::uint64_t>(far_.next_time_us());
+  }
+}
+
 void EventQueue::pop_due(TimeUs now_us, std::vector<ReadyEntry>& ready) {
   SIM_ASSERT(next_time_us() == now_us);
   const auto now = static_cast<std::uint64_t>(now_us);
-  if ((non_empty_ & 1U) == 0) {
-    // Redistribute the lowest bucket around the new last time; everything lands lower.
-    const int bucket = __builtin_ctzll(non_empty_);
-    scratch_.swap(buckets_[bucket]);
-    non_empty_ &= ~(std::uint64_t{1} << bucket);
-    last_us_ = now;
-    for (const Timed& timed : scratch_) {
-      SIM_ASSERT(bucket_of(timed.at_us, last_us_) < bucket);
-      put(timed);
-    }
-    scratch_.clear();
-  }
-  SIM_ASSERT(last_us_ == now);
-  std::vector<Timed>& due = buckets_[0];
-  SIM_ASSERT(!due.empty());
-  for (const Timed& timed : due) {
-    ready.push_back(timed.entry);
-  }
-  size_ -= due.size();
-  due.clear();
-  non_empty_ &= ~std::uint64_t{1};
+  last_us_ = now;
   min_known_ = false;
+  pull_into_window();
+  const std::uint64_t index = now & kSlotMask;
+  Slot& slot = slots_[index];
+  SIM_ASSERT(slot.first != kNoNode);
+  std::uint32_t node = slot.first;
+  std::size_t moved = 0;
+  // Bounded by the wheel's size.
+  while (node != kNoNode) {
+    SIM_ASSERT(moved < wheel_size_);
+    Node& current = nodes_[node];
+    ready.push_back(current.entry);
+    const std::uint32_t next = current.next;
+    current.next = free_nodes_;
+    free_nodes_ = node;
+    node = next;
+    ++moved;
+  }
+  slot = Slot{};
+  bits_[index / 64] &= ~(std::uint64_t{1} << (index % 64));
+  if (bits_[index / 64] == 0) {
+    summary_ &= ~(std::uint64_t{1} << (index / 64));
+  }
+  wheel_size_ -= moved;
 }
 
 }  // namespace spotcheck::sim

@@ -38,7 +38,7 @@ __int128 local_elapsed(__int128 elapsed, std::int64_t ppm) {
 
 }  // namespace
 
-TimeUs LocalClock::local_from_virtual(TimeUs virtual_us) const {
+TimeUs LocalClock::local_from_virtual_drifted(TimeUs virtual_us) const {
   SIM_ASSERT(virtual_us >= anchor_virtual_us_);
   if (drift_ppm_ == 0) {
     return anchor_local_us_ + (virtual_us - anchor_virtual_us_);
@@ -48,7 +48,7 @@ TimeUs LocalClock::local_from_virtual(TimeUs virtual_us) const {
   return static_cast<TimeUs>(local);
 }
 
-TimeUs LocalClock::virtual_from_local(TimeUs local_us) const {
+TimeUs LocalClock::virtual_from_local_drifted(TimeUs local_us) const {
   if (local_us == platform::kNever) {
     return platform::kNever;
   }

@@ -17,14 +17,27 @@ class LocalClock {
   explicit LocalClock(TimeUs offset_us = 0) : anchor_local_us_(offset_us) {}
 
   // Local time at virtual time `virtual_us` (virtual_us >= the last re-anchor time).
-  TimeUs local_from_virtual(TimeUs virtual_us) const;
+  TimeUs local_from_virtual(TimeUs virtual_us) const {
+    if (drift_ppm_ == 0 && virtual_us >= anchor_virtual_us_) {
+      return anchor_local_us_ + (virtual_us - anchor_virtual_us_);  // the common case, inline
+    }
+    return local_from_virtual_drifted(virtual_us);
+  }
   // Earliest virtual time (>= the anchor) at which local time reaches `local_us`; kNever stays kNever.
-  TimeUs virtual_from_local(TimeUs local_us) const;
+  TimeUs virtual_from_local(TimeUs local_us) const {
+    if (drift_ppm_ == 0 && local_us > anchor_local_us_ && local_us != platform::kNever) {
+      return anchor_virtual_us_ + (local_us - anchor_local_us_);  // the common case, inline
+    }
+    return virtual_from_local_drifted(local_us);
+  }
   // Re-anchors at `now_virtual_us` and runs at (1 + ppm / 1e6) of virtual speed from then on.
   void set_drift_ppm(TimeUs now_virtual_us, std::int64_t drift_ppm);
   std::int64_t drift_ppm() const { return drift_ppm_; }
 
  private:
+  TimeUs local_from_virtual_drifted(TimeUs virtual_us) const;
+  TimeUs virtual_from_local_drifted(TimeUs local_us) const;
+
   TimeUs anchor_virtual_us_ = 0;
   TimeUs anchor_local_us_ = 0;
   std::int64_t drift_ppm_ = 0;

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "sim/trace/trace_kind.h"
+
 namespace spotcheck::sim {
 
 // SplitMix64 finalizer: a bijective avalanche of one word.
@@ -44,6 +46,13 @@ class Hasher {
       std::memcpy(&tail, data, left);
     }
     add(tail ^ (static_cast<std::uint64_t>(bytes.size()) << 56));
+  }
+
+  // Same as add_bytes(kind.text()), from the words packed at compile time.
+  constexpr void add_kind(const TraceKind& kind) {
+    for (std::size_t index = 0; index < kind.word_count(); ++index) {
+      add(kind.word(index));
+    }
   }
 
   constexpr std::uint64_t finish() const { return mix64(state_); }

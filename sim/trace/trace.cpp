@@ -33,9 +33,7 @@ TraceEvent Trace::append(TimeUs time_us, std::int32_t node, TaskId task, std::st
   SIM_ASSERT(!kind.empty());
   SIM_ASSERT(fields.size() < (1U << 16));
   const std::uint64_t event_hash = hash_event(time_us, node, task, kind, fields);
-  rolling_hash_ = mix64(rolling_hash_ + event_hash * 0x9e3779b97f4a7c15ULL + event_hashes_.size());
-  const std::uint64_t index = event_hashes_.size();
-  event_hashes_.push_back(event_hash);
+  const std::uint64_t index = add_hash(event_hash);
 
   TraceEvent view{index, time_us, node, task, kind, fields, event_hash};
   if (!config_.keep_events) {

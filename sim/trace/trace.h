@@ -13,10 +13,26 @@
 #include <vector>
 
 #include "impl/platform/event_sink.h"
+#include "sim/trace/hash.h"
+#include "sim/trace/segmented_log.h"
 #include "sim/trace/text_arena.h"
 #include "sim/trace/trace_event.h"
+#include "sim/trace/trace_kind.h"
 
 namespace spotcheck::sim {
+
+// Hash of one event's content (time, node, task, kind, fields).
+std::uint64_t hash_event(TimeUs time_us, std::int32_t node, TaskId task, std::string_view kind,
+                         std::span<const platform::Field> fields);
+// The same for an event without fields whose kind was packed at compile time.
+inline std::uint64_t hash_event(TimeUs time_us, std::int32_t node, TaskId task, const TraceKind& kind) {
+  Hasher hasher;
+  hasher.add(static_cast<std::uint64_t>(time_us));
+  hasher.add(static_cast<std::uint64_t>(static_cast<std::int64_t>(node)));
+  hasher.add(task);
+  hasher.add_kind(kind);
+  return hasher.finish();
+}
 
 struct TraceConfig {
   // Keep every event (time, node, task, kind, fields) for rendering and inspection. Without it
@@ -32,9 +48,25 @@ class Trace {
   TraceEvent append(TimeUs time_us, std::int32_t node, TaskId task, std::string_view kind,
                     std::span<const platform::Field> fields, bool copy_strings);
 
+  // Appends an event without fields whose kind was packed at compile time (the scheduler's task
+  // wakes): the same hash and record as append(..., kind.text(), {}, false), with less work.
+  // Returns the event's index (view(...) makes its TraceEvent when someone needs one).
+  std::uint64_t append(TimeUs time_us, std::int32_t node, TaskId task, const TraceKind& kind) {
+    const std::uint64_t event_hash = hash_event(time_us, node, task, kind);
+    const std::uint64_t index = add_hash(event_hash);
+    if (config_.keep_events) {
+      records_.push_back(Record{time_us, task, node, 0, fields_.size(), kind.text()});
+    }
+    return index;
+  }
+  // The event appended as `index` by append(time_us, node, task, kind).
+  TraceEvent view(std::uint64_t index, TimeUs time_us, std::int32_t node, TaskId task, const TraceKind& kind) const {
+    return TraceEvent{index, time_us, node, task, kind.text(), {}, event_hashes_[index]};
+  }
+
   std::uint64_t hash() const { return rolling_hash_; }
   std::uint64_t size() const { return event_hashes_.size(); }
-  std::uint64_t event_hash(std::uint64_t index) const { return event_hashes_.at(index); }
+  std::uint64_t event_hash(std::uint64_t index) const { return event_hashes_[index]; }  // asserts the range
   bool keeps_events() const { return config_.keep_events; }
   // Requires keeps_events().
   TraceEvent event(std::uint64_t index) const;
@@ -56,17 +88,21 @@ class Trace {
     std::string_view kind;
   };
 
+  // Folds one event's hash into the rolling hash and the hash log; returns the event's index.
+  std::uint64_t add_hash(std::uint64_t event_hash) {
+    const std::uint64_t index = event_hashes_.size();
+    rolling_hash_ = mix64(rolling_hash_ + event_hash * 0x9e3779b97f4a7c15ULL + index);
+    event_hashes_.push_back(event_hash);
+    return index;
+  }
+
   TraceConfig config_;
   std::uint64_t rolling_hash_ = 0;
-  std::vector<std::uint64_t> event_hashes_;
-  std::vector<Record> records_;
+  SegmentedLog<std::uint64_t> event_hashes_;
+  SegmentedLog<Record> records_;
   std::vector<platform::Field> fields_;
   TextArena text_;
   std::vector<std::string> node_names_;
 };
-
-// Hash of one event's content (time, node, task, kind, fields).
-std::uint64_t hash_event(TimeUs time_us, std::int32_t node, TaskId task, std::string_view kind,
-                         std::span<const platform::Field> fields);
 
 }  // namespace spotcheck::sim

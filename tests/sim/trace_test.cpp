@@ -3,6 +3,9 @@
 #include <string>
 
 #include "sim/trace/divergence.h"
+#include "sim/trace/hash.h"
+#include "sim/trace/segmented_log.h"
+#include "sim/trace/trace_kind.h"
 #include "sim/trace/trace.h"
 
 namespace spotcheck::sim {
@@ -120,6 +123,71 @@ TEST(Trace, HashOnlyModeKeepsTheHashLog) {
   EXPECT_EQ(full.hash(), lean.hash());
   EXPECT_FALSE(first_divergence(full, lean).has_value());
   EXPECT_NE(lean.render(2).find("hash="), std::string::npos);
+}
+
+// Packed kinds of every tail length (and one, two and three full words).
+constexpr TraceKind kPackedKinds[] = {
+    TraceKind("a"),          TraceKind("wake.ti"),          TraceKind("wake.tim"),
+    TraceKind("wake.time"),  TraceKind("wake.gate_gone"),   TraceKind("0123456789abcdef"),
+    TraceKind("0123456789abcdefg"), TraceKind("0123456789abcdef0123456789abcde"),
+};
+
+TEST(TraceKind, AddKindHashesExactlyLikeAddBytesOfTheText) {
+  for (const TraceKind& kind : kPackedKinds) {
+    SCOPED_TRACE(std::string(kind.text()));
+    Hasher packed;
+    packed.add(7);
+    packed.add_kind(kind);
+    Hasher scanned;
+    scanned.add(7);
+    scanned.add_bytes(kind.text());
+    EXPECT_EQ(packed.finish(), scanned.finish());
+  }
+}
+
+TEST(TraceKind, APackedEventIsTheSameEventAsItsTextForm) {
+  for (const TraceKind& kind : kPackedKinds) {
+    SCOPED_TRACE(std::string(kind.text()));
+    Trace packed;
+    Trace text;
+    append_sample(packed, 1);
+    append_sample(text, 1);
+    const std::uint64_t index = packed.append(42, 2, 9, kind);
+    const TraceEvent expected = text.append(42, 2, 9, kind.text(), {}, false);
+    EXPECT_EQ(index, expected.index);
+    EXPECT_EQ(packed.hash(), text.hash());
+    EXPECT_EQ(packed.event_hash(index), expected.hash);
+    EXPECT_EQ(hash_event(42, 2, 9, kind), hash_event(42, 2, 9, kind.text(), {}));
+    const TraceEvent stored = packed.event(index);
+    EXPECT_EQ(stored.kind, kind.text());
+    EXPECT_EQ(stored.time_us, 42);
+    EXPECT_TRUE(stored.fields.empty());
+    EXPECT_EQ(packed.view(index, 42, 2, 9, kind).hash, expected.hash);
+  }
+}
+
+TEST(SegmentedLog, KeepsEveryElementAcrossChunkBoundariesAndAMove) {
+  constexpr std::uint64_t kCount = 2 * SegmentedLog<std::uint64_t>::kChunkSize + 3;
+  SegmentedLog<std::uint64_t> log;
+  EXPECT_TRUE(log.empty());
+  const std::uint64_t* first = nullptr;
+  for (std::uint64_t i = 0; i < kCount; ++i) {
+    log.push_back(i * 3 + 1);
+    if (i == 0) {
+      first = &log[0];
+    }
+  }
+  EXPECT_EQ(&log[0], first);  // appending never moves what is stored
+  SegmentedLog<std::uint64_t> moved = std::move(log);
+  ASSERT_EQ(moved.size(), kCount);
+  for (const std::uint64_t i : {std::uint64_t{0}, SegmentedLog<std::uint64_t>::kChunkSize - 1,
+                                SegmentedLog<std::uint64_t>::kChunkSize, 2 * SegmentedLog<std::uint64_t>::kChunkSize,
+                                kCount - 1}) {
+    EXPECT_EQ(moved[i], i * 3 + 1) << i;
+  }
+  moved.push_back(5);  // the moved log appends into its last chunk
+  EXPECT_EQ(moved[kCount], 5U);
+  EXPECT_EQ(moved[kCount - 1], (kCount - 1) * 3 + 1);
 }
 
 }  // namespace
