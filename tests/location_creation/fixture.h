@@ -11,8 +11,8 @@
 #include <memory>
 
 #include "impl/location/lease/owner_id.h"
-#include "tests/location_creation/cluster.h"
 #include "tests/location_creation/test_factories.h"
+#include "tests/location_support/cluster.h"
 
 namespace spotcheck::location::creation::testing {
 
@@ -42,6 +42,7 @@ class CreationTest : public ::testing::Test {
     if (cluster) {
       if (std::getenv("CREATION_TRACE") != nullptr) {  // dump the whole trace of each test
         std::printf("%s\n", cluster->world().trace().render_range(0, cluster->world().trace().size()).c_str());
+        std::printf("trace_hash=%016llx\n", static_cast<unsigned long long>(cluster->world().trace().hash()));
       }
       const auto& v = cluster->violation();
       EXPECT_FALSE(v.has_value()) << v->property << ": " << v->message;

@@ -30,6 +30,7 @@ class InstanceTest : public ::testing::Test {
     if (cluster) {
       if (std::getenv("INSTANCE_TRACE") != nullptr) {
         std::printf("%s\n", cluster->world().trace().render_range(0, cluster->world().trace().size()).c_str());
+        std::printf("trace_hash=%016llx\n", static_cast<unsigned long long>(cluster->world().trace().hash()));
       }
       const auto& v = cluster->violation();
       EXPECT_FALSE(v.has_value()) << v->property << ": " << v->message;

@@ -1,4 +1,4 @@
-#include "tests/location_creation/cluster.h"
+#include "tests/location_support/cluster.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,6 @@ namespace spotcheck::location::creation::testing {
 
 namespace {
 
-constexpr platform::RoutingId kFirstRid = 0x00a1'0000;
 constexpr std::uint64_t kStepsMax = 50'000'000;
 
 std::string outcome_of(const store::WriteResult& result) {
@@ -29,10 +28,18 @@ std::string outcome_of(const store::WriteResult& result) {
 
 }  // namespace
 
+std::vector<records::ObjectCapability> default_capabilities() {
+  return {
+      {records::ObjectKind::kActor, "Player", records::CapabilityPolicy::kSnapshot, true, 0},
+      {records::ObjectKind::kUserSpot, "Room", records::CapabilityPolicy::kRecreate, false, 0},
+      {records::ObjectKind::kUserSpot, "Lobby", records::CapabilityPolicy::kRecreate, false, 0},
+  };
+}
+
 store::Key actor_key(std::string_view id) { return records::authority_preimage(records::AuthorityKind::kActor, id); }
 store::Key spot_key(std::string_view id) { return records::authority_preimage(records::AuthorityKind::kSpot, id); }
 
-// Forwards to the node's simulated store client and logs every write.
+// Forwards to the node's simulated store client, runs the write hooks and logs every write.
 class Cluster::LoggingStore final : public store::LocationStore {
  public:
   LoggingStore(Cluster& cluster, std::size_t node, std::unique_ptr<store::LocationStore> inner)
@@ -46,6 +53,9 @@ class Cluster::LoggingStore final : public store::LocationStore {
     }
     store::WriteResult result = _inner->write(request, deadline_us);
     _cluster._writes.push_back(LoggedWrite{_node, request, outcome_of(result)});
+    if (_cluster.after_write) {
+      _cluster.after_write(_node, request, result);
+    }
     return result;
   }
   store::ScanResult scan(const store::ScanRequest& request, store::DeadlineUs deadline_us) override {
@@ -56,6 +66,30 @@ class Cluster::LoggingStore final : public store::LocationStore {
   Cluster& _cluster;
   std::size_t _node;
   std::unique_ptr<store::LocationStore> _inner;
+};
+
+// Forwards to the node's simulated Relocation Store client and runs the remove hook.
+class Cluster::HookedRelocation final : public store::RelocationStore {
+ public:
+  HookedRelocation(Cluster& cluster, std::size_t node, std::unique_ptr<store::RelocationStore> inner)
+      : _cluster(cluster), _node(node), _inner(std::move(inner)) {}
+  store::PutResult put(const store::PayloadPut& request, store::DeadlineUs deadline_us) override {
+    return _inner->put(request, deadline_us);
+  }
+  store::GetResult get(const store::Key& reference, store::DeadlineUs deadline_us) override {
+    return _inner->get(reference, deadline_us);
+  }
+  store::DeleteResult remove(const store::Key& reference, store::DeadlineUs deadline_us) override {
+    if (_cluster.before_relocation_remove) {
+      _cluster.before_relocation_remove(_node, reference);
+    }
+    return _inner->remove(reference, deadline_us);
+  }
+
+ private:
+  Cluster& _cluster;
+  std::size_t _node;
+  std::unique_ptr<store::RelocationStore> _inner;
 };
 
 Cluster::Cluster(ClusterOptions options) : _options(std::move(options)), _suite([] {
@@ -71,14 +105,19 @@ Cluster::Cluster(ClusterOptions options) : _options(std::move(options)), _suite(
   _suite.attach(*_world);
   _slots.resize(_options.nodes.size());
   for (std::size_t i = 0; i < _slots.size(); ++i) {
-    _slots[i].rid = kFirstRid + i;
+    _slots[i].rid = _options.first_rid + i;
     _slots[i].spec = _options.nodes[i];
     _slots[i].pid = _world->add_process("node-" + std::to_string(i), _slots[i].rid,
                                         [this, i](platform::Platform& p) { node_main(i, p); });
   }
 }
 
-Cluster::~Cluster() {
+Cluster::~Cluster() { tear_down(); }
+
+void Cluster::tear_down() {
+  if (_world == nullptr) {
+    return;
+  }
   _suite.detach();
   _store.reset();
   _world.reset();
@@ -95,11 +134,7 @@ records::MeshNodeDescriptorRecord Cluster::descriptor(std::size_t i) const {
   d.object_role = _slots[i].spec.role;
   if (d.object_role == records::ObjectRole::kServer) {
     d.entry_spot_id = "entry:" + d.mesh_name + ":" + d.routing_id_hex;
-    d.object_capabilities = {
-        {records::ObjectKind::kActor, "Player", records::CapabilityPolicy::kSnapshot, true, 0},
-        {records::ObjectKind::kUserSpot, "Room", records::CapabilityPolicy::kRecreate, false, 0},
-        {records::ObjectKind::kUserSpot, "Lobby", records::CapabilityPolicy::kRecreate, false, 0},
-    };
+    d.object_capabilities = _slots[i].spec.capabilities;
   }
   d.placement_weight = 100;
   d.capacity.actors.limit = _slots[i].spec.actors_limit;
@@ -110,6 +145,7 @@ records::MeshNodeDescriptorRecord Cluster::descriptor(std::size_t i) const {
 
 void Cluster::node_main(std::size_t i, platform::Platform& platform) {
   LoggingStore store(*this, i, _store->location_client(_slots[i].pid));
+  HookedRelocation relocation(*this, i, _store->relocation_client(_slots[i].pid));
   FactoryRegistry factories;
   if (install_factories) {
     install_factories(i, platform, factories);
@@ -121,6 +157,8 @@ void Cluster::node_main(std::size_t i, platform::Platform& platform) {
   for (int attempt = 0; attempt < 1'000 && !node.ensure_published(); ++attempt) {
     platform.clock.sleep_for(platform::millis(200));
   }
+  // Dies before the node: the attached services hold references into it.
+  const std::shared_ptr<void> attached = attach ? attach(PublishedNode{i, node, relocation}) : nullptr;
   struct Published {
     CreationNode*& slot;
     ~Published() { slot = nullptr; }
