@@ -32,6 +32,22 @@ std::string probability(double p) {
   return buffer;
 }
 
+// A kind that runs in windows: the mean gap between them and a window's length.
+struct Window {
+  TimeUs gap_us = 0;
+  TimeUs length_us = 0;
+};
+
+// Swarm: one fault kind's switch (on with probability 1/2), then its intensity, always drawn so
+// one kind's draws never shift another's. The intensity when on, zero (a value-initialized one)
+// when off.
+template <class DrawIntensity>
+auto draw_kind(platform::Random& random, DrawIntensity draw_intensity) {
+  const bool on = random.chance(0.5);
+  const auto intensity = draw_intensity();
+  return on ? intensity : decltype(draw_intensity()){};
+}
+
 }  // namespace
 
 std::span<const FaultKindInfo> all_fault_kinds() { return kFaultKinds; }
@@ -117,64 +133,33 @@ FaultPlan FaultPlan::swarm(platform::Random& random, TimeUs faults_stop_us) {
   plan.faults_stop_us = faults_stop_us;
   // Draw every kind's switch and intensity in a fixed order, whether or not it ends up on, so
   // one kind's draw never shifts another's.
-  auto on = [&random] { return random.chance(0.5); };
   auto rate = [&random](double lo, double hi) {
     return lo + (hi - lo) * static_cast<double>(random.below(1'000'001)) / 1e6;
   };
   auto span_us = [&random](TimeUs lo, TimeUs hi) { return static_cast<TimeUs>(random.between(lo, hi)); };
-  {
-    const bool b = on();
-    const double p = rate(0.001, 0.1);
-    plan.store_request_loss = b ? p : 0.0;
-  }
-  {
-    const bool b = on();
-    const double p = rate(0.001, 0.1);
-    plan.store_reply_loss = b ? p : 0.0;
-  }
-  {
-    const bool b = on();
-    const double p = rate(0.001, 0.1);
-    plan.store_reply_delay = b ? p : 0.0;
-  }
-  {
-    const bool b = on();
-    const TimeUs gap = span_us(platform::seconds(5), platform::seconds(60));
-    const TimeUs length = span_us(platform::millis(100), platform::seconds(10));
-    plan.store_outage_gap_us = b ? gap : 0;
-    plan.store_outage_length_us = b ? length : 0;
-  }
-  {
-    const bool b = on();
-    const TimeUs gap = span_us(platform::seconds(5), platform::seconds(60));
-    const TimeUs down = span_us(platform::millis(100), platform::seconds(20));
-    plan.node_kill_gap_us = b ? gap : 0;
-    plan.node_down_us = b ? down : 0;
-  }
-  {
-    const bool b = on();
-    const TimeUs gap = span_us(platform::seconds(5), platform::seconds(60));
-    const TimeUs max = span_us(platform::millis(100), platform::seconds(40));
-    plan.node_pause_gap_us = b ? gap : 0;
-    plan.node_pause_max_us = b ? max : 0;
-  }
-  {
-    const bool b = on();
-    const double p = rate(0.001, 0.2);
-    plan.network_loss = b ? p : 0.0;
-  }
-  {
-    const bool b = on();
-    const TimeUs gap = span_us(platform::seconds(5), platform::seconds(60));
-    const TimeUs length = span_us(platform::millis(100), platform::seconds(20));
-    plan.partition_gap_us = b ? gap : 0;
-    plan.partition_length_us = b ? length : 0;
-  }
-  {
-    const bool b = on();
-    const auto ppm = random.between(1, 1000);
-    plan.clock_drift_max_ppm = b ? ppm : 0;
-  }
+  // A window kind: the gap between windows, then the window's length.
+  auto window = [&span_us](TimeUs length_lo_us, TimeUs length_hi_us) {
+    const TimeUs gap_us = span_us(platform::seconds(5), platform::seconds(60));
+    const TimeUs length_us = span_us(length_lo_us, length_hi_us);
+    return Window{gap_us, length_us};
+  };
+  plan.store_request_loss = draw_kind(random, [&] { return rate(0.001, 0.1); });
+  plan.store_reply_loss = draw_kind(random, [&] { return rate(0.001, 0.1); });
+  plan.store_reply_delay = draw_kind(random, [&] { return rate(0.001, 0.1); });
+  const Window outage = draw_kind(random, [&] { return window(platform::millis(100), platform::seconds(10)); });
+  plan.store_outage_gap_us = outage.gap_us;
+  plan.store_outage_length_us = outage.length_us;
+  const Window kill = draw_kind(random, [&] { return window(platform::millis(100), platform::seconds(20)); });
+  plan.node_kill_gap_us = kill.gap_us;
+  plan.node_down_us = kill.length_us;
+  const Window pause = draw_kind(random, [&] { return window(platform::millis(100), platform::seconds(40)); });
+  plan.node_pause_gap_us = pause.gap_us;
+  plan.node_pause_max_us = pause.length_us;
+  plan.network_loss = draw_kind(random, [&] { return rate(0.001, 0.2); });
+  const Window partition = draw_kind(random, [&] { return window(platform::millis(100), platform::seconds(20)); });
+  plan.partition_gap_us = partition.gap_us;
+  plan.partition_length_us = partition.length_us;
+  plan.clock_drift_max_ppm = draw_kind(random, [&random] { return random.between(1, 1000); });
   return plan;
 }
 

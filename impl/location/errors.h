@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 
 #include "impl/location/check.h"
+#include "impl/location/result.h"  // Result<T> = a value or a typed Error
 
 namespace spotcheck::location {
 
@@ -60,38 +60,6 @@ struct Error {
 
 // "<kind>[/<cause>]: <message>"
 std::string describe(const Error& error);
-
-// A value or a typed Error.
-template <class T>
-class Result {
- public:
-  Result(T value) : _state(std::in_place_index<0>, std::move(value)) {}  // NOLINT
-  Result(Error error) : _state(std::in_place_index<1>, std::move(error)) {}  // NOLINT
-
-  bool ok() const { return _state.index() == 0; }
-  explicit operator bool() const { return ok(); }
-
-  T& value() & {
-    LOCATION_ASSERT(ok());
-    return std::get<0>(_state);
-  }
-  const T& value() const& {
-    LOCATION_ASSERT(ok());
-    return std::get<0>(_state);
-  }
-  T&& value() && {
-    LOCATION_ASSERT(ok());
-    return std::get<0>(std::move(_state));
-  }
-  const Error& error() const {
-    LOCATION_ASSERT(!ok());
-    return std::get<1>(_state);
-  }
-  ErrorKind error_kind() const { return error().kind; }
-
- private:
-  std::variant<T, Error> _state;
-};
 
 // The value of an operation that returns nothing but success.
 struct Done {};

@@ -1,6 +1,9 @@
 // The command codec (47/48/49/20), OperationId and the stored creation records.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "impl/location/creation/operation_key.h"
 #include "impl/location/creation/stored_records.h"
 #include "impl/location/messaging/commands.h"
@@ -29,6 +32,22 @@ messaging::CreateCommand sample_create(records::ObjectKind kind) {
   return c;
 }
 
+messaging::CloseCommand sample_close() {
+  messaging::CloseCommand c;
+  c.request = 3;
+  c.op_id = OperationId{1, 2};
+  c.source_rid_hex = "00000000000a1000";
+  c.source = {"owner-a", 3};
+  c.target = {"owner-b", 4};
+  c.kind = records::AuthorityKind::kSpot;
+  c.id = "room:1";
+  c.object_generation = 11;
+  c.owner_generation = 2;
+  c.store_version = 99;
+  c.deadline_store_ms = 5;
+  return c;
+}
+
 TEST(Codec, OperationIdHexRoundTrip) {
   const OperationId id{0x0123456789abcdefULL, 0x00000000000000ffULL};
   EXPECT_EQ(id.hex(), "0123456789abcdef00000000000000ff");
@@ -53,18 +72,7 @@ TEST(Codec, CreateCommandsCarryTheirNumbers) {
 }
 
 TEST(Codec, CloseAndFinalResultRoundTrip) {
-  messaging::CloseCommand close;
-  close.request = 3;
-  close.op_id = OperationId{1, 2};
-  close.source_rid_hex = "00000000000a1000";
-  close.source = {"owner-a", 3};
-  close.target = {"owner-b", 4};
-  close.kind = records::AuthorityKind::kSpot;
-  close.id = "room:1";
-  close.object_generation = 11;
-  close.owner_generation = 2;
-  close.store_version = 99;
-  close.deadline_store_ms = 5;
+  const messaging::CloseCommand close = sample_close();
   const std::string close_bytes = messaging::encode(Command{close});
   EXPECT_NE(close_bytes.find("\"cmd\":48"), std::string::npos);
   EXPECT_EQ(std::get<messaging::CloseCommand>(*messaging::decode(close_bytes)), close);
@@ -79,6 +87,89 @@ TEST(Codec, CloseAndFinalResultRoundTrip) {
   const std::string reply_bytes = messaging::encode(Command{reply});
   EXPECT_NE(reply_bytes.find("\"cmd\":20"), std::string::npos);
   EXPECT_EQ(std::get<messaging::FinalResultReply>(*messaging::decode(reply_bytes)), reply);
+}
+
+// The exact bytes on the wire: compact JSON, keys sorted. Captured from the codec before it
+// became a field table; any change here is a wire-format change.
+TEST(Codec, WireBytesAreFixed) {
+  for (const auto& [kind, cmd, kind_word] : {std::tuple{records::ObjectKind::kActor, "49", "actor"},
+                                              std::tuple{records::ObjectKind::kUserSpot, "47", "userSpot"}}) {
+    EXPECT_EQ(messaging::encode(Command{sample_create(kind)}),
+              std::string(R"({"cmd":)") + cmd +
+                  R"(,"deadlineStoreMs":1764417600123,"id":"player:1","objectGen":4611686018427387909,)"
+                  R"("objectKind":")" + kind_word + R"(","op":"0123456789abcdeffedcba9876543210","request":7,)"
+                  R"("reservationId":"0123456789abcdeffedcba9876543210","source":{"leaseGen":3,"owner":"owner-a"},)"
+                  R"("sourceRid":"00000000000a1000","stableType":"Player","storeVersion":42,)"
+                  R"("target":{"leaseGen":9,"owner":"owner-b"}})");
+  }
+
+  messaging::CloseCommand close = sample_close();
+  close.request = 18'446'744'073'709'551'615ULL;  // the largest uint64
+  close.target = {"owner-\"b\"", 4};
+  close.kind = records::AuthorityKind::kActor;
+  close.deadline_store_ms = -5;  // signed: a deadline may be negative
+  EXPECT_EQ(messaging::encode(Command{close}),
+            R"({"cmd":48,"deadlineStoreMs":-5,"id":"room:1","kind":"actor","objectGen":11,)"
+            R"("op":"00000000000000010000000000000002","ownerGen":2,"request":18446744073709551615,)"
+            R"("source":{"leaseGen":3,"owner":"owner-a"},"sourceRid":"00000000000a1000","storeVersion":99,)"
+            R"("target":{"leaseGen":4,"owner":"owner-\"b\""}})");
+
+  messaging::FinalResultReply reply;
+  reply.request = 3;
+  reply.op_id = OperationId{1, 2};
+  reply.outcome = messaging::ReplyOutcome::kStaleGeneration;
+  reply.message = "stale";
+  EXPECT_EQ(messaging::encode(Command{reply}),
+            R"({"appReply":"","cmd":20,"message":"stale","op":"00000000000000010000000000000002",)"
+            R"("outcome":"stale_generation","ref":null,"request":3,"stableType":""})");
+  reply.outcome = messaging::ReplyOutcome::kExisting;
+  reply.ref = messaging::WireRef{records::AuthorityKind::kSpot, "r", 8, "game", "00000000000a1001"};
+  reply.stable_type = "Room";
+  reply.app_reply = "ok";
+  EXPECT_EQ(messaging::encode(Command{reply}),
+            R"({"appReply":"ok","cmd":20,"message":"stale","op":"00000000000000010000000000000002",)"
+            R"("outcome":"existing","ref":{"id":"r","kind":"spot","mesh":"game","nodeRid":"00000000000a1001",)"
+            R"("objectGen":8},"request":3,"stableType":"Room"})");
+}
+
+// What decode refuses, field by field: a wrong type, a negative unsigned, an unknown enum word, a
+// missing key, a bad OperationId. Each starts from good bytes and breaks one thing.
+TEST(Codec, EachFieldIsChecked) {
+  const std::string good = messaging::encode(Command{sample_create(records::ObjectKind::kUserSpot)});
+  ASSERT_TRUE(messaging::decode(good).has_value());
+  const auto broken = [&good](const std::string& from, const std::string& to) {
+    std::string bytes = good;
+    const std::size_t at = bytes.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    bytes.replace(at, from.size(), to);
+    return bytes;
+  };
+  for (const std::string& bad : {
+           broken("\"request\":7", "\"request\":-7"),
+           broken("\"request\":7", "\"request\":\"7\""),
+           broken("\"request\":7", "\"requests\":7"),
+           broken("\"storeVersion\":42", "\"storeVersion\":42.5"),
+           broken("\"deadlineStoreMs\":1764417600123", "\"deadlineStoreMs\":true"),
+           broken("\"objectKind\":\"userSpot\"", "\"objectKind\":\"spot\""),
+           broken("\"op\":\"0123", "\"op\":\"0124x"),
+           broken("\"leaseGen\":3", "\"leaseGen\":-3"),
+           broken("\"owner\":\"owner-a\"", "\"owner\":1"),
+           broken("\"stableType\":\"Player\"", "\"stableType\":null"),
+       }) {
+    EXPECT_FALSE(messaging::decode(bad).has_value()) << bad;
+  }
+  // Keys it does not know are ignored; a negative signed deadline is a deadline.
+  EXPECT_TRUE(messaging::decode(broken("\"cmd\":47", "\"cmd\":47,\"extra\":1")).has_value());
+  EXPECT_TRUE(messaging::decode(broken("\"deadlineStoreMs\":1764417600123", "\"deadlineStoreMs\":-1")).has_value());
+
+  // A reply's ref: null or a whole WireRef with a known kind.
+  messaging::FinalResultReply reply;
+  reply.outcome = messaging::ReplyOutcome::kCreated;
+  reply.ref = messaging::WireRef{records::AuthorityKind::kActor, "p", 8, "game", "00000000000a1001"};
+  std::string reply_bytes = messaging::encode(Command{reply});
+  ASSERT_TRUE(messaging::decode(reply_bytes).has_value());
+  reply_bytes.replace(reply_bytes.find("\"kind\":\"actor\""), 14, "\"kind\":\"user\"");
+  EXPECT_FALSE(messaging::decode(reply_bytes).has_value()) << reply_bytes;
 }
 
 TEST(Codec, MalformedBytesDecodeToNothing) {

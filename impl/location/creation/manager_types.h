@@ -5,13 +5,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <variant>
 
 #include "impl/location/check.h"
 #include "impl/location/errors.h"
 #include "impl/location/messaging/commands.h"
 #include "impl/location/messaging/operation_id.h"
+#include "impl/location/result.h"
 #include "impl/records/keys.h"
 
 namespace spotcheck::location::creation {
@@ -68,36 +67,9 @@ struct ManagerError {
 };
 std::string describe(const ManagerError& error);  // "<kind>: <message>"
 
-// A value or a typed ManagerError.
+// A value or a typed ManagerError: the runtime's one Result template (result.h).
 template <class T>
-class ManagerResult {
- public:
-  ManagerResult(T value) : _state(std::in_place_index<0>, std::move(value)) {}  // NOLINT
-  ManagerResult(ManagerError error) : _state(std::in_place_index<1>, std::move(error)) {}  // NOLINT
-
-  bool ok() const { return _state.index() == 0; }
-  explicit operator bool() const { return ok(); }
-  T& value() & {
-    LOCATION_ASSERT(ok());
-    return std::get<0>(_state);
-  }
-  const T& value() const& {
-    LOCATION_ASSERT(ok());
-    return std::get<0>(_state);
-  }
-  T&& value() && {
-    LOCATION_ASSERT(ok());
-    return std::get<0>(std::move(_state));
-  }
-  const ManagerError& error() const {
-    LOCATION_ASSERT(!ok());
-    return std::get<1>(_state);
-  }
-  ManagerErrorKind error_kind() const { return error().kind; }
-
- private:
-  std::variant<T, ManagerError> _state;
-};
+using ManagerResult = Result<T, ManagerError>;
 
 // A runtime Error (errors.h) as the Manager reports it.
 ManagerError from_location_error(const Error& error);

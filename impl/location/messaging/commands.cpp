@@ -1,5 +1,8 @@
 #include "impl/location/messaging/commands.h"
 
+#include <concepts>
+#include <type_traits>
+
 #include <nlohmann/json.hpp>
 
 #include "impl/location/check.h"
@@ -15,37 +18,6 @@ constexpr std::string_view kOutcomeNames[] = {"existing", "created",   "rejected
                                               "not_found", "stale_generation", "moving"};
 constexpr std::size_t kOutcomeCount = sizeof(kOutcomeNames) / sizeof(kOutcomeNames[0]);
 
-json host_run_json(const WireHostRun& run) {
-  return json{{"owner", run.owner_id}, {"leaseGen", run.lease_generation}};
-}
-
-// Readers that throw (json::exception or ShapeError) on a wrong shape; decode() turns that into
-// nullopt.
-struct ShapeError {};
-
-std::string text_of(const json& object, const char* key) { return object.at(key).get<std::string>(); }
-std::uint64_t u64_of(const json& object, const char* key) {
-  const json& value = object.at(key);
-  if (!value.is_number_unsigned()) {
-    throw ShapeError{};
-  }
-  return value.get<std::uint64_t>();
-}
-std::int64_t i64_of(const json& object, const char* key) {
-  const json& value = object.at(key);
-  if (!value.is_number_integer()) {
-    throw ShapeError{};
-  }
-  return value.get<std::int64_t>();
-}
-
-WireHostRun host_run_of(const json& object, const char* key) {
-  const json& run = object.at(key);
-  return WireHostRun{text_of(run, "owner"), u64_of(run, "leaseGen")};
-}
-
-std::optional<OperationId> op_of(const json& object) { return OperationId::parse(text_of(object, "op")); }
-
 std::optional<records::AuthorityKind> authority_kind_of(std::string_view text) {
   if (text == "actor") {
     return records::AuthorityKind::kActor;
@@ -56,127 +28,178 @@ std::optional<records::AuthorityKind> authority_kind_of(std::string_view text) {
   return std::nullopt;
 }
 
-json encode_create(const CreateCommand& c) {
-  LOCATION_ASSERT(c.object_kind != records::ObjectKind::kInstanceSpot);
-  return json{{"cmd", static_cast<std::uint32_t>(c.code())},
-              {"request", c.request},
-              {"op", c.op_id.hex()},
-              {"sourceRid", c.source_rid_hex},
-              {"source", host_run_json(c.source)},
-              {"target", host_run_json(c.target)},
-              {"objectKind", std::string(records::to_string(c.object_kind))},
-              {"id", c.id},
-              {"stableType", c.stable_type},
-              {"objectGen", c.object_generation},
-              {"storeVersion", c.store_version},
-              {"reservationId", c.reservation_id},
-              {"deadlineStoreMs", c.deadline_store_ms}};
+// The wire fields of every message, each declared once: `io(key, member)` for every member that
+// crosses the wire. JsonWriter encodes with them (a const message), JsonReader decodes with them
+// (a mutable one). WireHostRun and WireRef travel as nested objects with their own fields. The
+// command number "cmd" is no field: it is the message's code(). Key order does not matter: the
+// JSON object keeps its keys sorted.
+template <class M, class Message>
+concept FieldsOf = std::same_as<std::remove_const_t<M>, Message>;
+
+template <class Io, FieldsOf<WireHostRun> M>
+void fields(Io& io, M& run) {
+  io("owner", run.owner_id);
+  io("leaseGen", run.lease_generation);
 }
 
-json encode_close(const CloseCommand& c) {
-  return json{{"cmd", static_cast<std::uint32_t>(CommandCode::kUserSpotClose)},
-              {"request", c.request},
-              {"op", c.op_id.hex()},
-              {"sourceRid", c.source_rid_hex},
-              {"source", host_run_json(c.source)},
-              {"target", host_run_json(c.target)},
-              {"kind", std::string(records::to_string(c.kind))},
-              {"id", c.id},
-              {"objectGen", c.object_generation},
-              {"ownerGen", c.owner_generation},
-              {"storeVersion", c.store_version},
-              {"deadlineStoreMs", c.deadline_store_ms}};
+template <class Io, FieldsOf<WireRef> M>
+void fields(Io& io, M& ref) {
+  io("kind", ref.kind);
+  io("id", ref.id);
+  io("objectGen", ref.object_generation);
+  io("mesh", ref.mesh_name);
+  io("nodeRid", ref.node_rid_hex);
 }
 
-json encode_reply(const FinalResultReply& r) {
-  json out{{"cmd", static_cast<std::uint32_t>(CommandCode::kFinalResult)},
-           {"request", r.request},
-           {"op", r.op_id.hex()},
-           {"outcome", std::string(to_string(r.outcome))},
-           {"stableType", r.stable_type},
-           {"message", r.message},
-           {"appReply", r.app_reply}};
-  if (r.ref.has_value()) {
-    out["ref"] = json{{"kind", std::string(records::to_string(r.ref->kind))},
-                      {"id", r.ref->id},
-                      {"objectGen", r.ref->object_generation},
-                      {"mesh", r.ref->mesh_name},
-                      {"nodeRid", r.ref->node_rid_hex}};
-  } else {
-    out["ref"] = nullptr;
-  }
-  return out;
+// What 47/48/49 all carry: the reply correlation, the Manager call, and both host runs.
+template <class Io, class M>
+void route_fields(Io& io, M& command) {
+  io("request", command.request);
+  io("op", command.op_id);
+  io("sourceRid", command.source_rid_hex);
+  io("source", command.source);
+  io("target", command.target);
 }
 
-std::optional<Command> decode_create(const json& j, CommandCode code) {
-  CreateCommand c;
-  c.request = u64_of(j, "request");
-  const auto op = op_of(j);
-  const auto kind = records::parse_object_kind(text_of(j, "objectKind"));
-  if (!op.has_value() || !kind.has_value()) {
-    return std::nullopt;
-  }
-  c.op_id = *op;
-  c.object_kind = *kind;
-  if (c.code() != code) {
-    return std::nullopt;  // 49 carries an actor, 47 a User Spot
-  }
-  c.source_rid_hex = text_of(j, "sourceRid");
-  c.source = host_run_of(j, "source");
-  c.target = host_run_of(j, "target");
-  c.id = text_of(j, "id");
-  c.stable_type = text_of(j, "stableType");
-  c.object_generation = u64_of(j, "objectGen");
-  c.store_version = u64_of(j, "storeVersion");
-  c.reservation_id = text_of(j, "reservationId");
-  c.deadline_store_ms = i64_of(j, "deadlineStoreMs");
-  return Command{std::move(c)};
+template <class Io, FieldsOf<CreateCommand> M>
+void fields(Io& io, M& c) {
+  route_fields(io, c);
+  io("objectKind", c.object_kind);
+  io("id", c.id);
+  io("stableType", c.stable_type);
+  io("objectGen", c.object_generation);
+  io("storeVersion", c.store_version);
+  io("reservationId", c.reservation_id);
+  io("deadlineStoreMs", c.deadline_store_ms);
 }
 
-std::optional<Command> decode_close(const json& j) {
-  CloseCommand c;
-  c.request = u64_of(j, "request");
-  const auto op = op_of(j);
-  const auto kind = authority_kind_of(text_of(j, "kind"));
-  if (!op.has_value() || !kind.has_value()) {
-    return std::nullopt;
-  }
-  c.op_id = *op;
-  c.kind = *kind;
-  c.source_rid_hex = text_of(j, "sourceRid");
-  c.source = host_run_of(j, "source");
-  c.target = host_run_of(j, "target");
-  c.id = text_of(j, "id");
-  c.object_generation = u64_of(j, "objectGen");
-  c.owner_generation = u64_of(j, "ownerGen");
-  c.store_version = u64_of(j, "storeVersion");
-  c.deadline_store_ms = i64_of(j, "deadlineStoreMs");
-  return Command{std::move(c)};
+template <class Io, FieldsOf<CloseCommand> M>
+void fields(Io& io, M& c) {
+  route_fields(io, c);
+  io("kind", c.kind);
+  io("id", c.id);
+  io("objectGen", c.object_generation);
+  io("ownerGen", c.owner_generation);
+  io("storeVersion", c.store_version);
+  io("deadlineStoreMs", c.deadline_store_ms);
 }
 
-std::optional<Command> decode_reply(const json& j) {
-  FinalResultReply r;
-  r.request = u64_of(j, "request");
-  const auto op = op_of(j);
-  const auto outcome = parse_reply_outcome(text_of(j, "outcome"));
-  if (!op.has_value() || !outcome.has_value()) {
-    return std::nullopt;
+template <class Io, FieldsOf<FinalResultReply> M>
+void fields(Io& io, M& r) {
+  io("request", r.request);
+  io("op", r.op_id);
+  io("outcome", r.outcome);
+  io("ref", r.ref);  // null unless existing / created
+  io("stableType", r.stable_type);
+  io("message", r.message);
+  io("appReply", r.app_reply);
+}
+
+// Writes one field into a JSON object: numbers as JSON numbers (unsigned stay unsigned), enums
+// and OperationId as their text.
+class JsonWriter {
+ public:
+  explicit JsonWriter(json& object) : _object(object) {}
+
+  void operator()(const char* key, const std::string& text) { _object[key] = text; }
+  void operator()(const char* key, std::uint64_t number) { _object[key] = number; }
+  void operator()(const char* key, std::int64_t number) { _object[key] = number; }
+  void operator()(const char* key, const OperationId& op) { _object[key] = op.hex(); }
+  void operator()(const char* key, records::ObjectKind kind) {
+    LOCATION_ASSERT(kind != records::ObjectKind::kInstanceSpot);  // 47/49: actor | userSpot
+    _object[key] = std::string(records::to_string(kind));
   }
-  r.op_id = *op;
-  r.outcome = *outcome;
-  r.stable_type = text_of(j, "stableType");
-  r.message = text_of(j, "message");
-  r.app_reply = text_of(j, "appReply");
-  const json& ref = j.at("ref");
-  if (!ref.is_null()) {
-    const auto kind = authority_kind_of(text_of(ref, "kind"));
-    if (!kind.has_value()) {
-      return std::nullopt;
+  void operator()(const char* key, records::AuthorityKind kind) {
+    _object[key] = std::string(records::to_string(kind));
+  }
+  void operator()(const char* key, ReplyOutcome outcome) { _object[key] = std::string(to_string(outcome)); }
+  void operator()(const char* key, const WireHostRun& run) { _object[key] = nested(run); }
+  void operator()(const char* key, const std::optional<WireRef>& ref) {
+    _object[key] = ref.has_value() ? nested(*ref) : json(nullptr);
+  }
+
+ private:
+  template <class Nested>
+  static json nested(const Nested& value) {
+    json object = json::object();
+    JsonWriter writer(object);
+    fields(writer, value);
+    return object;
+  }
+
+  json& _object;
+};
+
+// Reads one field from a JSON object. Throws (json::exception or ShapeError) on a missing key or
+// a wrong shape, type or word; decode() turns that into nullopt.
+struct ShapeError {};
+
+class JsonReader {
+ public:
+  explicit JsonReader(const json& object) : _object(object) {}
+
+  void operator()(const char* key, std::string& text) { text = _object.at(key).get<std::string>(); }
+  void operator()(const char* key, std::uint64_t& number) {
+    const json& value = _object.at(key);
+    if (!value.is_number_unsigned()) {
+      throw ShapeError{};
     }
-    r.ref = WireRef{*kind, text_of(ref, "id"), u64_of(ref, "objectGen"), text_of(ref, "mesh"),
-                    text_of(ref, "nodeRid")};
+    number = value.get<std::uint64_t>();
   }
-  return Command{std::move(r)};
+  void operator()(const char* key, std::int64_t& number) {
+    const json& value = _object.at(key);
+    if (!value.is_number_integer()) {
+      throw ShapeError{};
+    }
+    number = value.get<std::int64_t>();
+  }
+  void operator()(const char* key, OperationId& op) { op = known(OperationId::parse(text_of(key))); }
+  void operator()(const char* key, records::ObjectKind& kind) {
+    kind = known(records::parse_object_kind(text_of(key)));
+  }
+  void operator()(const char* key, records::AuthorityKind& kind) { kind = known(authority_kind_of(text_of(key))); }
+  void operator()(const char* key, ReplyOutcome& outcome) { outcome = known(parse_reply_outcome(text_of(key))); }
+  void operator()(const char* key, WireHostRun& run) { read_nested(_object.at(key), run); }
+  void operator()(const char* key, std::optional<WireRef>& ref) {
+    const json& value = _object.at(key);
+    if (value.is_null()) {
+      ref.reset();
+      return;
+    }
+    WireRef read;
+    read_nested(value, read);
+    ref = std::move(read);
+  }
+
+ private:
+  std::string text_of(const char* key) const { return _object.at(key).get<std::string>(); }
+  template <class T>
+  static T known(std::optional<T> parsed) {
+    if (!parsed.has_value()) {
+      throw ShapeError{};
+    }
+    return *parsed;
+  }
+  template <class Nested>
+  static void read_nested(const json& object, Nested& value) {
+    JsonReader reader(object);
+    fields(reader, value);
+  }
+
+  const json& _object;
+};
+
+// A Message read from `j`, whose "cmd" was `cmd`. The code must be the message's own: 49 carries
+// an actor, 47 a User Spot.
+template <class Message>
+std::optional<Command> decode_as(const json& j, std::uint64_t cmd) {
+  Message message;
+  JsonReader reader(j);
+  fields(reader, message);
+  if (static_cast<std::uint64_t>(message.code()) != cmd) {
+    return std::nullopt;
+  }
+  return Command{std::move(message)};
 }
 
 }  // namespace
@@ -197,15 +220,15 @@ std::optional<ReplyOutcome> parse_reply_outcome(std::string_view text) {
 }
 
 std::string encode(const Command& command) {
-  json j;
-  if (const auto* create = std::get_if<CreateCommand>(&command)) {
-    j = encode_create(*create);
-  } else if (const auto* close = std::get_if<CloseCommand>(&command)) {
-    j = encode_close(*close);
-  } else {
-    j = encode_reply(std::get<FinalResultReply>(command));
-  }
-  return j.dump();
+  return std::visit(
+      [](const auto& message) {
+        json out = json::object();
+        out["cmd"] = static_cast<std::uint32_t>(message.code());
+        JsonWriter writer(out);
+        fields(writer, message);
+        return out.dump();
+      },
+      command);
 }
 
 std::optional<Command> decode(std::string_view bytes) {
@@ -214,16 +237,17 @@ std::optional<Command> decode(std::string_view bytes) {
     return std::nullopt;
   }
   try {
-    const std::uint64_t cmd = u64_of(j, "cmd");
+    std::uint64_t cmd = 0;
+    JsonReader reader(j);
+    reader("cmd", cmd);
     switch (cmd) {
       case static_cast<std::uint64_t>(CommandCode::kActorCreate):
-        return decode_create(j, CommandCode::kActorCreate);
       case static_cast<std::uint64_t>(CommandCode::kUserSpotCreate):
-        return decode_create(j, CommandCode::kUserSpotCreate);
+        return decode_as<CreateCommand>(j, cmd);
       case static_cast<std::uint64_t>(CommandCode::kUserSpotClose):
-        return decode_close(j);
+        return decode_as<CloseCommand>(j, cmd);
       case static_cast<std::uint64_t>(CommandCode::kFinalResult):
-        return decode_reply(j);
+        return decode_as<FinalResultReply>(j, cmd);
       default:
         return std::nullopt;
     }

@@ -74,6 +74,8 @@ struct CloseCommand {
   std::uint64_t owner_generation = 0;  // AuthorityOwnerGeneration the source read
   std::uint64_t store_version = 0;     // StoreVersion the source read
   std::int64_t deadline_store_ms = 0;
+
+  CommandCode code() const { return CommandCode::kUserSpotClose; }
   friend bool operator==(const CloseCommand&, const CloseCommand&) = default;
 };
 
@@ -116,6 +118,8 @@ struct FinalResultReply {
   std::string stable_type;
   std::string message;    // typed failure text
   std::string app_reply;  // the factory's optional application reply
+
+  CommandCode code() const { return CommandCode::kFinalResult; }
   friend bool operator==(const FinalResultReply&, const FinalResultReply&) = default;
 };
 

@@ -1,0 +1,47 @@
+// A value or a typed error: the one return type of the Location runtime's operations. Nothing
+// throws for an expected outcome (spec §10). errors.h names the runtime's Error (the default E);
+// the creation Manager uses the same template with its ManagerError (creation/manager_types.h).
+#pragma once
+
+#include <utility>
+#include <variant>
+
+#include "impl/location/check.h"
+
+namespace spotcheck::location {
+
+struct Error;  // errors.h
+
+template <class T, class E = Error>
+class Result {
+ public:
+  Result(T value) : _state(std::in_place_index<0>, std::move(value)) {}  // NOLINT
+  Result(E error) : _state(std::in_place_index<1>, std::move(error)) {}  // NOLINT
+
+  bool ok() const { return _state.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  T& value() & {
+    LOCATION_ASSERT(ok());
+    return std::get<0>(_state);
+  }
+  const T& value() const& {
+    LOCATION_ASSERT(ok());
+    return std::get<0>(_state);
+  }
+  T&& value() && {
+    LOCATION_ASSERT(ok());
+    return std::get<0>(std::move(_state));
+  }
+  const E& error() const {
+    LOCATION_ASSERT(!ok());
+    return std::get<1>(_state);
+  }
+  // The error's kind (E::kind): ErrorKind for Error, ManagerErrorKind for ManagerError.
+  auto error_kind() const { return error().kind; }
+
+ private:
+  std::variant<T, E> _state;
+};
+
+}  // namespace spotcheck::location
