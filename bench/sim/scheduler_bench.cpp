@@ -2,6 +2,9 @@
 // Every step pops a timer, records a trace event and switches into and out of a fiber.
 #include <benchmark/benchmark.h>
 
+#include <memory>
+
+#include "bench/sim/timer_workload.h"
 #include "sim/world.h"
 
 namespace spotcheck::sim {
@@ -11,23 +14,9 @@ constexpr std::uint64_t kStepsPerIteration = 100'000;
 
 void BM_SchedulerTimers(benchmark::State& state) {
   const auto tasks = static_cast<int>(state.range(0));
-  WorldConfig config;
-  config.seed = 1;
-  config.trace.keep_events = state.range(1) != 0;
-  config.stack_size_bytes = 32 * 1024;
-  World world(config);
-  const ProcessId node = world.add_process("n1", 1, [tasks](platform::Platform& p) {
-    for (int i = 0; i < tasks; ++i) {
-      p.tasks.spawn("sleeper", [&p] {
-        for (;;) {
-          p.clock.sleep_for(static_cast<TimeUs>(p.random.between(1, 1'000)));
-        }
-      });
-    }
-    p.clock.sleep_until(platform::kNever - 1);
-  });
-  world.start(node);
-  world.run_until(platform::kNever - 2, static_cast<std::uint64_t>(tasks) + 10);  // spawn everything
+  const bool keep_events = state.range(1) != 0;
+  const std::unique_ptr<World> owned = bench::make_timer_world(tasks, keep_events);
+  World& world = *owned;
   std::uint64_t steps_before = world.steps();
   for (auto _ : state) {
     const RunOutcome outcome = world.run_until(platform::kNever - 2, kStepsPerIteration);
@@ -38,7 +27,7 @@ void BM_SchedulerTimers(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(world.steps() - steps_before));
   state.counters["events"] = static_cast<double>(world.trace().size());
-  state.SetLabel(config.trace.keep_events ? "keep_events" : "hash log only");
+  state.SetLabel(keep_events ? "keep_events" : "hash log only");
 }
 BENCHMARK(BM_SchedulerTimers)->Args({10, 0})->Args({100, 0})->Args({1'000, 0})->Args({1'000, 1})->Iterations(50)->Unit(benchmark::kMillisecond);
 

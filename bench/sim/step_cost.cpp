@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <memory>
+
+#include "bench/sim/timer_workload.h"
 #include "sim/world.h"
 
 namespace spotcheck::sim {
@@ -24,24 +27,9 @@ namespace {
 }
 
 int run(int tasks, std::uint64_t steps, bool keep_events) {
-  WorldConfig config;
-  config.seed = 1;
-  config.trace.keep_events = keep_events;
-  config.stack_size_bytes = 32 * 1024;
-  World world(config);
-  const ProcessId node = world.add_process("n1", 1, [tasks](platform::Platform& p) {
-    for (int i = 0; i < tasks; ++i) {
-      p.tasks.spawn("sleeper", [&p] {
-        for (;;) {
-          p.clock.sleep_for(static_cast<TimeUs>(p.random.between(1, 1'000)));
-        }
-      });
-    }
-    p.clock.sleep_until(platform::kNever - 1);
-  });
-  world.start(node);
-  world.run_until(platform::kNever - 2, static_cast<std::uint64_t>(tasks) + 10);  // spawn everything
-  world.run_until(platform::kNever - 2, 100'000);                                // warm up
+  const std::unique_ptr<World> owned = bench::make_timer_world(tasks, keep_events);
+  World& world = *owned;
+  world.run_until(platform::kNever - 2, 100'000);  // warm up
   const std::uint64_t done = measured_steps(world, steps);
   std::printf("tasks=%d steps=%llu trace_hash=%016llx\n", tasks, static_cast<unsigned long long>(done),
               static_cast<unsigned long long>(world.trace().hash()));
