@@ -1,5 +1,6 @@
 #include "properties/registry.h"
 
+#include "properties/checkers/at_most_once_checker.h"
 #include "properties/checkers/capacity_checker.h"
 #include "properties/checkers/creation_checker.h"
 #include "properties/checkers/fencing_checker.h"
@@ -32,6 +33,10 @@ constexpr PropertyInfo kProperties[] = {
      "one Creating per ID at a time; one factory run per (ID, ObjectGeneration) but crash retries; a final result "
      "stored and delivered at most once per OperationId",
      &make<CreationChecker>},
+    {AtMostOnceChecker::kName,
+     "an accepted OperationId (source RID, source host run, OperationId) runs at most once anywhere — any node, "
+     "host run or incarnation — and its reply is delivered at most once",
+     &make<AtMostOnceChecker>},
     {LivenessChecker::kName, "after faults stop, every request ends (success or typed error) before its deadline",
      &make<LivenessChecker>},
 };

@@ -162,7 +162,8 @@ TEST_F(InstanceTest, ColdActivationStepsRunInSpecOrder) {
                                                "instance.payload_stored",    "instance.reserved",
                                                "instance.factory_run",       "instance.ready",
                                                "instance.first_message_run", "instance.end_of_use_recorded",
-                                               "instance.payload_released",  "instance.outcome"};
+                                               "instance.payload_released",  "instance.outcome",
+                                               "instance.reply_delivered"};
   std::vector<std::string> seen;
   const sim::Trace& trace = cluster->world().trace();
   for (std::uint64_t i = 0; i < trace.size(); ++i) {

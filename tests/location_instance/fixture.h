@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
+#include <string>
 #include <memory>
 
 #include "tests/location_instance/instance_cluster.h"
@@ -22,8 +25,8 @@ inline InstanceNodeSpec server(std::vector<std::string> types) {
 
 class InstanceTest : public ::testing::Test {
  protected:
-  void make(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed = 1) {
-    cluster = std::make_unique<InstanceCluster>(std::move(nodes), seed);
+  void make(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed = 1, LocationConfig location = {}) {
+    cluster = std::make_unique<InstanceCluster>(std::move(nodes), seed, location);
     cluster->start();
   }
   void TearDown() override {
@@ -33,7 +36,12 @@ class InstanceTest : public ::testing::Test {
         std::printf("trace_hash=%016llx\n", static_cast<unsigned long long>(cluster->world().trace().hash()));
       }
       const auto& v = cluster->violation();
-      EXPECT_FALSE(v.has_value()) << v->property << ": " << v->message;
+      if (expected_violation.empty()) {
+        EXPECT_FALSE(v.has_value()) << v->property << ": " << v->message;
+      } else {
+        EXPECT_TRUE(v.has_value()) << "expected a " << expected_violation << " violation";
+        EXPECT_EQ(v.has_value() ? v->property : std::string(), expected_violation);
+      }
     }
   }
   // Sends one request from node i and runs the world until it answered.
@@ -44,7 +52,25 @@ class InstanceTest : public ::testing::Test {
     return result->value_or(InstanceOutcome{});
   }
 
+  // Runs the world until done() or a property violation stopped it, at most `limit` (virtual).
+  // Unlike Cluster::run_until a violation is not a test failure here: the caller judges it.
+  // Returns done().
+  bool run_until_done_or_violation(const std::function<bool()>& done, TimeUs limit) {
+    sim::World& world = cluster->world();
+    const TimeUs end_us = world.now_us() + limit;
+    while (!done() && !cluster->violation().has_value() && world.now_us() < end_us) {
+      const sim::RunOutcome outcome = world.run_until(std::min(end_us, world.now_us() + millis(10)), kStepsMax);
+      EXPECT_NE(outcome.status, sim::RunStatus::failure) << outcome.problem;
+      if (outcome.status == sim::RunStatus::failure || outcome.status == sim::RunStatus::violation) {
+        break;
+      }
+    }
+    return done();
+  }
+
+  static constexpr std::uint64_t kStepsMax = 50'000'000;
   std::unique_ptr<InstanceCluster> cluster;
+  std::string expected_violation;  // TearDown then requires this property's violation instead of none
 };
 
 }  // namespace spotcheck::location::instance::testing

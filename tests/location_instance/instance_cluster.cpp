@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <variant>
 
@@ -14,9 +15,11 @@ namespace {
 constexpr platform::RoutingId kFirstRid = 0x00b1'0000;
 
 // Server nodes advertise User Spot Room and an Instance Spot capability per registered type.
-creation::testing::ClusterOptions cluster_options(const std::vector<InstanceNodeSpec>& nodes, std::uint64_t seed) {
+creation::testing::ClusterOptions cluster_options(const std::vector<InstanceNodeSpec>& nodes, std::uint64_t seed,
+                                                  const LocationConfig& location) {
   creation::testing::ClusterOptions options;
   options.seed = seed;
+  options.location = location;
   options.first_rid = kFirstRid;
   options.nodes.clear();
   for (const InstanceNodeSpec& node : nodes) {
@@ -53,6 +56,28 @@ struct InstanceCluster::InstanceHostRun {
   InstanceHostRun(const InstanceHostRun&) = delete;
   InstanceHostRun& operator=(const InstanceHostRun&) = delete;
 
+  // The application's Close after a first message (DeliveryFaults::close_after_first_*).
+  static void maybe_close_after_first(InstanceCluster& cluster, std::size_t node, const InstanceMessage& message) {
+    const DeliveryFaults& faults = cluster._faults;
+    if (!message.first || faults.close_after_first_probability <= 0) {
+      return;
+    }
+    platform::Random& random = cluster.world().stream("instance-faults");
+    if (!random.chance(faults.close_after_first_probability)) {
+      return;
+    }
+    const TimeUs delay_us =
+        faults.close_delay_max_us > 0 ? static_cast<TimeUs>(random.below(faults.close_delay_max_us + 1)) : 0;
+    InstanceHostRun* run = cluster._runs[node];
+    if (run == nullptr) {
+      return;
+    }
+    cluster.world().spawn(cluster.pid(node), "instance-close", [run, delay_us, spot = message.spot_id] {
+      run->platform.clock.sleep_for(delay_us);
+      run->target.close(spot);
+    });
+  }
+
   static InstanceRegistry registry(InstanceCluster& cluster, std::size_t node, platform::Platform& platform) {
     InstanceRegistry instances;
     for (const std::string& type : cluster._specs[node].instance_types) {
@@ -68,11 +93,12 @@ struct InstanceCluster::InstanceHostRun {
             }
             return creation::FactoryDecision::approve();
           },
-          [&cluster](const InstanceMessage& message) {
+          [&cluster, node](const InstanceMessage& message) {
             cluster._counters.messages[message.spot_id].push_back(message.body);
             if (message.first) {
               cluster._counters.first_messages[message.spot_id].insert(message.op_id.hex());
             }
+            maybe_close_after_first(cluster, node, message);
           });
     }
     return instances;
@@ -85,8 +111,8 @@ struct InstanceCluster::InstanceHostRun {
   InstanceHostRun*& slot;
 };
 
-InstanceCluster::InstanceCluster(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed)
-    : Cluster(cluster_options(nodes, seed)), _specs(std::move(nodes)), _runs(_specs.size(), nullptr) {
+InstanceCluster::InstanceCluster(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed, LocationConfig location)
+    : Cluster(cluster_options(nodes, seed, location)), _specs(std::move(nodes)), _runs(_specs.size(), nullptr) {
   install_factories = [](std::size_t, platform::Platform&, creation::FactoryRegistry& factories) {
     factories.add(records::ObjectKind::kUserSpot, "Room",
                   [](const creation::FactoryContext&) { return creation::FactoryDecision::approve(); });
@@ -118,17 +144,52 @@ InstanceOutcome InstanceCluster::deliver(std::size_t from, const std::string& ta
   if (to == size() || _runs[to] == nullptr) {
     return InstanceOutcome{InstanceOutcomeKind::kDeadlineExceeded, 0, {}, {}, "no such target"};
   }
+  const int send = _sends[request.op_id.hex()]++;
+  platform::Random& random = world().stream("instance-faults");
+  const bool lost = (_faults.lose_reply && _faults.lose_reply(request, send)) ||
+                    (_faults.lose_reply_probability > 0 && random.chance(_faults.lose_reply_probability));
+  const TimeUs request_delay_us =
+      _faults.request_delay_max_us > 0 ? static_cast<TimeUs>(random.below(_faults.request_delay_max_us + 1)) : 0;
   auto result = std::make_shared<std::optional<InstanceOutcome>>();
-  InstanceTarget* target = &_runs[to]->target;
-  world().spawn(pid(to), "instance-target", [target, request, result] { result->emplace(target->handle(request)); });
+  InstanceHostRun* run = _runs[to];
+  world().spawn(pid(to), "instance-target", [run, request, result, request_delay_us] {
+    run->platform.clock.sleep_for(request_delay_us);
+    result->emplace(run->target.handle(request));
+  });
   platform::Platform& platform = _runs[from]->platform;
-  while (!result->has_value() && platform.clock.now_us() < deadline_us) {  // bounded by the deadline
+  const TimeUs start_us = platform.clock.now_us();
+  const TimeUs wait_end_us =
+      _faults.reply_timeout_us > 0 ? std::min(deadline_us, start_us + _faults.reply_timeout_us) : deadline_us;
+  if (lost) {
+    ++_replies_lost;
+    platform.clock.sleep_until(wait_end_us);  // the answer never comes: the send timeout ends the wait
+    return InstanceOutcome{InstanceOutcomeKind::kDeadlineExceeded, 0, {}, {},
+                           "no answer within the send timeout (the target may have admitted the request)"};
+  }
+  while (!result->has_value() && platform.clock.now_us() < wait_end_us) {  // bounded by the deadline
     platform.clock.sleep_for(platform::millis(1));                         // the simulated network hop
   }
   if (!result->has_value()) {
     return InstanceOutcome{InstanceOutcomeKind::kDeadlineExceeded, 0, {}, {}, "no answer"};
   }
-  return **result;
+  InstanceOutcome answer = **result;
+  if (_faults.reply_delay_us) {
+    const TimeUs delay_us = _faults.reply_delay_us(request, send, answer);
+    if (delay_us > 0) {
+      platform.clock.sleep_for(std::min(delay_us, std::max<TimeUs>(0, deadline_us - platform.clock.now_us())));
+    }
+  }
+  return answer;
+}
+
+std::shared_ptr<std::optional<InstanceOutcome>> InstanceCluster::close_on(std::size_t i, std::string spot_id) {
+  auto result = std::make_shared<std::optional<InstanceOutcome>>();
+  InstanceTarget* target = _runs[i] == nullptr ? nullptr : &_runs[i]->target;
+  EXPECT_NE(target, nullptr) << "node " << i << " is not up";
+  spawn_on(i, [target, spot_id = std::move(spot_id), result](creation::CreationNode&) {
+    result->emplace(target->close(spot_id));
+  });
+  return result;
 }
 
 std::shared_ptr<std::optional<InstanceOutcome>> InstanceCluster::send_from(std::size_t i, InstanceCall call) {

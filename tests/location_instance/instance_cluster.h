@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -37,9 +38,29 @@ struct Counters {
   bool reject = false;
 };
 
+// Faults of the simulated delivery and the application's Close, drawn from the world's
+// "instance-faults" stream where a probability is given (deterministic per seed).
+struct DeliveryFaults {
+  // The target runs handle() to the end but its answer never reaches the source (`send` counts
+  // the sends of one OperationId from 0). Either hook or probability.
+  std::function<bool(const InstanceRequest&, int send)> lose_reply;
+  double lose_reply_probability = 0;
+  // Extra delay of the answer on its way back to the source.
+  std::function<TimeUs(const InstanceRequest&, int send, const InstanceOutcome&)> reply_delay_us;
+  // Network delay before the target takes the request: uniform in [0, request_delay_max_us].
+  TimeUs request_delay_max_us = 0;
+  // The source's send timeout: it waits at most this long for one answer (0: until the deadline).
+  TimeUs reply_timeout_us = 0;
+  // The application closes (Close without Reincarnate) a Spot this long after its first message
+  // ran: uniform in [0, close_delay_max_us], with this probability per incarnation.
+  double close_after_first_probability = 0;
+  TimeUs close_delay_max_us = 0;
+};
+
 class InstanceCluster : public creation::testing::Cluster {
  public:
-  explicit InstanceCluster(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed = 1);
+  // `location`: the LocationConfig of every node (e.g. a planted test_only_bugs flag).
+  explicit InstanceCluster(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed = 1, LocationConfig location = {});
   ~InstanceCluster();  // ends every host run while _runs and _counters are alive
   InstanceCluster(const InstanceCluster&) = delete;
   InstanceCluster& operator=(const InstanceCluster&) = delete;
@@ -52,6 +73,12 @@ class InstanceCluster : public creation::testing::Cluster {
   // InstanceSource::prepare on node i (run to completion): the request and its placement.
   InstanceOutcome prepare_on(std::size_t i, const InstanceCall& call, InstanceRequest& request);
   InstanceCall call(std::string spot_id, std::optional<std::string> type, std::string body);
+  // InstanceTarget::close(spot_id) on node i's current host run (a task).
+  std::shared_ptr<std::optional<InstanceOutcome>> close_on(std::size_t i, std::string spot_id);
+
+  DeliveryFaults& faults() { return _faults; }
+  // Answers dropped by DeliveryFaults so far.
+  int replies_lost() const { return _replies_lost; }
 
   Counters& counters() { return _counters; }
   // The authority row of a SpotId as the store engine holds it now.
@@ -65,6 +92,9 @@ class InstanceCluster : public creation::testing::Cluster {
   std::vector<InstanceNodeSpec> _specs;
   std::vector<InstanceHostRun*> _runs;  // by node: its current host run's services, null when down
   Counters _counters;
+  DeliveryFaults _faults;
+  std::map<std::string, int> _sends;  // by OperationId hex: sends so far
+  int _replies_lost = 0;
 };
 
 }  // namespace spotcheck::location::instance::testing

@@ -28,7 +28,8 @@ TEST(Registry, ListsEveryPropertyOnceWithADescription) {
     EXPECT_EQ(info.make(PropertyOptions{})->name(), info.name);
     EXPECT_EQ(find_property(info.name), &info);
   }
-  EXPECT_EQ(names, (std::set<std::string_view>{"single-owner", "generations", "fencing", "capacity", "exactly-one-creation", "liveness"}));
+  EXPECT_EQ(names, (std::set<std::string_view>{"single-owner", "generations", "fencing", "capacity",
+                                               "exactly-one-creation", "at-most-once", "liveness"}));
   EXPECT_EQ(find_property("exactly-once"), nullptr);
 }
 

@@ -44,6 +44,11 @@ struct LocationConfig {
     // An authority conflict is retried after a 2 s wait, ignoring the request's deadline
     // (the shape of the retry loop framework 0.27 removed).
     bool retry_conflicts_past_deadline = false;
+    // The Instance Spot source retries a request after an error that may follow admission
+    // (no answer, stale route, not found, SpotMoving): re-reads the authority row and resubmits the
+    // same OperationId to the refreshed route, or cold-activates a new incarnation, in a loop
+    // under the deadline (framework 0.26's recoverStaleInstanceRoute; 0.27 removed it).
+    bool retry_stale_instance_route = false;
   };
   TestOnlyBugs test_only_bugs;
 };

@@ -18,6 +18,8 @@ enum class InstanceOutcomeKind {
   kFailed,            // the factory rejected or threw: the Creating row was cancelled
   kDeadlineExceeded,  // the deadline passed (e.g. waiting for another target's Creating)
   kStoreError,        // a store kept failing; nothing is guessed
+  kSpotMoving,        // the owner-fence refusal: the owner's instance is closing (or moving); made
+                      // BEFORE admission, so the message did not run
 };
 
 std::string_view to_string(InstanceOutcomeKind kind);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "impl/location/creation/factory.h"
+#include "impl/location/messaging/commands.h"
 #include "impl/location/messaging/operation_id.h"
 
 namespace spotcheck::location::instance {
@@ -19,6 +20,9 @@ struct InstanceMessage {
   std::string stable_type;
   std::uint64_t object_generation = 0;
   messaging::OperationId op_id;
+  // The request identifier is (source Node RID, source host run, OperationId) (spec §7).
+  std::string source_rid_hex;
+  messaging::WireHostRun source;
   std::string body;
   bool first = false;  // the message that caused the cold activation
 };

@@ -1,10 +1,15 @@
 #include "impl/location/instance/instance_source.h"
 
+#include <algorithm>
+#include <variant>
+
 #include "impl/location/check.h"
 #include "impl/location/descriptor/descriptor_list.h"
 #include "impl/location/instance/instance_events.h"
 #include "impl/location/instance/instance_type.h"
 #include "impl/location/placement/placement.h"
+#include "impl/records/authority_record.h"
+#include "impl/records/keys.h"
 
 namespace spotcheck::location::instance {
 
@@ -54,30 +59,154 @@ InstanceOutcome InstanceSource::prepare(const InstanceCall& call, InstanceReques
                          type.stable_type, {}};
 }
 
-InstanceOutcome InstanceSource::send(const InstanceCall& call, const Deliver& deliver) {
-  InstanceRequest request;
-  InstanceOutcome prepared = prepare(call, request);
-  if (!prepared.ok()) {
-    return prepared;
+std::string InstanceSource::placement_target(const std::string& stable_type) {
+  Result<DescriptorList> list = read_descriptor_list(_store, _platform, _config, _mesh_name);
+  if (!list.ok()) {
+    return {};
   }
-  std::string target = prepared.owner_rid_hex;
-  constexpr int kForwardsMax = 1;  // a route is followed once
-  for (int hop = 0; hop <= kForwardsMax; ++hop) {
+  const PlacementRequest placement{records::ObjectKind::kInstanceSpot, stable_type, {}};
+  Result<NodeView> target = choose_placement_target(_store, _platform, _config, list.value().nodes, placement);
+  return target.ok() ? target.value().descriptor.routing_id_hex : std::string{};
+}
+
+InstanceSource::AuthorityAnswer InstanceSource::read_authority(const InstanceRequest& request,
+                                                               platform::TimeUs deadline_us, std::string_view why) {
+  const platform::TimeUs store_deadline_us =
+      std::min(deadline_us, _platform.clock.now_us() + _config.store_request_timeout_us);
+  const store::ReadResult read =
+      _store.read(records::authority_preimage(records::AuthorityKind::kSpot, request.spot_id), store_deadline_us);
+  AuthorityAnswer answer;
+  if (std::holds_alternative<store::Missing>(read)) {
+    answer.kind = AuthorityAnswer::Kind::kMissing;
+  } else if (const auto* found = std::get_if<store::Found>(&read)) {
+    const records::RecordResult<records::AuthorityRecord> record = records::decode_authority_record(found->value);
+    if (record.ok()) {
+      const bool ready = record.value().allocation.state == records::AllocationState::kActive;
+      answer.kind = ready ? AuthorityAnswer::Kind::kReady : AuthorityAnswer::Kind::kCreating;
+      answer.owner_rid_hex = record.value().allocation.descriptor.routing_id_hex;
+    }
+  }
+  constexpr std::string_view kNames[] = {"missing", "ready", "creating", "store_error"};  // AuthorityAnswer::Kind order
+  static_assert(static_cast<int>(AuthorityAnswer::Kind::kError) == 3);
+  _platform.events.emit(events::kAuthorityRead,
+                        {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                         Field::str("why", why), Field::str("outcome", kNames[static_cast<int>(answer.kind)]),
+                         Field::str("route", answer.owner_rid_hex)});
+  return answer;
+}
+
+// Framework 0.26's recoverStaleInstanceRoute, planted: it treats errors that may follow admission
+// as if the stale target could not have admitted the operation.
+std::optional<std::string> InstanceSource::stale_route_retry(const InstanceCall& call, const InstanceRequest& request,
+                                                             const InstanceOutcome& failed) {
+  LOCATION_ASSERT(_config.test_only_bugs.retry_stale_instance_route);
+  const InstanceOutcomeKind kind = failed.kind;
+  const bool stale_route_style = kind == InstanceOutcomeKind::kDeadlineExceeded || kind == InstanceOutcomeKind::kFailed ||
+                                 kind == InstanceOutcomeKind::kNotConfigured || kind == InstanceOutcomeKind::kSpotMoving;
+  if (!stale_route_style) {
+    return std::nullopt;
+  }
+  constexpr int kRereadsMax = 4'096;
+  constexpr platform::TimeUs kRefreshWaitUs = platform::millis(20);
+  for (int reread = 0; reread < kRereadsMax; ++reread) {
+    if (_platform.clock.now_us() >= call.deadline_us) {
+      return std::nullopt;
+    }
+    const AuthorityAnswer answer = read_authority(request, call.deadline_us, "stale_route");
+    if (answer.kind == AuthorityAnswer::Kind::kMissing) {
+      std::string target = placement_target(request.stable_type);  // cold: the same first message again
+      if (!target.empty()) {
+        return target;
+      }
+    } else if (answer.kind == AuthorityAnswer::Kind::kReady && answer.owner_rid_hex != failed.owner_rid_hex) {
+      return answer.owner_rid_hex;  // a refreshed route
+    }
+    const platform::TimeUs left_us = std::max<platform::TimeUs>(1, call.deadline_us - _platform.clock.now_us());
+    _platform.clock.sleep_for(std::min(kRefreshWaitUs, left_us));  // wait for the route to refresh
+  }
+  return std::nullopt;
+}
+
+InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Deliver& deliver, InstanceRequest& request,
+                                             std::string target) {
+  constexpr int kForwardsMax = 1;  // a route is followed once per activation
+  constexpr int kSendsMax = 64;    // bound of the planted loop; the 0.27 policy sends at most 4 times
+  int forwards = 0;
+  bool reactivated = false;
+  for (int hop = 0; hop < kSendsMax; ++hop) {
+    LOCATION_ASSERT(!target.empty());
     _platform.events.emit(events::kRequestSent,
                           {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                            Field::str("stable_type", request.stable_type), Field::str("to", target),
                            Field::num("hop", hop)});
     InstanceOutcome outcome = deliver(target, request);
-    if (outcome.kind != InstanceOutcomeKind::kRoute) {
+    if (outcome.kind == InstanceOutcomeKind::kRoute) {
+      // Pre-admission: the target ran nothing and named the Ready owner.
+      LOCATION_ASSERT(!outcome.owner_rid_hex.empty());
+      if (forwards >= kForwardsMax) {
+        return InstanceOutcome{InstanceOutcomeKind::kInvalidOperation, 0, {}, request.stable_type,
+                               "the Spot moved again while the request was forwarded"};
+      }
+      ++forwards;
+      _platform.events.emit(events::kRouted, {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                                              Field::str("from", target), Field::str("to", outcome.owner_rid_hex)});
+      target = outcome.owner_rid_hex;
+      continue;
+    }
+    if (outcome.ok()) {
       return outcome;
     }
-    LOCATION_ASSERT(!outcome.owner_rid_hex.empty());
-    _platform.events.emit(events::kRouted, {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                                            Field::str("from", target), Field::str("to", outcome.owner_rid_hex)});
-    target = outcome.owner_rid_hex;
+    if (_config.test_only_bugs.retry_stale_instance_route) {
+      if (outcome.owner_rid_hex.empty()) {
+        outcome.owner_rid_hex = target;  // the stale route
+      }
+      std::optional<std::string> next = stale_route_retry(call, request, outcome);
+      if (!next.has_value()) {
+        return outcome;
+      }
+      _platform.events.emit(events::kResubmitted,
+                            {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                             Field::str("after", to_string(outcome.kind)), Field::str("from", target),
+                             Field::str("to", *next)});
+      target = std::move(*next);
+      forwards = 0;
+      continue;
+    }
+    // 0.27: only the owner-fence refusal, made before admission, is followed — by ONE authority
+    // read under the same deadline. Every other error may follow admission: terminal.
+    if (outcome.kind != InstanceOutcomeKind::kSpotMoving || reactivated) {
+      return outcome;
+    }
+    const AuthorityAnswer answer = read_authority(request, call.deadline_us, "owner_fence");
+    if (answer.kind != AuthorityAnswer::Kind::kMissing || _platform.clock.now_us() >= call.deadline_us) {
+      return outcome;
+    }
+    std::string next = placement_target(request.stable_type);  // Close released it: one new incarnation
+    if (next.empty()) {
+      return outcome;
+    }
+    reactivated = true;
+    forwards = 0;
+    target = std::move(next);
   }
-  return InstanceOutcome{InstanceOutcomeKind::kInvalidOperation, 0, {}, request.stable_type,
-                         "the Spot moved again while the request was forwarded"};
+  return InstanceOutcome{InstanceOutcomeKind::kDeadlineExceeded, 0, {}, request.stable_type,
+                         "the request was resubmitted too many times"};
+}
+
+InstanceOutcome InstanceSource::send(const InstanceCall& call, const Deliver& deliver) {
+  InstanceRequest request;
+  InstanceOutcome prepared = prepare(call, request);
+  if (!prepared.ok()) {
+    return prepared;  // nothing was sent
+  }
+  InstanceOutcome outcome = deliver_once(call, deliver, request, prepared.owner_rid_hex);
+  _platform.events.emit(events::kReplyDelivered,
+                        {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                         Field::str("source", request.source_rid_hex), Field::str("source_owner", request.source.owner_id),
+                         Field::num("source_lease_gen", static_cast<std::int64_t>(request.source.lease_generation)),
+                         Field::str("outcome", to_string(outcome.kind)),
+                         Field::num("object_gen", static_cast<std::int64_t>(outcome.object_generation))});
+  return outcome;
 }
 
 }  // namespace spotcheck::location::instance

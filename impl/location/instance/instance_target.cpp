@@ -26,6 +26,11 @@ InstanceOutcome outcome(InstanceOutcomeKind kind, std::string message, std::uint
   return InstanceOutcome{kind, object_generation, std::move(owner_rid_hex), {}, std::move(message)};
 }
 
+InstanceMessage message_of(const InstanceRequest& request, std::uint64_t object_generation, bool first) {
+  return InstanceMessage{request.spot_id,        request.stable_type, object_generation,     request.op_id,
+                         request.source_rid_hex, request.source,      request.first_message, first};
+}
+
 constexpr std::size_t kQueueMax = 10'000;
 // Bound of the re-read / wait steps of one request; the deadline normally ends them first.
 constexpr int kStepsMax = 1'000'000;
@@ -140,6 +145,11 @@ InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const A
                      record.object_generation);
     }
     LocalInstance& instance = it->second;
+    if (instance.closing) {
+      // The owner fence: Close ended this incarnation; refused before admission, nothing ran.
+      return outcome(InstanceOutcomeKind::kSpotMoving, "the Spot is closing: refused before admission",
+                     record.object_generation, _context.rid_hex);
+    }
     if (!instance.accepting) {
       if (_context.platform.clock.now_us() > deadline_us) {
         break;
@@ -149,8 +159,7 @@ InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const A
     }
     if (instance.ran.count(request.op_id) == 0) {
       LOCATION_ASSERT(instance.queue.size() < kQueueMax);
-      instance.queue.push_back(InstanceMessage{request.spot_id, request.stable_type, record.object_generation,
-                                               request.op_id, request.first_message, false});
+      instance.queue.push_back(message_of(request, record.object_generation, false));
       drain(instance, *type, request.spot_id);
     }
     return outcome(InstanceOutcomeKind::kDelivered, {}, record.object_generation, _context.rid_hex);
@@ -167,10 +176,14 @@ void InstanceTarget::drain(LocalInstance& instance, const InstanceType& type, co
     LOCATION_ASSERT(message.first || instance.accepting);  // nothing runs before the first message
     const bool inserted = instance.ran.insert(message.op_id).second;
     LOCATION_ASSERT(inserted);  // a message runs at most once
+    LOCATION_ASSERT(!instance.closing);  // a closing incarnation admits nothing
+    // The application operation runs now: the fact the at-most-once property judges.
     _context.platform.events.emit(message.first ? events::kFirstMessageRun : events::kMessageRun,
                                   {Field::str("id", spot_id), Field::str("op_id", message.op_id.hex()),
                                    Field::num("object_gen", as_i64(message.object_generation)),
-                                   Field::str("node", _context.rid_hex)});
+                                   Field::str("node", _context.rid_hex), Field::str("source", message.source_rid_hex),
+                                   Field::str("source_owner", message.source.owner_id),
+                                   Field::num("source_lease_gen", as_i64(message.source.lease_generation))});
     type.handler(message);
     if (message.first) {
       instance.accepting = true;
@@ -338,8 +351,7 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
   LocalInstance& instance = _instances[request.spot_id];
   instance.stable_type = request.stable_type;
   instance.object_generation = generation;
-  instance.queue.push_front(InstanceMessage{request.spot_id, request.stable_type, generation, request.op_id,
-                                            request.first_message, true});
+  instance.queue.push_front(message_of(request, generation, true));
   drain(instance, *type, request.spot_id);
   LOCATION_ASSERT(instance.accepting);
 
@@ -378,6 +390,52 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
                                  Field::str("node", _context.rid_hex), Field::str("reference", stored->reference)});
   release_payload(request, stored->reference, "end_of_use");
   return outcome(InstanceOutcomeKind::kCreated, {}, generation, _context.rid_hex);
+}
+
+InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
+  auto it = _instances.find(spot_id);
+  if (it == _instances.end() || !it->second.accepting) {
+    return outcome(InstanceOutcomeKind::kNotFound, "no Ready instance of this host run");
+  }
+  const std::uint64_t generation = it->second.object_generation;
+  it->second.closing = true;  // from here every request is refused before admission
+  _context.platform.events.emit(events::kClosing, {Field::str("id", spot_id), Field::num("object_gen", as_i64(generation)),
+                                                   Field::str("node", _context.rid_hex)});
+  const AuthorityKey key{records::AuthorityKind::kSpot, spot_id};
+  const HostRun& self = _context.lease.host_run();
+  InstanceOutcome result = outcome(InstanceOutcomeKind::kStoreError, "the Delete of the Ready row kept failing", generation);
+  for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
+    Result<AuthorityRead> read = _context.authority.read(key);
+    if (!read.ok()) {
+      _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
+      continue;
+    }
+    const std::optional<AuthoritySnapshot>& row = read.value().current;
+    if (!row.has_value() || row->record.object_generation != generation || row->record.owner_id != self.owner_id ||
+        row->record.owner_lease_generation != self.lease_generation) {
+      result = outcome(InstanceOutcomeKind::kDelivered, "the row of this incarnation is gone", generation);
+      break;  // an earlier attempt applied, or the row is no longer this incarnation's
+    }
+    LOCATION_ASSERT(row->record.allocation.state == records::AllocationState::kActive);
+    Result<Done> removed = _context.authority.remove(*row);
+    if (removed.ok()) {
+      result = outcome(InstanceOutcomeKind::kDelivered, {}, generation);
+      break;
+    }
+    if (removed.error().kind == ErrorKind::kAdmissionClosed) {
+      break;
+    }
+    _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
+  }
+  auto current = _instances.find(spot_id);
+  if (result.ok() && current != _instances.end() && current->second.object_generation == generation) {
+    LOCATION_ASSERT(current->second.closing);
+    _instances.erase(current);  // the incarnation ended: nothing of it runs again
+  }
+  _context.platform.events.emit(events::kClosed, {Field::str("id", spot_id), Field::num("object_gen", as_i64(generation)),
+                                                  Field::str("node", _context.rid_hex),
+                                                  Field::str("outcome", to_string(result.kind))});
+  return result;
 }
 
 }  // namespace spotcheck::location::instance

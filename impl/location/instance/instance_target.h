@@ -70,6 +70,13 @@ class InstanceTarget {
   InstanceTarget& operator=(const InstanceTarget&) = delete;
 
   InstanceOutcome handle(const InstanceRequest& request);
+  // Close without Reincarnate (spec §7.2; framework 0.27): ends this host run's incarnation of
+  // `spot_id`. The instance first refuses every new request with kSpotMoving (the owner fence,
+  // before admission), then the Ready row is deleted (capacity released) and the instance
+  // dropped. A later request finds no record and activates a new incarnation. Blocking.
+  // kDelivered = closed; kNotFound = no Ready instance of this host run; kStoreError = the
+  // Delete kept failing (the instance stays closing: it admits nothing more).
+  InstanceOutcome close(const std::string& spot_id);
 
   // In-process instance list (tests and diagnostics).
   bool has_instance(const std::string& spot_id) const { return _instances.count(spot_id) != 0; }
@@ -81,6 +88,7 @@ class InstanceTarget {
     std::string stable_type;
     std::uint64_t object_generation = 0;
     bool accepting = false;  // false until the first message ran
+    bool closing = false;    // Close began: every new request is refused (kSpotMoving)
     std::deque<InstanceMessage> queue;
     std::set<messaging::OperationId> ran;  // operations whose message already ran here
   };

@@ -54,6 +54,8 @@ std::string_view to_string(InstanceOutcomeKind kind) {
       return "failed";
     case InstanceOutcomeKind::kDeadlineExceeded:
       return "deadline_exceeded";
+    case InstanceOutcomeKind::kSpotMoving:
+      return "spot_moving";
     case InstanceOutcomeKind::kStoreError:
       return "store_error";
   }

@@ -1,0 +1,298 @@
+// At most once (design "Properties"; spec §7, §7.1; framework 0.26 → 0.27): an Instance Spot
+// request that may have crossed the transport boundary is never resubmitted. The planted bug
+// LocationConfig::test_only_bugs.retry_stale_instance_route is 0.26's recoverStaleInstanceRoute
+// loop; the `at-most-once` property must catch it, and the 0.27 policy must pass.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <variant>
+
+#include "impl/records/keys.h"
+#include "tests/location_instance/fixture.h"
+
+namespace spotcheck::location::instance::testing {
+namespace {
+
+constexpr std::string_view kSpot = "chat-1";
+
+LocationConfig with_retry_bug() {
+  LocationConfig location;
+  location.test_only_bugs.retry_stale_instance_route = true;
+  return location;
+}
+
+// The node index whose RID is `rid`.
+std::size_t node_of(InstanceCluster& cluster, const std::string& rid) {
+  for (std::size_t i = 0; i < cluster.size(); ++i) {
+    if (cluster.rid_hex(i) == rid) {
+      return i;
+    }
+  }
+  ADD_FAILURE() << "no node has RID " << rid;
+  return 0;
+}
+
+// Runs of the application operation (first or later message) per OperationId, from the trace.
+std::map<std::string, int> runs_per_operation(InstanceCluster& cluster) {
+  std::map<std::string, int> runs;
+  for (const std::string_view kind : {"instance.first_message_run", "instance.message_run"}) {
+    for (const sim::TraceEvent& event : cluster.events(kind)) {
+      ++runs[std::string(event.text("op_id").value_or(""))];
+    }
+  }
+  return runs;
+}
+
+// The target admits and runs the first message, its answer is lost, and the application closes
+// the Spot: the source only sees "no answer" after the send timeout — an error after admission.
+void lose_first_answer_and_close(InstanceCluster& cluster) {
+  cluster.faults().lose_reply = [](const InstanceRequest&, int send) { return send == 0; };
+  cluster.faults().reply_timeout_us = seconds(2);
+  cluster.faults().close_after_first_probability = 1.0;
+  cluster.faults().close_delay_max_us = millis(200);
+}
+
+TEST_F(InstanceTest, PlantedStaleRouteRetryRunsOneOperationTwiceAndIsCaught) {
+  make({client(), server({"Chat"}), server({"Chat"})}, 1, with_retry_bug());
+  expected_violation = "at-most-once";
+  lose_first_answer_and_close(*cluster);
+  auto result = cluster->send_from(0, cluster->call(std::string(kSpot), std::string("Chat"), "hello"));
+  run_until_done_or_violation([&] { return result->has_value(); }, seconds(60));
+
+  const auto& violation = cluster->violation();
+  ASSERT_TRUE(violation.has_value()) << "the 0.26 retry ran the first message again and nothing noticed";
+  EXPECT_EQ(violation->property, "at-most-once");
+  const std::vector<sim::TraceEvent> runs = cluster->events("instance.first_message_run");
+  ASSERT_EQ(runs.size(), 2u);
+  const std::string op(runs[0].text("op_id").value_or(""));
+  EXPECT_EQ(runs[1].text("op_id").value_or(""), op) << "the same OperationId ran twice";
+  EXPECT_NE(runs[0].number("object_gen"), runs[1].number("object_gen")) << "on two incarnations";
+  EXPECT_NE(violation->message.find(op), std::string::npos) << violation->message;
+  EXPECT_NE(violation->message.find("ran again"), std::string::npos) << violation->message;
+  EXPECT_EQ(violation->event_index, runs[1].index);
+  EXPECT_EQ(cluster->replies_lost(), 1);
+  EXPECT_EQ(cluster->events("instance.closed", "outcome", "delivered").size(), 1u) << "Close released gen 1";
+  ASSERT_FALSE(cluster->events("instance.resubmitted").empty());
+  EXPECT_EQ(cluster->events("instance.resubmitted")[0].text("after").value_or(""), "deadline_exceeded");
+  EXPECT_FALSE(cluster->events("instance.authority_read", "outcome", "missing").empty());
+  // Each incarnation's target saw it once: the local per-host-run set could not catch it.
+  EXPECT_EQ(cluster->counters().first_messages[std::string(kSpot)].size(), 1u);
+  EXPECT_EQ(cluster->counters().messages[std::string(kSpot)], (std::vector<std::string>{"hello", "hello"}));
+}
+
+TEST_F(InstanceTest, ErrorAfterAdmissionIsTerminalAndTheOperationRunsOnce) {
+  make({client(), server({"Chat"}), server({"Chat"})});
+  lose_first_answer_and_close(*cluster);
+  auto result = cluster->send_from(0, cluster->call(std::string(kSpot), std::string("Chat"), "hello"));
+  ASSERT_TRUE(cluster->run_until([&] { return result->has_value(); }, seconds(60)));
+  const InstanceOutcome& out = **result;
+  EXPECT_EQ(out.kind, InstanceOutcomeKind::kDeadlineExceeded) << out.message;
+  EXPECT_NE(out.message.find("may have admitted"), std::string::npos) << out.message;
+  EXPECT_EQ(cluster->replies_lost(), 1);
+  EXPECT_EQ(cluster->events("instance.request_sent").size(), 1u) << "never resubmitted";
+  EXPECT_TRUE(cluster->events("instance.resubmitted").empty());
+  EXPECT_TRUE(cluster->events("instance.authority_read").empty()) << "no answer is not an owner-fence refusal";
+  const std::map<std::string, int> runs = runs_per_operation(*cluster);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs.begin()->second, 1);
+  EXPECT_EQ(cluster->counters().factory_runs[std::string(kSpot)], 1);
+  const std::vector<sim::TraceEvent> replies = cluster->events("instance.reply_delivered");
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_EQ(replies[0].text("outcome").value_or(""), "deadline_exceeded");
+  ASSERT_TRUE(cluster->run_until([&] { return !cluster->events("instance.closed").empty(); }, seconds(5)));
+  EXPECT_FALSE(cluster->spot_row(std::string(kSpot)).has_value()) << "Close released the incarnation";
+}
+
+// A request reaching the owner while its instance is closing is refused before admission
+// (kSpotMoving). The source reads the authority once; Missing → one new incarnation runs it.
+TEST_F(InstanceTest, OwnerFenceRefusalThenOneAuthorityReadThenOneNewActivation) {
+  make({client(), server({"Chat"}), server({"Chat"})});
+  const InstanceOutcome first = send(0, std::string(kSpot), std::string("Chat"), "a");
+  ASSERT_EQ(first.kind, InstanceOutcomeKind::kCreated) << first.message;
+  const std::size_t owner = node_of(*cluster, first.owner_rid_hex);
+  const store::Key key = records::authority_preimage(records::AuthorityKind::kSpot, kSpot);
+  platform::Platform& owner_platform = cluster->node(owner)->platform();
+  // Hold the owner's Delete so the request meets the closing instance while the row is Ready...
+  cluster->before_write = [&](std::size_t node, const store::WriteRequest& request) {
+    for (const store::Mutation& mutation : request.mutations) {
+      const auto* removed = std::get_if<store::Delete>(&mutation);
+      if (node == owner && removed != nullptr && removed->key == key) {
+        owner_platform.clock.sleep_for(millis(300));
+      }
+    }
+  };
+  // ...and slow the refusal's way back so the source's one read finds the row gone.
+  cluster->faults().reply_delay_us = [](const InstanceRequest&, int, const InstanceOutcome& answer) {
+    return answer.kind == InstanceOutcomeKind::kSpotMoving ? millis(600) : TimeUs{0};
+  };
+  auto closed = cluster->close_on(owner, std::string(kSpot));
+  auto result = cluster->send_from(0, cluster->call(std::string(kSpot), std::string("Chat"), "b"));
+  ASSERT_TRUE(cluster->run_until([&] { return result->has_value() && closed->has_value(); }, seconds(60)));
+  ASSERT_EQ((*closed)->kind, InstanceOutcomeKind::kDelivered) << (*closed)->message;
+  const InstanceOutcome& out = **result;
+  ASSERT_EQ(out.kind, InstanceOutcomeKind::kCreated) << to_string(out.kind) << " " << out.message;
+  EXPECT_GT(out.object_generation, first.object_generation) << "a new incarnation";
+  EXPECT_EQ(cluster->events("instance.outcome", "outcome", "spot_moving").size(), 1u);
+  const std::vector<sim::TraceEvent> reads = cluster->events("instance.authority_read");
+  ASSERT_EQ(reads.size(), 1u) << "exactly one authority read";
+  EXPECT_EQ(reads[0].text("why").value_or(""), "owner_fence");
+  EXPECT_EQ(reads[0].text("outcome").value_or(""), "missing");
+  for (const auto& [op, count] : runs_per_operation(*cluster)) {
+    EXPECT_EQ(count, 1) << op;
+  }
+  EXPECT_EQ(cluster->counters().messages[std::string(kSpot)], (std::vector<std::string>{"a", "b"}));
+}
+
+// The same refusal with the row still Ready at the read: terminal, nothing ran.
+TEST_F(InstanceTest, OwnerFenceRefusalWithTheRowStillReadyIsTerminal) {
+  make({client(), server({"Chat"}), server({"Chat"})});
+  const InstanceOutcome first = send(0, std::string(kSpot), std::string("Chat"), "a");
+  ASSERT_EQ(first.kind, InstanceOutcomeKind::kCreated) << first.message;
+  const std::size_t owner = node_of(*cluster, first.owner_rid_hex);
+  const store::Key key = records::authority_preimage(records::AuthorityKind::kSpot, kSpot);
+  platform::Platform& owner_platform = cluster->node(owner)->platform();
+  cluster->before_write = [&](std::size_t node, const store::WriteRequest& request) {
+    for (const store::Mutation& mutation : request.mutations) {
+      const auto* removed = std::get_if<store::Delete>(&mutation);
+      if (node == owner && removed != nullptr && removed->key == key) {
+        owner_platform.clock.sleep_for(seconds(2));
+      }
+    }
+  };
+  auto closed = cluster->close_on(owner, std::string(kSpot));
+  auto result = cluster->send_from(0, cluster->call(std::string(kSpot), std::string("Chat"), "b"));
+  ASSERT_TRUE(cluster->run_until([&] { return result->has_value() && closed->has_value(); }, seconds(60)));
+  EXPECT_EQ((*result)->kind, InstanceOutcomeKind::kSpotMoving) << (*result)->message;
+  const std::vector<sim::TraceEvent> reads = cluster->events("instance.authority_read");
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_EQ(reads[0].text("outcome").value_or(""), "ready");
+  EXPECT_EQ(cluster->counters().messages[std::string(kSpot)], (std::vector<std::string>{"a"}));
+}
+
+// ---- seed sweep: randomized delivery delays, lost answers and application Closes -------------
+
+struct SweepResult {
+  bool violated = false;
+  std::string property;
+  std::string message;
+  int requests = 0;
+  int answered = 0;
+  int max_runs_per_operation = 0;
+};
+
+constexpr int kRounds = 3;
+// Authority keys of the sweep's Spots ("chat-0", "chat-1") share this prefix.
+const std::string kSpotKeyPrefix = records::authority_preimage(records::AuthorityKind::kSpot, "chat-");
+constexpr int kSeedsSwept = 100;
+
+class Sweep : public InstanceTest {
+ protected:
+  SweepResult run_seed(std::uint64_t seed, bool planted) {
+    make({client(), client(), server({"Chat"}), server({"Chat"}), server({"Chat"})}, seed,
+         planted ? with_retry_bug() : LocationConfig{});
+    DeliveryFaults& faults = cluster->faults();
+    faults.lose_reply_probability = 0.25;
+    faults.request_delay_max_us = millis(30);
+    faults.reply_timeout_us = seconds(1);
+    faults.close_after_first_probability = 0.6;
+    faults.close_delay_max_us = millis(1'500);
+    // A slow network back and a slow Delete open the window where a request meets a closing
+    // instance (the owner-fence refusal) and the source's one read may find the row gone.
+    faults.reply_delay_us = [this](const InstanceRequest&, int, const InstanceOutcome&) {
+      return static_cast<TimeUs>(cluster->world().stream("instance-faults").below(millis(100)));
+    };
+    cluster->before_write = [this](std::size_t node, const store::WriteRequest& request) {
+      for (const store::Mutation& mutation : request.mutations) {
+        const auto* removed = std::get_if<store::Delete>(&mutation);
+        if (removed != nullptr && removed->key.rfind(kSpotKeyPrefix, 0) == 0 && cluster->node(node) != nullptr) {
+          const auto delay_us = static_cast<TimeUs>(cluster->world().stream("instance-faults").below(millis(400)));
+          cluster->node(node)->platform().clock.sleep_for(delay_us);
+        }
+      }
+    };
+    SweepResult out;
+    for (int round = 0; round < kRounds && !cluster->violation().has_value(); ++round) {
+      std::vector<std::shared_ptr<std::optional<InstanceOutcome>>> results;
+      for (std::size_t source = 0; source < 2; ++source) {
+        InstanceCall call = cluster->call("chat-" + std::to_string((round + source) % 2), std::string("Chat"),
+                                          "m" + std::to_string(round) + "-" + std::to_string(source));
+        call.deadline_us = cluster->world().now_us() + seconds(10);
+        results.push_back(cluster->send_from(source, std::move(call)));
+        out.requests += 1;
+      }
+      run_until_done_or_violation([&] { return results[0]->has_value() && results[1]->has_value(); }, seconds(30));
+      for (const auto& result : results) {
+        out.answered += result->has_value() ? 1 : 0;
+      }
+    }
+    for (const auto& [op, count] : runs_per_operation(*cluster)) {
+      out.max_runs_per_operation = std::max(out.max_runs_per_operation, count);
+    }
+    if (const auto& violation = cluster->violation()) {
+      out.violated = true;
+      out.property = violation->property;
+      out.message = violation->message;
+    }
+    return out;
+  }
+  // The next seed's cluster replaces this one; its verdict was read already.
+  void drop() { cluster.reset(); }
+};
+
+TEST_F(Sweep, CorrectPolicyPassesEverySeed) {
+  int lost = 0;
+  std::size_t closed = 0;
+  std::size_t refused = 0;
+  std::size_t reactivated = 0;
+  for (std::uint64_t seed = 1; seed <= kSeedsSwept; ++seed) {
+    const SweepResult result = run_seed(seed, false);
+    lost += cluster->replies_lost();
+    closed += cluster->events("instance.closed", "outcome", "delivered").size();
+    refused += cluster->events("instance.outcome", "outcome", "spot_moving").size();
+    reactivated += cluster->events("instance.authority_read", "outcome", "missing").size();
+    EXPECT_TRUE(cluster->events("instance.resubmitted").empty()) << "seed " << seed;
+    EXPECT_FALSE(result.violated) << "seed " << seed << ": " << result.property << ": " << result.message;
+    EXPECT_EQ(result.answered, result.requests) << "seed " << seed << ": every request ends with a typed outcome";
+    EXPECT_LE(result.max_runs_per_operation, 1) << "seed " << seed;
+    drop();
+  }
+  std::printf("correct policy, %d seeds: %d answers lost, %zu Closes, %zu owner-fence refusals, %zu new activations "
+              "after a Missing read\n",
+              kSeedsSwept, lost, closed, refused, reactivated);
+  EXPECT_GT(lost, 0) << "the sweep must lose answers after admission to mean anything";
+  EXPECT_GT(closed, 0u) << "... and close incarnations under them";
+  EXPECT_GT(refused, 0u) << "... and meet closing instances (the owner-fence refusal)";
+  EXPECT_GT(reactivated, 0u) << "... and take 0.27's one new activation after a Missing read";
+}
+
+TEST_F(Sweep, PlantedRetryBugIsFoundBySomeSeed) {
+  int found = 0;
+  std::uint64_t first_seed = 0;
+  std::string first_message;
+  for (std::uint64_t seed = 1; seed <= kSeedsSwept; ++seed) {
+    const SweepResult result = run_seed(seed, true);
+    if (result.violated) {
+      EXPECT_EQ(result.property, "at-most-once") << "seed " << seed << ": " << result.message;
+      EXPECT_GE(result.max_runs_per_operation, 2) << "seed " << seed;
+      found += 1;
+      if (first_seed == 0) {
+        first_seed = seed;
+        first_message = result.message;
+      }
+    }
+    drop();
+  }
+  if (first_seed != 0) {
+    // The failing seed replays to the same verdict (same event, same text).
+    const SweepResult replay = run_seed(first_seed, true);
+    EXPECT_TRUE(replay.violated);
+    EXPECT_EQ(replay.message, first_message);
+    drop();
+  }
+  std::printf("retry_stale_instance_route: found by %d of %d seeds; first at seed %llu\n", found, kSeedsSwept,
+              static_cast<unsigned long long>(first_seed));
+  EXPECT_GT(found, 0) << "no seed showed the planted 0.26 retry bug";
+}
+
+}  // namespace
+}  // namespace spotcheck::location::instance::testing
