@@ -18,5 +18,6 @@ struct UsageError : std::runtime_error {
 void add_run_command(CLI::App& app, int& exit_code);
 void add_replay_command(CLI::App& app, int& exit_code);
 void add_list_command(CLI::App& app, int& exit_code);
+void add_shrink_command(CLI::App& app, int& exit_code);
 
 }  // namespace spotcheck::cli

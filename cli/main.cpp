@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   int exit_code = kExitPassed;
   add_run_command(app, exit_code);
   add_replay_command(app, exit_code);
+  add_shrink_command(app, exit_code);
   add_list_command(app, exit_code);
   add_redis_command(app, exit_code);
   add_record_commands(app);

@@ -76,6 +76,11 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
       out << "run failure: " << f.failure.value_or("?");
     }
     out << "\n  replay: " << replay_command(r.scenario, f.seed, r.swarm) << "\n";
+    if (f.violation.has_value()) {
+      // Location scenarios only (docs/replay.md); shrink says so for the others.
+      out << "  shrink: spotcheck shrink --scenario " << r.scenario << " --seed " << f.seed << (r.swarm ? " --swarm" : "")
+          << "\n";
+    }
   }
   out << "\n" << (r.passed() ? "PASSED" : "FAILED") << "\n";
 }

@@ -1,9 +1,13 @@
 #include "scenarios/files/scenario_file.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -238,6 +242,204 @@ location::LocationScenarioConfig load_scenario_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return parse_scenario(text.str(), path);
+}
+
+// ---- writing -----------------------------------------------------------------------------------
+
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+// Seconds as the loader turns them back into microseconds (static_cast<TimeUs>(s * 1e6)): the
+// nearest double may land a hair below the whole microsecond, so step up by ulps until it does not.
+double seconds_of(TimeUs us) {
+  constexpr int kUlpStepsMax = 8;
+  double s = static_cast<double>(us) / 1e6;
+  for (int i = 0; i < kUlpStepsMax && static_cast<TimeUs>(s * 1e6) < us; ++i) {
+    s = std::nextafter(s, std::numeric_limits<double>::infinity());
+  }
+  return s;
+}
+std::int64_t millis_of(TimeUs us) { return us / platform::kMicrosPerMilli; }
+
+// {"gapMs": .., "<second>Ms": ..}; only a window whose gap and length are both set is written.
+void write_window(ordered_json& faults, const char* key, const char* second, TimeUs gap_us, TimeUs second_us) {
+  if (gap_us > 0 && second_us > 0) {
+    faults[key] = ordered_json{{"gapMs", millis_of(gap_us)}, {second, millis_of(second_us)}};
+  }
+}
+
+ordered_json write_faults(const faults::FaultPlan& plan) {
+  ordered_json f = ordered_json::object();
+  if (plan.store_request_loss > 0.0) {
+    f["storeRequestLoss"] = plan.store_request_loss;
+  }
+  if (plan.store_reply_loss > 0.0) {
+    f["storeReplyLoss"] = plan.store_reply_loss;
+  }
+  if (plan.store_reply_delay > 0.0) {
+    f["storeReplyDelay"] = plan.store_reply_delay;
+  }
+  write_window(f, "storeOutage", "lengthMs", plan.store_outage_gap_us, plan.store_outage_length_us);
+  write_window(f, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
+  write_window(f, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
+  if (plan.network_loss > 0.0) {
+    f["networkLoss"] = plan.network_loss;
+  }
+  write_window(f, "networkPartition", "lengthMs", plan.partition_gap_us, plan.partition_length_us);
+  if (plan.clock_drift_max_ppm > 0) {
+    f["clockDriftMaxPpm"] = plan.clock_drift_max_ppm;
+  }
+  return f;
+}
+
+bool same_retry_bounds(const spotcheck::location::LocationConfig& a, const spotcheck::location::LocationConfig& b) {
+  return a.renew_attempts_max == b.renew_attempts_max && a.indeterminate_rereads_max == b.indeterminate_rereads_max &&
+         a.contention_attempts_max == b.contention_attempts_max;
+}
+
+// Compared as bytes so a bug added to TestOnlyBugs later is covered too.
+static_assert(std::has_unique_object_representations_v<spotcheck::location::LocationConfig::TestOnlyBugs>);
+bool same_test_only_bugs(const spotcheck::location::LocationConfig::TestOnlyBugs& a,
+                         const spotcheck::location::LocationConfig::TestOnlyBugs& b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+bool any_test_only_bug(const spotcheck::location::LocationConfig::TestOnlyBugs& b) {
+  return !same_test_only_bugs(b, spotcheck::location::LocationConfig::TestOnlyBugs{});
+}
+
+// Collects "<what>: <a> vs <b>" for the first field that differs.
+class Differences {
+ public:
+  template <class T>
+  void check(const char* what, const T& a, const T& b) {
+    if (_first.empty() && !(a == b)) {
+      std::ostringstream text;
+      text << what << ": " << a << " vs " << b;
+      _first = text.str();
+    }
+  }
+  std::string first() const { return _first; }
+
+ private:
+  std::string _first;
+};
+
+void compare_plans(Differences& d, const faults::FaultPlan& a, const faults::FaultPlan& b) {
+  d.check("faults.storeRequestLoss", a.store_request_loss, b.store_request_loss);
+  d.check("faults.storeReplyLoss", a.store_reply_loss, b.store_reply_loss);
+  d.check("faults.storeReplyDelay", a.store_reply_delay, b.store_reply_delay);
+  d.check("faults.storeOutage.gap_us", a.store_outage_gap_us, b.store_outage_gap_us);
+  d.check("faults.storeOutage.length_us", a.store_outage_length_us, b.store_outage_length_us);
+  d.check("faults.nodeKill.gap_us", a.node_kill_gap_us, b.node_kill_gap_us);
+  d.check("faults.nodeKill.down_us", a.node_down_us, b.node_down_us);
+  d.check("faults.nodePause.gap_us", a.node_pause_gap_us, b.node_pause_gap_us);
+  d.check("faults.nodePause.max_us", a.node_pause_max_us, b.node_pause_max_us);
+  d.check("faults.networkLoss", a.network_loss, b.network_loss);
+  d.check("faults.networkPartition.gap_us", a.partition_gap_us, b.partition_gap_us);
+  d.check("faults.networkPartition.length_us", a.partition_length_us, b.partition_length_us);
+  d.check("faults.clockDriftMaxPpm", a.clock_drift_max_ppm, b.clock_drift_max_ppm);
+  d.check("faults.faults_stop_us", a.faults_stop_us, b.faults_stop_us);
+}
+
+}  // namespace
+
+std::string scenario_difference(const location::LocationScenarioConfig& a, const location::LocationScenarioConfig& b) {
+  Differences d;
+  d.check("name", a.name, b.name);
+  d.check("description", a.description, b.description);
+  d.check("nodes", a.node_count, b.node_count);
+  d.check("faults_stop_us", a.faults_stop_us, b.faults_stop_us);
+  d.check("liveness_window_us", a.liveness_window_us, b.liveness_window_us);
+  d.check("maxSteps", a.max_steps, b.max_steps);
+  const auto& wa = a.workload;
+  const auto& wb = b.workload;
+  d.check("workload.mesh_name", wa.mesh_name, wb.mesh_name);
+  d.check("workload.objects", wa.object_count, wb.object_count);
+  d.check("workload.actorsLimit", wa.actors_limit, wb.actors_limit);
+  d.check("workload.think_min_us", wa.think_min_us, wb.think_min_us);
+  d.check("workload.think_max_us", wa.think_max_us, wb.think_max_us);
+  d.check("workload.deleteProbability", wa.delete_probability, wb.delete_probability);
+  d.check("workload.abortProbability", wa.abort_probability, wb.abort_probability);
+  d.check("workload.traffic_stop_us", wa.traffic_stop_us, wb.traffic_stop_us);
+  d.check("workload.request_deadline_us", wa.request_deadline_us, wb.request_deadline_us);
+  const auto& pa = a.protocol;
+  const auto& pb = b.protocol;
+  d.check("protocol.renew_interval_us", pa.renew_interval_us, pb.renew_interval_us);
+  d.check("protocol.owner_lease_ttl_us", pa.owner_lease_ttl_us, pb.owner_lease_ttl_us);
+  d.check("protocol.renew_timeout_us", pa.renew_timeout_us, pb.renew_timeout_us);
+  d.check("protocol.fencing_margin_us", pa.fencing_margin_us, pb.fencing_margin_us);
+  d.check("protocol.store_request_timeout_us", pa.store_request_timeout_us, pb.store_request_timeout_us);
+  d.check("protocol.retry_bounds", same_retry_bounds(pa, pb), true);
+  d.check("protocol.test_only_bugs", same_test_only_bugs(pa.test_only_bugs, pb.test_only_bugs), true);
+  d.check("properties.size", a.properties.size(), b.properties.size());
+  for (std::size_t i = 0; i < a.properties.size() && i < b.properties.size(); ++i) {
+    d.check("properties", a.properties[i], b.properties[i]);
+  }
+  compare_plans(d, a.plan(a.faults_stop_us), b.plan(b.faults_stop_us));
+  return d.first();
+}
+
+ScenarioFileText write_scenario(const location::LocationScenarioConfig& config) {
+  ScenarioFileText out;
+  // What the file will hold: the config without the settings a file cannot express.
+  location::LocationScenarioConfig expected = config;
+  const location::LocationScenarioConfig defaults;
+  if (!config.properties.empty()) {
+    out.not_written.push_back("properties");
+    expected.properties.clear();
+  }
+  if (any_test_only_bug(config.protocol.test_only_bugs)) {
+    out.not_written.push_back("protocol.test_only_bugs");
+    expected.protocol.test_only_bugs = {};
+  }
+  if (!same_retry_bounds(config.protocol, defaults.protocol)) {
+    out.not_written.push_back("protocol.retry_bounds");
+    expected.protocol.renew_attempts_max = defaults.protocol.renew_attempts_max;
+    expected.protocol.indeterminate_rereads_max = defaults.protocol.indeterminate_rereads_max;
+    expected.protocol.contention_attempts_max = defaults.protocol.contention_attempts_max;
+  }
+  if (config.workload.mesh_name != defaults.workload.mesh_name) {
+    out.not_written.push_back("workload.mesh_name");
+    expected.workload.mesh_name = defaults.workload.mesh_name;
+  }
+
+  const auto& w = config.workload;
+  const auto& p = config.protocol;
+  ordered_json doc;
+  doc["scenarioVersion"] = kScenarioFileVersion;
+  doc["name"] = config.name;
+  doc["description"] = config.description;
+  doc["base"] = "default";
+  doc["nodes"] = config.node_count;
+  doc["faultsSeconds"] = seconds_of(config.faults_stop_us);
+  doc["livenessSeconds"] = seconds_of(config.liveness_window_us);
+  doc["trafficSeconds"] = seconds_of(w.traffic_stop_us);
+  doc["workload"] = ordered_json{{"objects", w.object_count},
+                                 {"actorsLimit", w.actors_limit},
+                                 {"thinkMinMs", millis_of(w.think_min_us)},
+                                 {"thinkMaxMs", millis_of(w.think_max_us)},
+                                 {"deleteProbability", w.delete_probability},
+                                 {"abortProbability", w.abort_probability},
+                                 {"requestDeadlineMs", millis_of(w.request_deadline_us)}};
+  doc["protocol"] = ordered_json{{"renewIntervalMs", millis_of(p.renew_interval_us)},
+                                 {"ownerLeaseTtlMs", millis_of(p.owner_lease_ttl_us)},
+                                 {"renewTimeoutMs", millis_of(p.renew_timeout_us)},
+                                 {"fencingMarginMs", millis_of(p.fencing_margin_us)},
+                                 {"storeRequestTimeoutMs", millis_of(p.store_request_timeout_us)}};
+  doc["faults"] = write_faults(config.plan(config.faults_stop_us));
+  doc["maxSteps"] = config.max_steps;
+  out.json = doc.dump(2) + "\n";
+
+  // Read back: the file must mean exactly the config (a file that replays something else is worse
+  // than none).
+  const location::LocationScenarioConfig back = parse_scenario(out.json, "<written scenario>");
+  if (const std::string difference = scenario_difference(expected, back); !difference.empty()) {
+    throw ScenarioFileError("the scenario cannot be written exactly as a scenario file (" + difference +
+                            " after reading it back)");
+  }
+  return out;
 }
 
 }  // namespace spotcheck::scenarios::files

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "scenarios/location/location_scenario.h"
 
@@ -24,5 +25,23 @@ struct ScenarioFileError : std::runtime_error {
 location::LocationScenarioConfig parse_scenario(std::string_view json_text, const std::string& origin);
 // Reads and parses a file. Throws ScenarioFileError (unreadable file, or any parse error).
 location::LocationScenarioConfig load_scenario_file(const std::string& path);
+
+// ---- writing (the inverse of parse_scenario) ----------------------------------------------------
+
+struct ScenarioFileText {
+  std::string json;
+  // Settings of the config a scenario file cannot hold ("properties", "protocol.test_only_bugs",
+  // "protocol.retry_bounds", "workload.mesh_name"): the written file runs without them.
+  std::vector<std::string> not_written;
+};
+
+// Every value explicit, on base "default", faults as an object (the plan the config gives at its
+// own faults_stop_us). The text is read back before it is returned: parse_scenario gives `config`
+// again, apart from `not_written`. Throws ScenarioFileError when a value cannot be written exactly
+// (a duration that is not whole milliseconds, a fault window with a zero gap or length, ...).
+ScenarioFileText write_scenario(const location::LocationScenarioConfig& config);
+// The first difference between two configs, as "<what>: <a> vs <b>"; "" when they are the same.
+// Plans are compared as each config gives them at its own faults_stop_us.
+std::string scenario_difference(const location::LocationScenarioConfig& a, const location::LocationScenarioConfig& b);
 
 }  // namespace spotcheck::scenarios::files

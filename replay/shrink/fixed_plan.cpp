@@ -1,0 +1,60 @@
+#include "replay/shrink/fixed_plan.h"
+
+#include <cassert>
+
+#include "sim/world.h"
+
+namespace spotcheck::replay {
+
+namespace {
+
+using platform::TimeUs;
+
+TimeUs round_duration(TimeUs us) {
+  if (us <= 0) {
+    return us;
+  }
+  const TimeUs ms = (us + platform::kMicrosPerMilli / 2) / platform::kMicrosPerMilli;
+  return platform::millis(ms < 1 ? 1 : ms);
+}
+
+}  // namespace
+
+faults::FaultPlan seed_fault_plan(const scenarios::location::LocationScenarioConfig& config, std::uint64_t seed,
+                                  bool swarm) {
+  faults::FaultPlan plan = config.plan(config.faults_stop_us);
+  if (swarm) {
+    // The same draw as JudgedWorld::install_faults: named streams depend only on (seed, name).
+    sim::WorldConfig world_config;
+    world_config.seed = seed;
+    sim::World world(world_config);
+    plan = faults::FaultPlan::swarm(world.stream("swarm"), config.faults_stop_us);
+  }
+  plan.faults_stop_us = config.faults_stop_us;
+  return plan;
+}
+
+faults::FaultPlan round_to_millis(faults::FaultPlan plan) {
+  plan.store_outage_gap_us = round_duration(plan.store_outage_gap_us);
+  plan.store_outage_length_us = round_duration(plan.store_outage_length_us);
+  plan.node_kill_gap_us = round_duration(plan.node_kill_gap_us);
+  plan.node_down_us = round_duration(plan.node_down_us);
+  plan.node_pause_gap_us = round_duration(plan.node_pause_gap_us);
+  plan.node_pause_max_us = round_duration(plan.node_pause_max_us);
+  plan.partition_gap_us = round_duration(plan.partition_gap_us);
+  plan.partition_length_us = round_duration(plan.partition_length_us);
+  return plan;
+}
+
+scenarios::location::LocationScenarioConfig with_fixed_plan(scenarios::location::LocationScenarioConfig config,
+                                                            const faults::FaultPlan& plan) {
+  config.plan = [plan](TimeUs stop_us) {
+    faults::FaultPlan p = plan;
+    p.faults_stop_us = stop_us;
+    return p;
+  };
+  assert(config.plan(config.faults_stop_us).faults_stop_us == config.faults_stop_us);
+  return config;
+}
+
+}  // namespace spotcheck::replay

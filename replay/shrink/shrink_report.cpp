@@ -1,0 +1,53 @@
+#include "replay/shrink/shrink_report.h"
+
+#include <cstdio>
+
+namespace spotcheck::replay {
+
+namespace {
+
+std::string seconds_text(platform::TimeUs us) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3gs", static_cast<double>(us) / 1e6);
+  return buffer;
+}
+
+std::string violation_text(const scenarios::Violation& v) {
+  return v.property + " at " + seconds_text(v.time_us) + " (event #" + std::to_string(v.event_index) + ")";
+}
+
+}  // namespace
+
+std::string describe_config(const scenarios::location::LocationScenarioConfig& config) {
+  return "nodes " + std::to_string(config.node_count) + ", objects " + std::to_string(config.workload.object_count) +
+         ", safety phase " + seconds_text(config.faults_stop_us) + ", liveness " +
+         seconds_text(config.liveness_window_us) + ", traffic " + seconds_text(config.workload.traffic_stop_us) +
+         ", faults: " + config.plan(config.faults_stop_us).describe();
+}
+
+std::string progress_line(const ShrinkProgress& progress) {
+  return "  kept: " + progress.change + " (run " + std::to_string(progress.runs_used) + ", still " +
+         violation_text(progress.violation) + ")";
+}
+
+std::string shrunk_replay_command(const std::string& file, std::uint64_t seed) {
+  return "spotcheck replay --scenario " + file + " --seed " + std::to_string(seed);
+}
+
+void print_shrink_summary(const ShrinkResult& result, const std::string& file, std::ostream& out) {
+  out << "before: " << describe_config(result.original) << (result.swarm ? " (drawn by swarm mode)" : "") << "\n";
+  out << "        " << result.original_outcome.events << " events, "
+      << violation_text(*result.original_outcome.violation) << "\n";
+  out << "after:  " << describe_config(result.shrunk) << "\n";
+  out << "        " << result.shrunk_outcome.events << " events, " << violation_text(*result.shrunk_outcome.violation)
+      << "\n";
+  out << result.steps.size() << " step(s) kept in " << result.runs_used << " run(s)"
+      << (result.budget_spent ? " (run budget spent before a fixed point; --max-runs for more)" : " (fixed point)")
+      << "\n";
+  out << "violation: " << result.shrunk_outcome.violation->message << "\n";
+  if (!file.empty()) {
+    out << "wrote " << file << "\n";
+  }
+}
+
+}  // namespace spotcheck::replay

@@ -1,0 +1,40 @@
+// The ways the shrinker makes a failing configuration smaller, one step at a time.
+//
+// Each step looks at the current configuration (and the violation it gives) and proposes one
+// smaller configuration, or nothing when it no longer applies. Every step is bounded: it turns
+// something off, or moves a value towards a floor it never passes, so repeating an accepted step
+// ends.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenarios/location/location_scenario.h"
+#include "scenarios/registry/scenario.h"
+
+namespace spotcheck::replay {
+
+struct ShrinkCandidate {
+  std::string change;  // what the step did, for the progress lines ("node-pause off", "nodes 4 -> 2")
+  scenarios::location::LocationScenarioConfig config;
+};
+
+struct ShrinkStepKind {
+  std::string name;
+  std::function<std::optional<ShrinkCandidate>(const scenarios::location::LocationScenarioConfig& config,
+                                               const scenarios::Violation& violation)>
+      propose;
+};
+
+// In the order a pass tries them: fault kinds off, a shorter safety phase, fewer nodes, fewer
+// objects, then gentler faults (probabilities halved, gaps doubled, windows halved).
+std::vector<ShrinkStepKind> shrink_steps();
+
+// Floors the steps never go below.
+inline constexpr double kProbabilityFloor = 0.0005;
+inline constexpr std::int64_t kWindowFloorMs = 100;
+inline constexpr std::int64_t kFaultsPhaseFloorSeconds = 1;
+
+}  // namespace spotcheck::replay

@@ -1,0 +1,153 @@
+#include "replay/shrink/shrinker.h"
+
+#include <cassert>
+
+#include "replay/shrink/fixed_plan.h"
+#include "replay/shrink/shrink_steps.h"
+
+namespace spotcheck::replay {
+
+namespace {
+
+using scenarios::SeedOutcome;
+using scenarios::SeedRequest;
+using scenarios::location::LocationScenario;
+using scenarios::location::LocationScenarioConfig;
+
+// Bound on passes over the steps (each pass that keeps nothing ends the search; the run budget
+// normally ends it first).
+constexpr std::uint32_t kPassesMax = 64;
+// Bound on repeating one kept step in a pass (each step also stops at its own floor).
+constexpr std::uint32_t kStepRepeatsMax = 64;
+
+class Search {
+ public:
+  Search(std::uint64_t seed, std::uint32_t max_runs) : _seed(seed), _max_runs(max_runs) {}
+
+  bool budget_left() const { return _runs < _max_runs; }
+  std::uint32_t runs() const { return _runs; }
+
+  SeedOutcome run(const LocationScenarioConfig& config, bool swarm) {
+    ++_runs;
+    return LocationScenario(config).run(SeedRequest{_seed, swarm, false});
+  }
+
+ private:
+  std::uint64_t _seed;
+  std::uint32_t _max_runs;
+  std::uint32_t _runs = 0;
+};
+
+bool same_property(const SeedOutcome& outcome, const std::string& property) {
+  return outcome.violation.has_value() && outcome.violation->property == property;
+}
+
+std::string describe_outcome(const SeedOutcome& outcome) {
+  if (outcome.violation.has_value()) {
+    return "violates " + outcome.violation->property;
+  }
+  if (outcome.failure.has_value()) {
+    return "breaks (" + *outcome.failure + ")";
+  }
+  return "passes";
+}
+
+}  // namespace
+
+std::uint32_t enabled_fault_kinds(const LocationScenarioConfig& config) {
+  const faults::FaultPlan plan = config.plan(config.faults_stop_us);
+  std::uint32_t count = 0;
+  for (const auto& info : faults::all_fault_kinds()) {
+    count += plan.enabled(info.kind) ? 1 : 0;
+  }
+  return count;
+}
+
+ShrinkResult shrink(const LocationScenarioConfig& config, std::uint64_t seed, bool swarm, const ShrinkOptions& options,
+                    const std::function<void(const ShrinkProgress&)>& on_progress) {
+  assert(options.max_runs >= 2 && "the search needs two runs to confirm the failure");
+  Search search(seed, options.max_runs);
+  ShrinkResult result;
+  result.seed = seed;
+  result.swarm = swarm;
+
+  // 1. The seed as the campaign ran it must violate a property.
+  const SeedOutcome first = search.run(config, swarm);
+  if (first.failure.has_value() && !first.violation.has_value()) {
+    throw ShrinkRefused(ShrinkRefusal::kRunFailure, "seed " + std::to_string(seed) +
+                                                        " does not violate a property: the run " + "broke (" +
+                                                        *first.failure + "); replay it instead");
+  }
+  if (!first.violation.has_value()) {
+    throw ShrinkRefused(ShrinkRefusal::kSeedPasses, "seed " + std::to_string(seed) + " of " + config.name +
+                                                        (swarm ? " (swarm)" : "") +
+                                                        " passes: there is no failure to shrink");
+  }
+  const std::string property = first.violation->property;
+
+  // 2. The same seed with its plan explicit (and durations in whole ms, as a file holds them).
+  LocationScenarioConfig current = with_fixed_plan(config, round_to_millis(seed_fault_plan(config, seed, swarm)));
+  SeedOutcome current_outcome = search.run(current, false);
+  if (!same_property(current_outcome, property)) {
+    throw ShrinkRefused(ShrinkRefusal::kNotRepresentable, "seed " + std::to_string(seed) + " violates " + property +
+                                                              ", but with its fault plan written as a "
+                                                              "scenario file (durations in whole milliseconds) it " +
+                                                              describe_outcome(current_outcome));
+  }
+  result.original = current;
+  result.original_outcome = current_outcome;
+
+  // 3. Greedy passes to a fixed point or the end of the budget.
+  const std::vector<ShrinkStepKind> steps = shrink_steps();
+  bool fixed_point = false;
+  for (std::uint32_t pass = 0; pass < kPassesMax && !fixed_point && search.budget_left(); ++pass) {
+    bool kept_in_pass = false;
+    bool pass_complete = true;
+    for (const ShrinkStepKind& step : steps) {
+      // Repeat a kept step: each step moves towards a floor, so this ends.
+      for (std::uint32_t repeat = 0; repeat < kStepRepeatsMax; ++repeat) {
+        auto candidate = step.propose(current, *current_outcome.violation);
+        if (!candidate.has_value()) {
+          break;
+        }
+        if (!search.budget_left()) {
+          pass_complete = false;
+          break;
+        }
+        SeedOutcome outcome = search.run(candidate->config, false);
+        if (!same_property(outcome, property)) {
+          break;
+        }
+        current = std::move(candidate->config);
+        current_outcome = std::move(outcome);
+        kept_in_pass = true;
+        result.steps.push_back(ShrinkProgress{candidate->change, search.runs(), *current_outcome.violation});
+        if (on_progress) {
+          on_progress(result.steps.back());
+        }
+      }
+    }
+    fixed_point = pass_complete && !kept_in_pass;
+  }
+  result.runs_used = search.runs();
+  result.budget_spent = !fixed_point;
+
+  // 4. The result's run again, keeping its trace for the story. Determinism: it must be the run the
+  // search saw.
+  result.shrunk = current;
+  result.shrunk.name = config.name + "-seed-" + std::to_string(seed) + "-shrunk";
+  result.shrunk.description = "spotcheck shrink of " + config.name + " seed " + std::to_string(seed) +
+                              (swarm ? " (swarm)" : "") + ": " + std::to_string(result.steps.size()) + " step(s) in " +
+                              std::to_string(result.runs_used) + " run(s)";
+  result.shrunk_outcome = LocationScenario(current).run(SeedRequest{seed, false, true});
+  if (result.shrunk_outcome.trace_hash != current_outcome.trace_hash ||
+      !same_property(result.shrunk_outcome, property)) {
+    throw ShrinkRefused(ShrinkRefusal::kNondeterministic,
+                        "the shrunk configuration did not run the same way twice (a determinism bug): seed " +
+                            std::to_string(seed) + " " + describe_outcome(current_outcome) + ", then " +
+                            describe_outcome(result.shrunk_outcome));
+  }
+  return result;
+}
+
+}  // namespace spotcheck::replay

@@ -1,0 +1,69 @@
+// Shrinking: from a Location scenario and a seed that ends in a property violation, a smaller
+// configuration whose run of the same seed still violates the same property.
+//
+// Greedy passes over shrink_steps() (shrink_steps.h): each proposed candidate is one deterministic
+// run of the seed; it is kept only when that run violates the same property. A pass repeats a kept
+// step until it no longer applies or is rejected, then moves on; passes repeat until one keeps
+// nothing (a fixed point) or the run budget is spent. Same input, same result.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "scenarios/location/location_scenario.h"
+#include "scenarios/registry/scenario.h"
+
+namespace spotcheck::replay {
+
+inline constexpr std::uint32_t kDefaultShrinkRunsMax = 200;
+
+struct ShrinkOptions {
+  // Runs of the seed the search may use, counting the two that confirm the failure.
+  std::uint32_t max_runs = kDefaultShrinkRunsMax;
+};
+
+// One kept step.
+struct ShrinkProgress {
+  std::string change;
+  std::uint32_t runs_used = 0;  // runs so far, this one included
+  scenarios::Violation violation;
+};
+
+struct ShrinkResult {
+  std::uint64_t seed = 0;
+  bool swarm = false;  // the input seed was a swarm seed (its drawn plan is `original`'s plan)
+  // The input configuration with its seed's plan made explicit (what the search started from).
+  scenarios::location::LocationScenarioConfig original;
+  scenarios::SeedOutcome original_outcome;
+  scenarios::location::LocationScenarioConfig shrunk;
+  // The shrunk configuration's run of the seed, with its trace kept (for the story).
+  scenarios::SeedOutcome shrunk_outcome;
+  std::vector<ShrinkProgress> steps;
+  std::uint32_t runs_used = 0;  // search runs (the traced run of the result is not counted)
+  bool budget_spent = false;    // stopped by the budget, not at a fixed point
+};
+
+enum class ShrinkRefusal {
+  kSeedPasses,        // the seed's run violates nothing
+  kRunFailure,        // the run broke (exception, step budget) rather than violating a property
+  kNotRepresentable,  // the seed's plan, rounded to what a scenario file holds, no longer fails
+  kNondeterministic,  // the shrunk configuration's traced run differed from the search's run
+};
+
+struct ShrinkRefused : std::runtime_error {
+  ShrinkRefused(ShrinkRefusal reason_, const std::string& what) : std::runtime_error(what), reason(reason_) {}
+  ShrinkRefusal reason;
+};
+
+// Throws ShrinkRefused when there is nothing to shrink. `on_progress` (may be empty) hears every
+// kept step as it is kept.
+ShrinkResult shrink(const scenarios::location::LocationScenarioConfig& config, std::uint64_t seed, bool swarm,
+                    const ShrinkOptions& options, const std::function<void(const ShrinkProgress&)>& on_progress = {});
+
+// The kinds of fault the plan of `config` turns on (at its own faults_stop_us).
+std::uint32_t enabled_fault_kinds(const scenarios::location::LocationScenarioConfig& config);
+
+}  // namespace spotcheck::replay

@@ -1,0 +1,241 @@
+#include "replay/story/story.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace spotcheck::replay {
+
+namespace {
+
+constexpr std::size_t kLineCharsMax = 220;
+constexpr std::size_t kOwnerIdChars = 36;  // a UUID's text
+
+bool contains(const std::vector<std::string>& values, const std::string& value) {
+  return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+void add_unique(std::vector<std::string>& values, std::string value) {
+  if (!value.empty() && !contains(values, value)) {
+    values.push_back(std::move(value));
+  }
+}
+
+// What the violation message names: objects ('player:3'), host runs ("host run <owner>/<gen>")
+// and earlier events ("#123").
+struct Subjects {
+  std::vector<std::string> objects;
+  std::vector<std::string> owners;
+  std::set<std::uint64_t> events;
+};
+
+Subjects subjects_of(const std::string& message) {
+  Subjects s;
+  for (std::size_t at = message.find('\''); at != std::string::npos;) {
+    const std::size_t end = message.find('\'', at + 1);
+    if (end == std::string::npos) {
+      break;
+    }
+    add_unique(s.objects, message.substr(at + 1, end - at - 1));
+    at = message.find('\'', end + 1);
+  }
+  constexpr std::string_view kHostRun = "host run ";
+  for (std::size_t at = message.find(kHostRun); at != std::string::npos; at = message.find(kHostRun, at + 1)) {
+    const std::string owner = message.substr(at + kHostRun.size(), kOwnerIdChars);
+    if (owner.size() == kOwnerIdChars && owner.find_first_not_of("0123456789abcdef-") == std::string::npos) {
+      add_unique(s.owners, owner);
+    }
+  }
+  for (std::size_t at = message.find('#'); at != std::string::npos; at = message.find('#', at + 1)) {
+    std::uint64_t index = 0;
+    std::size_t digits = 0;
+    for (std::size_t i = at + 1; i < message.size() && message[i] >= '0' && message[i] <= '9' && digits < 19;
+         ++i, ++digits) {
+      index = index * 10 + static_cast<std::uint64_t>(message[i] - '0');
+    }
+    if (digits > 0) {
+      s.events.insert(index);
+    }
+  }
+  return s;
+}
+
+// Names of the simulated processes: by process id (order of process.add) and by routing id.
+struct ProcessNames {
+  std::vector<std::string> by_pid;
+  std::map<std::int64_t, std::string> by_routing_id;
+
+  std::string of_pid(std::optional<std::int64_t> pid) const {
+    return pid && *pid >= 0 && static_cast<std::size_t>(*pid) < by_pid.size() ? by_pid[static_cast<std::size_t>(*pid)]
+                                                                              : "";
+  }
+  std::string of_rid(std::optional<std::int64_t> rid) const {
+    const auto it = rid ? by_routing_id.find(*rid) : by_routing_id.end();
+    return it == by_routing_id.end() ? "" : it->second;
+  }
+};
+
+bool is_node_fault(const std::string& kind) {
+  return kind == "kill" || kind == "pause" || kind == "unpause" || kind == "start" || kind == "exit" ||
+         kind == "clock.drift" || kind == "node.gave_up";
+}
+
+bool is_world_fault(const std::string& kind) {
+  return kind == "store.outage_begin" || kind == "store.outage_end" || kind == "faults.stopped" ||
+         kind == "net.heal_all";
+}
+
+bool is_store_fault(const std::string& kind) {
+  return kind == "store.request_lost" || kind == "store.reply_lost" || kind == "store.reply_delayed" ||
+         kind == "store.refused";
+}
+
+// The nodes a fault event hit ("" when none of them is a node).
+std::vector<std::string> fault_targets(const TraceLine& line, const ProcessNames& names) {
+  if (is_node_fault(line.kind)) {
+    return {line.node};
+  }
+  if (is_store_fault(line.kind)) {
+    return {names.of_pid(number_field(line, "node"))};
+  }
+  if (line.kind == "net.partition" || line.kind == "net.drop") {
+    return {names.of_rid(number_field(line, "from")), names.of_rid(number_field(line, "to"))};
+  }
+  if (line.kind == "net.heal") {
+    return {names.of_rid(number_field(line, "a")), names.of_rid(number_field(line, "b"))};
+  }
+  return {};
+}
+
+bool about_subjects(const TraceLine& line, const Subjects& s) {
+  if (const auto id = text_field(line, "id"); id && contains(s.objects, *id)) {
+    return true;
+  }
+  const bool lease_event = line.kind.starts_with("lease.") || line.kind == "node.gave_up";
+  if (const auto owner = text_field(line, "owner"); lease_event && owner && contains(s.owners, *owner)) {
+    return true;
+  }
+  return false;
+}
+
+std::string seconds_text(std::int64_t us) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6fs", static_cast<double>(us) / 1e6);
+  return buffer;
+}
+
+}  // namespace
+
+Story tell_story(const std::vector<std::string>& event_lines, const scenarios::Violation& violation,
+                 std::size_t events_max) {
+  assert(events_max >= 1);
+  const Subjects subjects = subjects_of(violation.message);
+  Story story;
+  story.objects = subjects.objects;
+  story.owners = subjects.owners;
+
+  // Events up to the violating one (an end-of-run violation: the whole trace).
+  std::vector<TraceLine> lines;
+  ProcessNames names;
+  const std::uint64_t last = violation.event_index;
+  for (const std::string& text : event_lines) {
+    auto line = parse_trace_line(text);
+    if (!line.has_value() || line->index > last) {
+      continue;
+    }
+    if (line->kind == "process.add") {
+      names.by_pid.push_back(line->node);
+      if (const auto rid = number_field(*line, "routing_id")) {
+        names.by_routing_id[*rid] = line->node;
+      }
+    }
+    lines.push_back(std::move(*line));
+  }
+
+  // Pass 1: the events about the subjects, and the nodes they happened on.
+  std::vector<StoryEvent> relevant;
+  std::set<std::string> nodes;
+  std::vector<bool> taken(lines.size(), false);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const TraceLine& line = lines[i];
+    const bool key = line.index == violation.event_index || subjects.events.count(line.index) > 0;
+    if (key || about_subjects(line, subjects)) {
+      taken[i] = true;
+      if (line.node != "world") {
+        nodes.insert(line.node);
+      }
+    }
+  }
+  // Pass 2: add the faults that hit those nodes, the store or the whole world.
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const TraceLine& line = lines[i];
+    bool fault = is_world_fault(line.kind);
+    for (const std::string& target : fault_targets(line, names)) {
+      fault = fault || nodes.count(target) > 0;
+    }
+    if (taken[i] || fault) {
+      const bool key = line.index == violation.event_index || subjects.events.count(line.index) > 0;
+      relevant.push_back(StoryEvent{line, key, fault && !taken[i]});
+    }
+  }
+  story.nodes.assign(nodes.begin(), nodes.end());
+  story.relevant = relevant.size();
+
+  // Keep every key event, and the latest others up to the bound.
+  std::size_t keys = 0;
+  for (const auto& e : relevant) {
+    keys += e.key ? 1 : 0;
+  }
+  std::size_t others_left = events_max > keys ? events_max - keys : 0;
+  std::vector<bool> keep(relevant.size(), false);
+  for (std::size_t i = relevant.size(); i-- > 0;) {
+    if (relevant[i].key) {
+      keep[i] = true;
+    } else if (others_left > 0) {
+      keep[i] = true;
+      --others_left;
+    }
+  }
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    if (keep[i]) {
+      story.events.push_back(std::move(relevant[i]));
+    }
+  }
+  story.left_out = story.relevant - story.events.size();
+  assert(story.events.size() <= std::max(events_max, keys));
+  return story;
+}
+
+void print_story(const Story& story, const scenarios::Violation& violation, std::ostream& out) {
+  auto join = [](const std::vector<std::string>& values) {
+    std::string text;
+    for (const auto& v : values) {
+      text += (text.empty() ? "" : ", ") + v;
+    }
+    return text.empty() ? std::string("-") : text;
+  };
+  out << "story of the violation (" << violation.property << " at " << seconds_text(violation.time_us) << ", event #"
+      << violation.event_index << ")\n";
+  out << "  objects: " << join(story.objects) << "\n";
+  out << "  host runs: " << join(story.owners) << "\n";
+  out << "  nodes: " << join(story.nodes) << "\n";
+  if (story.left_out > 0) {
+    out << "  (" << story.left_out << " earlier event(s) of " << story.relevant << " left out)\n";
+  }
+  for (const StoryEvent& e : story.events) {
+    std::string text = "#" + std::to_string(e.line.index) + "  " + seconds_text(e.line.time_us) + "  " + e.line.node +
+                       "  " + e.line.kind + (e.line.fields.empty() ? "" : " " + e.line.fields);
+    if (text.size() > kLineCharsMax) {
+      text = text.substr(0, kLineCharsMax - 3) + "...";
+    }
+    out << (e.key ? "  * " : e.fault ? "  ! " : "    ") << text << "\n";
+  }
+  if (story.events.empty()) {
+    out << "  (no event of the trace names the violation's subjects)\n";
+  }
+  out << "  * the violating event or one the message cites;  ! a fault on an involved node, the store or the world\n";
+}
+
+}  // namespace spotcheck::replay

@@ -1,0 +1,40 @@
+// The story of a violation: from a run's kept trace, the events about the object(s) and host
+// run(s) the violation message names, plus the faults that hit the nodes involved, ending at the
+// violating event. Bounded: the last `events_max` such events (the violating event and the events
+// the message cites always among them), with a count of those left out.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "replay/story/trace_line.h"
+#include "scenarios/registry/scenario.h"
+
+namespace spotcheck::replay {
+
+inline constexpr std::size_t kStoryEventsMax = 60;
+
+struct StoryEvent {
+  TraceLine line;
+  bool key = false;    // the violating event, or an event the message cites ("#123")
+  bool fault = false;  // a fault that hit an involved node (or the store / the whole world)
+};
+
+struct Story {
+  std::vector<std::string> objects;  // ids the message names ('player:3')
+  std::vector<std::string> owners;   // host runs' OwnerIds the message names
+  std::vector<std::string> nodes;    // nodes where those events happened, sorted
+  std::vector<StoryEvent> events;    // in trace order
+  std::uint64_t relevant = 0;        // how many events concerned the violation in all
+  std::uint64_t left_out = 0;        // relevant - shown
+};
+
+Story tell_story(const std::vector<std::string>& event_lines, const scenarios::Violation& violation,
+                 std::size_t events_max = kStoryEventsMax);
+// A header naming the subjects, then one line per event: "#index  time  node  kind fields".
+void print_story(const Story& story, const scenarios::Violation& violation, std::ostream& out);
+
+}  // namespace spotcheck::replay

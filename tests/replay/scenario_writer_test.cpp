@@ -1,0 +1,136 @@
+// The scenario-file writer: what it writes, the loader reads back to the same configuration.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "scenarios/files/scenario_file.h"
+#include "scenarios/location/location_scenarios.h"
+
+namespace spotcheck::scenarios::files {
+namespace {
+
+using location::LocationScenario;
+using location::LocationScenarioConfig;
+
+const char* const kBuiltins[] = {"default", "authority-race", "lease-pause", "store-outage", "churn"};
+
+TEST(ScenarioWriter, EveryBuiltInRoundTripsAndRunsTheSame) {
+  for (const char* name : kBuiltins) {
+    const LocationScenarioConfig config = location::location_scenario_config(name);
+    const ScenarioFileText text = write_scenario(config);
+    EXPECT_TRUE(text.not_written.empty()) << name;
+    const LocationScenarioConfig back = parse_scenario(text.json, "written.json");
+    EXPECT_EQ(scenario_difference(config, back), "") << name << "\n" << text.json;
+    const auto a = LocationScenario(config).run(SeedRequest{1, false, false});
+    const auto b = LocationScenario(back).run(SeedRequest{1, false, false});
+    EXPECT_EQ(a.trace_hash, b.trace_hash) << name;
+    EXPECT_EQ(a.events, b.events) << name;
+  }
+}
+
+TEST(ScenarioWriter, ExampleFilesRoundTrip) {
+  for (const char* file : {"long-pauses.json", "short-leases.json"}) {
+    const LocationScenarioConfig config = load_scenario_file(std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/" + file);
+    const ScenarioFileText text = write_scenario(config);
+    const LocationScenarioConfig back = parse_scenario(text.json, "written.json");
+    EXPECT_EQ(scenario_difference(config, back), "") << file;
+    // Writing is a fixed point: the file written from the read-back config is the same text.
+    EXPECT_EQ(write_scenario(back).json, text.json) << file;
+  }
+}
+
+TEST(ScenarioWriter, EveryKnobSurvives) {
+  LocationScenarioConfig config = location::location_scenario_config("default");
+  config.name = "all-knobs";
+  config.description = "every \"knob\" set";
+  config.node_count = 7;
+  config.faults_stop_us = platform::seconds(33);
+  config.liveness_window_us = platform::millis(20'500);
+  config.workload.traffic_stop_us = platform::seconds(41);
+  config.workload.object_count = 9;
+  config.workload.actors_limit = 3;
+  config.workload.think_min_us = platform::millis(7);
+  config.workload.think_max_us = platform::millis(70);
+  config.workload.delete_probability = 0.125;
+  config.workload.abort_probability = 0.3;
+  config.workload.request_deadline_us = platform::millis(2500);
+  config.protocol.owner_lease_ttl_us = platform::seconds(20);
+  config.max_steps = 1'234'567;
+  config.plan = [](platform::TimeUs stop_us) {
+    faults::FaultPlan p;
+    p.store_request_loss = 0.0123456789;
+    p.store_reply_loss = 0.2;
+    p.store_reply_delay = 0.3;
+    p.store_outage_gap_us = platform::millis(1001);
+    p.store_outage_length_us = platform::millis(202);
+    p.node_kill_gap_us = platform::millis(2003);
+    p.node_down_us = platform::millis(304);
+    p.node_pause_gap_us = platform::millis(3005);
+    p.node_pause_max_us = platform::millis(406);
+    p.network_loss = 0.05;
+    p.partition_gap_us = platform::millis(4007);
+    p.partition_length_us = platform::millis(508);
+    p.clock_drift_max_ppm = 99;
+    p.faults_stop_us = stop_us;
+    return p;
+  };
+  const ScenarioFileText text = write_scenario(config);
+  const LocationScenarioConfig back = parse_scenario(text.json, "written.json");
+  EXPECT_EQ(scenario_difference(config, back), "") << text.json;
+  EXPECT_EQ(back.description, "every \"knob\" set");
+  EXPECT_DOUBLE_EQ(back.plan(back.faults_stop_us).store_request_loss, 0.0123456789);
+  // A changed value is seen as a difference.
+  LocationScenarioConfig other = back;
+  other.workload.object_count = 8;
+  EXPECT_EQ(scenario_difference(config, other), "workload.objects: 9 vs 8");
+}
+
+TEST(ScenarioWriter, PhasesKeepEveryMicrosecond) {
+  LocationScenarioConfig config = location::location_scenario_config("default");
+  for (const platform::TimeUs us : {41'123'000LL, 41'123'457LL, 1LL, 29'000'001LL, 86'000'000'001LL}) {
+    config.faults_stop_us = us;
+    config.liveness_window_us = us + 290'000;
+    config.workload.traffic_stop_us = us;
+    const LocationScenarioConfig back = parse_scenario(write_scenario(config).json, "written.json");
+    EXPECT_EQ(back.faults_stop_us, config.faults_stop_us);
+    EXPECT_EQ(back.liveness_window_us, config.liveness_window_us);
+    EXPECT_EQ(back.workload.traffic_stop_us, config.workload.traffic_stop_us);
+  }
+}
+
+TEST(ScenarioWriter, AFaultPlanThatIsNotWholeMillisecondsIsRefused) {
+  LocationScenarioConfig config = location::location_scenario_config("lease-pause");
+  config.plan = [](platform::TimeUs stop_us) {
+    faults::FaultPlan p;
+    p.node_pause_gap_us = platform::seconds(8) + 1;  // 8.000001 s
+    p.node_pause_max_us = platform::seconds(30);
+    p.faults_stop_us = stop_us;
+    return p;
+  };
+  try {
+    write_scenario(config);
+    FAIL() << "a plan a file cannot hold was written";
+  } catch (const ScenarioFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("faults.nodePause.gap_us"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ScenarioWriter, SettingsAFileCannotHoldAreNamed) {
+  LocationScenarioConfig config = location::location_scenario_config("lease-pause");
+  config.protocol.test_only_bugs.admit_past_deadline = true;
+  config.properties = {"single-owner"};
+  const ScenarioFileText text = write_scenario(config);
+  EXPECT_EQ(text.not_written, (std::vector<std::string>{"properties", "protocol.test_only_bugs"}));
+  LocationScenarioConfig back = parse_scenario(text.json, "written.json");
+  EXPECT_FALSE(back.protocol.test_only_bugs.admit_past_deadline);
+  EXPECT_TRUE(back.properties.empty());
+  back.protocol.test_only_bugs.admit_past_deadline = true;
+  back.properties = {"single-owner"};
+  EXPECT_EQ(scenario_difference(config, back), "");
+}
+
+}  // namespace
+}  // namespace spotcheck::scenarios::files

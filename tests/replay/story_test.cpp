@@ -1,0 +1,92 @@
+// The story picks the events about the violation's subjects and the faults on their nodes.
+#include "replay/story/story.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace spotcheck::replay {
+namespace {
+
+constexpr const char* kOwnerA = "aaaaaaaa-0000-4000-8000-000000000001";
+constexpr const char* kOwnerB = "bbbbbbbb-0000-4000-8000-000000000002";
+
+std::vector<std::string> small_trace() {
+  const std::string a = kOwnerA;
+  const std::string b = kOwnerB;
+  return {
+      "#0 t=0us node-0 process.add routing_id=100 drift_ppm=0",
+      "#1 t=0us node-1 process.add routing_id=101 drift_ppm=0",
+      "#2 t=0us node-2 process.add routing_id=102 drift_ppm=0",
+      "#3 t=10us node-0 task=1 lease.registered owner=\"" + a + "\" lease_gen=1",
+      "#4 t=20us node-1 task=2 lease.registered owner=\"" + b + "\" lease_gen=2",
+      "#5 t=30us node-0 task=1 authority.commit kind=\"actor\" id=\"player:1\" owner=\"" + a + "\"",
+      "#6 t=40us node-2 task=3 authority.commit kind=\"actor\" id=\"player:2\"",
+      "#7 t=50us node-0 pause duration_us=100 until_us=150",
+      "#8 t=55us node-2 kill run=1",
+      "#9 t=56us world store.reply_lost node=1 op=\"write\"",
+      "#10 t=57us world store.reply_lost node=2 op=\"write\"",
+      "#11 t=58us world net.partition from=101 to=999",
+      "#12 t=59us world net.partition from=102 to=999",
+      "#13 t=60us node-1 task=2 authority.new_owner kind=\"actor\" id=\"player:1\" owner=\"" + b + "\"",
+      "#14 t=70us node-0 task=1 lease.lost owner=\"" + a + "\" lease_gen=1",
+      "#15 t=80us node-0 task=1 object.work id=\"player:1\" owner=\"" + a + "\"",
+      "#16 t=90us node-1 task=2 object.work id=\"player:1\" owner=\"" + b + "\"",
+  };
+}
+
+scenarios::Violation violation_at(std::uint64_t index) {
+  return scenarios::Violation{"single-owner",
+                              "#" + std::to_string(index) + " t=0.00008s node-0 object.work: host run " + kOwnerA +
+                                  "/1 ran the handler of actor 'player:1', which host run " + kOwnerB + "/2 owns (#13)",
+                              80, index};
+}
+
+std::vector<std::uint64_t> indexes(const Story& story) {
+  std::vector<std::uint64_t> out;
+  for (const auto& e : story.events) {
+    out.push_back(e.line.index);
+  }
+  return out;
+}
+
+TEST(Story, TheSubjectsEventsAndTheFaultsOnTheirNodesEndingAtTheViolation) {
+  const Story story = tell_story(small_trace(), violation_at(15));
+  EXPECT_EQ(story.objects, (std::vector<std::string>{"player:1"}));
+  EXPECT_EQ(story.owners, (std::vector<std::string>{kOwnerA, kOwnerB}));
+  EXPECT_EQ(story.nodes, (std::vector<std::string>{"node-0", "node-1"}));
+  // Not: process.add, node-2's commit of another object, node-2's kill, the faults on node-2, and
+  // nothing after the violating event (#16).
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{3, 4, 5, 7, 9, 11, 13, 14, 15}));
+  EXPECT_EQ(story.left_out, 0u);
+  ASSERT_FALSE(story.events.empty());
+  EXPECT_TRUE(story.events.back().key);  // the violating event
+  EXPECT_TRUE(story.events[6].key);      // #13, cited by the message
+  EXPECT_TRUE(story.events[3].fault);    // #7, node-0 paused
+  EXPECT_FALSE(story.events[0].fault);
+}
+
+TEST(Story, IsBoundedAndKeepsTheCitedEvents) {
+  const Story story = tell_story(small_trace(), violation_at(15), 3);
+  // #13 and #15 are key; one more slot for the latest other event (#14).
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{13, 14, 15}));
+  EXPECT_EQ(story.relevant, 9u);
+  EXPECT_EQ(story.left_out, 6u);
+  std::ostringstream text;
+  print_story(story, violation_at(15), text);
+  EXPECT_NE(text.str().find("(6 earlier event(s) of 9 left out)"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("  * #15  0.000080s  node-0  object.work id=\"player:1\""), std::string::npos)
+      << text.str();
+}
+
+TEST(Story, AnEndOfRunViolationTellsTheWholeTrace) {
+  scenarios::Violation v = violation_at(15);
+  v.event_index = 17;  // the trace's size: found by an end-of-run check
+  const Story story = tell_story(small_trace(), v);
+  EXPECT_EQ(indexes(story).back(), 16u);
+}
+
+}  // namespace
+}  // namespace spotcheck::replay
