@@ -5,12 +5,13 @@
 #include "cli/commands.h"
 #include "faults/fault_plan.h"
 #include "properties/registry.h"
+#include "scenarios/files/planted_bugs.h"
 #include "scenarios/registry/registry.h"
 
 namespace spotcheck::cli {
 
 void add_list_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("list", "List scenarios, fault kinds and properties");
+  auto* cmd = app.add_subcommand("list", "List scenarios, fault kinds, properties and planted bugs");
   cmd->callback([&exit_code] {
     std::cout << "Scenarios:\n";
     for (const auto* s : scenarios::builtin_scenarios().all()) {
@@ -23,6 +24,10 @@ void add_list_command(CLI::App& app, int& exit_code) {
     std::cout << "\nProperties (checked online on every event of a Location scenario):\n";
     for (const auto& property : properties::all_properties()) {
       std::cout << "  " << std::left << std::setw(20) << property.name << " " << property.description << "\n";
+    }
+    std::cout << "\nPlanted bugs (a scenario file's \"plantedBugs\"; a property must catch each):\n";
+    for (const auto& bug : scenarios::files::planted_bugs()) {
+      std::cout << "  " << std::left << std::setw(34) << bug.name << " " << bug.description << "\n";
     }
     exit_code = kExitPassed;
   });

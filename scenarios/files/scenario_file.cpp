@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "properties/registry.h"
+#include "scenarios/files/planted_bugs.h"
 #include "scenarios/location/location_scenarios.h"
 
 namespace spotcheck::scenarios::files {
@@ -145,6 +147,48 @@ void read_window(ObjectReader& parent, std::string_view key, std::string_view se
   r.reject_unknown_keys();
 }
 
+// A list of distinct names, each one `known(name)` accepts; `what` names the kind in errors.
+template <class Known>
+std::vector<std::string> read_names(const ObjectReader& top, const json& value, std::string_view key, Known known,
+                                    const std::string& choices) {
+  const std::string path = top.child(key);
+  if (!value.is_array()) {
+    top.fail(path, "must be an array of names (" + choices + ")");
+  }
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string item = path + "[" + std::to_string(i) + "]";
+    if (!value[i].is_string()) {
+      top.fail(item, "must be a string");
+    }
+    std::string name = value[i].get<std::string>();
+    if (!known(name)) {
+      top.fail(item, "\"" + name + "\" is not one of " + choices);
+    }
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      top.fail(item, "\"" + name + "\" is listed twice");
+    }
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+template <class Infos>
+std::string joined_names(const Infos& infos) {
+  std::string out;
+  for (const auto& info : infos) {
+    out += (out.empty() ? "" : ", ") + std::string(info.name);
+  }
+  return out;
+}
+
+void read_planted_bugs(const ObjectReader& top, const json& value, spotcheck::location::LocationConfig::TestOnlyBugs& bugs) {
+  const auto known = [](const std::string& name) { return find_planted_bug(name) != nullptr; };
+  for (const std::string& name : read_names(top, value, "plantedBugs", known, joined_names(planted_bugs()))) {
+    bugs.*(find_planted_bug(name)->flag) = true;
+  }
+}
+
 faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_us) {
   if (v.is_string()) {
     const auto name = v.get<std::string>();
@@ -229,6 +273,16 @@ location::LocationScenarioConfig parse_scenario(std::string_view json_text, cons
       return p;
     };
   }
+  if (const json* bugs = top.find("plantedBugs")) {
+    read_planted_bugs(top, *bugs, config.protocol.test_only_bugs);
+  }
+  if (const json* names = top.find("properties")) {
+    const auto known = [](const std::string& name) { return properties::find_property(name) != nullptr; };
+    config.properties = read_names(top, *names, "properties", known, joined_names(properties::all_properties()));
+    if (config.properties.empty()) {
+      top.fail("properties", "must name at least one property (leave it out for every property)");
+    }
+  }
   top.number("maxSteps", config.max_steps, 1, 1e12);
   top.reject_unknown_keys();
   return config;
@@ -303,10 +357,6 @@ static_assert(std::has_unique_object_representations_v<spotcheck::location::Loca
 bool same_test_only_bugs(const spotcheck::location::LocationConfig::TestOnlyBugs& a,
                          const spotcheck::location::LocationConfig::TestOnlyBugs& b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
-}
-
-bool any_test_only_bug(const spotcheck::location::LocationConfig::TestOnlyBugs& b) {
-  return !same_test_only_bugs(b, spotcheck::location::LocationConfig::TestOnlyBugs{});
 }
 
 // Collects "<what>: <a> vs <b>" for the first field that differs.
@@ -386,13 +436,18 @@ ScenarioFileText write_scenario(const location::LocationScenarioConfig& config) 
   // What the file will hold: the config without the settings a file cannot express.
   location::LocationScenarioConfig expected = config;
   const location::LocationScenarioConfig defaults;
-  if (!config.properties.empty()) {
-    out.not_written.push_back("properties");
-    expected.properties.clear();
+  // Planted bugs a file can name; any other (an Instance Spot one) is not written.
+  spotcheck::location::LocationConfig::TestOnlyBugs written_bugs;
+  std::vector<std::string> planted;
+  for (const PlantedBugInfo& bug : planted_bugs()) {
+    if (config.protocol.test_only_bugs.*bug.flag) {
+      written_bugs.*bug.flag = true;
+      planted.emplace_back(bug.name);
+    }
   }
-  if (any_test_only_bug(config.protocol.test_only_bugs)) {
+  if (!same_test_only_bugs(written_bugs, config.protocol.test_only_bugs)) {
     out.not_written.push_back("protocol.test_only_bugs");
-    expected.protocol.test_only_bugs = {};
+    expected.protocol.test_only_bugs = written_bugs;
   }
   if (!same_retry_bounds(config.protocol, defaults.protocol)) {
     out.not_written.push_back("protocol.retry_bounds");
@@ -429,6 +484,12 @@ ScenarioFileText write_scenario(const location::LocationScenarioConfig& config) 
                                  {"fencingMarginMs", millis_of(p.fencing_margin_us)},
                                  {"storeRequestTimeoutMs", millis_of(p.store_request_timeout_us)}};
   doc["faults"] = write_faults(config.plan(config.faults_stop_us));
+  if (!planted.empty()) {
+    doc["plantedBugs"] = planted;
+  }
+  if (!config.properties.empty()) {
+    doc["properties"] = config.properties;
+  }
   doc["maxSteps"] = config.max_steps;
   out.json = doc.dump(2) + "\n";
 

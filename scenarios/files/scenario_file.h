@@ -30,8 +30,9 @@ location::LocationScenarioConfig load_scenario_file(const std::string& path);
 
 struct ScenarioFileText {
   std::string json;
-  // Settings of the config a scenario file cannot hold ("properties", "protocol.test_only_bugs",
-  // "protocol.retry_bounds", "workload.mesh_name"): the written file runs without them.
+  // Settings of the config a scenario file cannot hold ("protocol.test_only_bugs" for a planted
+  // bug not in planted_bugs.h, "protocol.retry_bounds", "workload.mesh_name"): the written file
+  // runs without them.
   std::vector<std::string> not_written;
 };
 

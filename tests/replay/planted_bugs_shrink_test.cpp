@@ -55,9 +55,10 @@ TEST_P(PlantedBugShrink, ShrinksToTheSamePropertyAndReplaysFromTheFile) {
   EXPECT_LE(r.shrunk.workload.object_count, r.original.workload.object_count);
   EXPECT_LE(r.shrunk_outcome.events, r.original_outcome.events + r.original_outcome.events / 2);
 
-  LocationScenarioConfig loaded =
+  // The file alone replays it: the planted bug travels in "plantedBugs".
+  const LocationScenarioConfig loaded =
       scenarios::files::parse_scenario(scenarios::files::write_scenario(r.shrunk).json, "s.json");
-  loaded.protocol.test_only_bugs = config.protocol.test_only_bugs;
+  EXPECT_EQ(scenarios::files::scenario_difference(r.shrunk, loaded), "");
   const auto replayed = LocationScenario(loaded).run(SeedRequest{seed, false, false});
   EXPECT_EQ(replayed.trace_hash, r.shrunk_outcome.trace_hash);
 

@@ -32,7 +32,7 @@ TEST(ScenarioWriter, EveryBuiltInRoundTripsAndRunsTheSame) {
 }
 
 TEST(ScenarioWriter, ExampleFilesRoundTrip) {
-  for (const char* file : {"long-pauses.json", "short-leases.json"}) {
+  for (const char* file : {"long-pauses.json", "short-leases.json", "planted-admit-past-deadline.json"}) {
     const LocationScenarioConfig config = load_scenario_file(std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/" + file);
     const ScenarioFileText text = write_scenario(config);
     const LocationScenarioConfig back = parse_scenario(text.json, "written.json");
@@ -118,18 +118,61 @@ TEST(ScenarioWriter, AFaultPlanThatIsNotWholeMillisecondsIsRefused) {
   }
 }
 
+TEST(ScenarioWriter, PlantedBugsAndPropertiesRoundTrip) {
+  LocationScenarioConfig config = location::location_scenario_config("lease-pause");
+  config.protocol.test_only_bugs.admit_past_deadline = true;
+  config.protocol.test_only_bugs.leak_capacity_on_release = true;
+  config.properties = {"single-owner", "capacity"};
+  const ScenarioFileText text = write_scenario(config);
+  EXPECT_TRUE(text.not_written.empty());
+  EXPECT_NE(text.json.find("\"plantedBugs\""), std::string::npos);
+  const LocationScenarioConfig back = parse_scenario(text.json, "written.json");
+  EXPECT_TRUE(back.protocol.test_only_bugs.admit_past_deadline);
+  EXPECT_TRUE(back.protocol.test_only_bugs.leak_capacity_on_release);
+  EXPECT_FALSE(back.protocol.test_only_bugs.unfenced_writes);
+  EXPECT_EQ(back.properties, config.properties);
+  EXPECT_EQ(scenario_difference(config, back), "");
+}
+
 TEST(ScenarioWriter, SettingsAFileCannotHoldAreNamed) {
   LocationScenarioConfig config = location::location_scenario_config("lease-pause");
   config.protocol.test_only_bugs.admit_past_deadline = true;
-  config.properties = {"single-owner"};
+  config.protocol.test_only_bugs.retry_stale_instance_route = true;  // no Instance Spot traffic here
   const ScenarioFileText text = write_scenario(config);
-  EXPECT_EQ(text.not_written, (std::vector<std::string>{"properties", "protocol.test_only_bugs"}));
+  EXPECT_EQ(text.not_written, (std::vector<std::string>{"protocol.test_only_bugs"}));
   LocationScenarioConfig back = parse_scenario(text.json, "written.json");
-  EXPECT_FALSE(back.protocol.test_only_bugs.admit_past_deadline);
-  EXPECT_TRUE(back.properties.empty());
-  back.protocol.test_only_bugs.admit_past_deadline = true;
-  back.properties = {"single-owner"};
+  EXPECT_TRUE(back.protocol.test_only_bugs.admit_past_deadline);
+  EXPECT_FALSE(back.protocol.test_only_bugs.retry_stale_instance_route);
+  back.protocol.test_only_bugs.retry_stale_instance_route = true;
   EXPECT_EQ(scenario_difference(config, back), "");
+}
+
+TEST(ScenarioFile, PlantedBugsAndPropertiesAreCheckedByName) {
+  const auto error_of = [](const std::string& json) {
+    try {
+      parse_scenario(json, "t.json");
+    } catch (const ScenarioFileError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string head = R"({"scenarioVersion": 1, "name": "t", )";
+  EXPECT_NE(error_of(head + R"("plantedBugs": ["admit-past-deadlin"]})").find(
+                "t.json: plantedBugs[0] \"admit-past-deadlin\" is not one of admit-past-deadline, unfenced-writes"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("plantedBugs": "unfenced-writes"})").find("t.json: plantedBugs must be an array"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("plantedBugs": ["unfenced-writes", "unfenced-writes"]})").find("is listed twice"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("properties": ["single-owner", 3]})").find("t.json: properties[1] must be a string"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("properties": ["singel-owner"]})").find("is not one of single-owner"), std::string::npos);
+  EXPECT_NE(error_of(head + R"("properties": []})").find("must name at least one property"), std::string::npos);
+  const LocationScenarioConfig config =
+      parse_scenario(head + R"("plantedBugs": ["unfenced-writes"], "properties": ["fencing"]})", "t.json");
+  EXPECT_TRUE(config.protocol.test_only_bugs.unfenced_writes);
+  EXPECT_FALSE(config.protocol.test_only_bugs.admit_past_deadline);
+  EXPECT_EQ(config.properties, (std::vector<std::string>{"fencing"}));
 }
 
 }  // namespace

@@ -92,11 +92,10 @@ TEST(Shrink, KeepsTheSamePropertyAndIsSmaller) {
 TEST(Shrink, TheWrittenFileReplaysToTheSameViolation) {
   const ShrinkResult& r = planted_result();
   const scenarios::files::ScenarioFileText text = scenarios::files::write_scenario(r.shrunk);
-  // The planted bug is test-only: a file cannot hold it, so the test plants it again after loading.
-  EXPECT_EQ(text.not_written, (std::vector<std::string>{"protocol.test_only_bugs"}));
-  LocationScenarioConfig loaded = scenarios::files::parse_scenario(text.json, "shrunk.json");
-  EXPECT_FALSE(loaded.protocol.test_only_bugs.admit_past_deadline);
-  loaded.protocol.test_only_bugs = r.shrunk.protocol.test_only_bugs;
+  // The planted bug travels in the file ("plantedBugs"), so the file alone replays the failure.
+  EXPECT_TRUE(text.not_written.empty());
+  const LocationScenarioConfig loaded = scenarios::files::parse_scenario(text.json, "shrunk.json");
+  EXPECT_TRUE(loaded.protocol.test_only_bugs.admit_past_deadline);
   EXPECT_EQ(scenarios::files::scenario_difference(r.shrunk, loaded), "");
   const SeedOutcome replayed = LocationScenario(loaded).run(SeedRequest{r.seed, false, false});
   EXPECT_EQ(replayed.trace_hash, r.shrunk_outcome.trace_hash);
@@ -216,9 +215,10 @@ TEST(Shrink, ASwarmSeedsDrawnPlanBecomesTheStartingPlan) {
             round_to_millis(seed_fault_plan(config, seed, true)).describe());
   EXPECT_LE(enabled_fault_kinds(r.shrunk), enabled_fault_kinds(r.original));
   // The file holds the explicit plan and replays without swarm mode.
-  LocationScenarioConfig loaded =
+  // The file alone replays it: the planted bug travels in "plantedBugs".
+  const LocationScenarioConfig loaded =
       scenarios::files::parse_scenario(scenarios::files::write_scenario(r.shrunk).json, "s.json");
-  loaded.protocol.test_only_bugs = config.protocol.test_only_bugs;
+  EXPECT_EQ(scenarios::files::scenario_difference(r.shrunk, loaded), "");
   const SeedOutcome replayed = LocationScenario(loaded).run(SeedRequest{seed, false, false});
   EXPECT_EQ(replayed.trace_hash, r.shrunk_outcome.trace_hash);
   ASSERT_TRUE(replayed.violation.has_value());

@@ -126,5 +126,21 @@ TEST(ScenarioFile, ShippedExamplesLoadAndPass) {
   }
 }
 
+TEST(ScenarioFile, ThePlantedBugExampleFailsOnItsProperty) {
+  const std::string path = std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/planted-admit-past-deadline.json";
+  const LocationScenario scenario(load_scenario_file(path));
+  ASSERT_TRUE(scenario.config().protocol.test_only_bugs.admit_past_deadline);
+  int failing = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const auto outcome = scenario.run(SeedRequest{seed, false, false});
+    ASSERT_FALSE(outcome.failure.has_value()) << *outcome.failure;
+    if (outcome.violation.has_value()) {
+      EXPECT_EQ(outcome.violation->property, "single-owner") << "seed " << seed;
+      ++failing;
+    }
+  }
+  EXPECT_GT(failing, 0);
+}
+
 }  // namespace
 }  // namespace spotcheck::scenarios::files

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# From the command line alone: a scenario file plants a protocol bug, the campaign finds it and
+# prints replay and shrink commands, shrink writes a smaller file, and that file replays to the
+# same property violation (docs/replay.md).
+#   planted_file_cli.sh <path to spotcheck> <scenario file with a planted bug> <scratch dir>
+set -u
+bin="$1"
+scenario="$2"
+scratch="$3"
+rm -rf "$scratch" && mkdir -p "$scratch"
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$bin" run --scenario "$scenario" --seeds 20 --jobs 2 --quiet >"$scratch/run.txt" 2>&1
+code=$?
+[ "$code" -eq 1 ] || fail "run exited $code, want 1 (a violation): $(tail -5 "$scratch/run.txt")"
+grep -q "^FAILED seed [0-9]*: single-owner" "$scratch/run.txt" || fail "no single-owner failure in: $(head -5 "$scratch/run.txt")"
+shrink_line=$(grep -m1 "shrink: spotcheck shrink --scenario" "$scratch/run.txt") || fail "run printed no shrink command"
+seed=$(printf '%s\n' "$shrink_line" | sed -n 's/.*--seed \([0-9]*\).*/\1/p')
+[ -n "$seed" ] || fail "no seed in '$shrink_line'"
+
+"$bin" shrink --scenario "$scenario" --seed "$seed" --out "$scratch/shrunk.json" >"$scratch/shrink.txt" 2>&1
+code=$?
+[ "$code" -eq 0 ] || fail "shrink exited $code: $(tail -5 "$scratch/shrink.txt")"
+[ -s "$scratch/shrunk.json" ] || fail "shrink wrote no file"
+grep -q '"admit-past-deadline"' "$scratch/shrunk.json" || fail "the shrunk file lost the planted bug"
+grep -q "^story of the violation (single-owner" "$scratch/shrink.txt" || fail "shrink told no story"
+grep -q "^replay: spotcheck replay --scenario $scratch/shrunk.json --seed $seed$" "$scratch/shrink.txt" ||
+  fail "shrink printed no replay command for its file"
+
+"$bin" replay --scenario "$scratch/shrunk.json" --seed "$seed" >"$scratch/replay.txt" 2>&1
+code=$?
+[ "$code" -eq 1 ] || fail "replay of the shrunk file exited $code, want 1: $(tail -3 "$scratch/replay.txt")"
+grep -q "^VIOLATION single-owner" "$scratch/replay.txt" || fail "replay did not repeat the violation: $(cat "$scratch/replay.txt")"
+# The shrunk run is smaller than the original one.
+before=$("$bin" replay --scenario "$scenario" --seed "$seed" | sed -n 's/.*: \([0-9]*\) events.*/\1/p')
+after=$(sed -n 's/.*: \([0-9]*\) events.*/\1/p' "$scratch/replay.txt")
+[ -n "$before" ] && [ -n "$after" ] && [ "$after" -lt "$before" ] || fail "shrunk run has $after events, original $before"
+echo "ok: seed $seed, $before -> $after events"
