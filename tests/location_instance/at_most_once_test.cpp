@@ -33,6 +33,21 @@ std::size_t node_of(InstanceCluster& cluster, const std::string& rid) {
 }
 
 // Runs of the application operation (first or later message) per OperationId, from the trace.
+// The owner's Delete of kSpot's authority row waits `hold_us` before it is sent: a Close then
+// leaves the row Ready while the instance is already closing.
+void hold_owner_delete(InstanceCluster& cluster, std::size_t owner, TimeUs hold_us) {
+  const store::Key key = records::authority_preimage(records::AuthorityKind::kSpot, kSpot);
+  platform::Platform& owner_platform = cluster.node(owner)->platform();
+  cluster.before_write = [owner, key, hold_us, &owner_platform](std::size_t node, const store::WriteRequest& request) {
+    for (const store::Mutation& mutation : request.mutations) {
+      const auto* removed = std::get_if<store::Delete>(&mutation);
+      if (node == owner && removed != nullptr && removed->key == key) {
+        owner_platform.clock.sleep_for(hold_us);
+      }
+    }
+  };
+}
+
 std::map<std::string, int> runs_per_operation(InstanceCluster& cluster) {
   std::map<std::string, int> runs;
   for (const std::string_view kind : {"instance.first_message_run", "instance.message_run"}) {
@@ -110,17 +125,8 @@ TEST_F(InstanceTest, OwnerFenceRefusalThenOneAuthorityReadThenOneNewActivation) 
   const InstanceOutcome first = send(0, std::string(kSpot), std::string("Chat"), "a");
   ASSERT_EQ(first.kind, InstanceOutcomeKind::kCreated) << first.message;
   const std::size_t owner = node_of(*cluster, first.owner_rid_hex);
-  const store::Key key = records::authority_preimage(records::AuthorityKind::kSpot, kSpot);
-  platform::Platform& owner_platform = cluster->node(owner)->platform();
   // Hold the owner's Delete so the request meets the closing instance while the row is Ready...
-  cluster->before_write = [&](std::size_t node, const store::WriteRequest& request) {
-    for (const store::Mutation& mutation : request.mutations) {
-      const auto* removed = std::get_if<store::Delete>(&mutation);
-      if (node == owner && removed != nullptr && removed->key == key) {
-        owner_platform.clock.sleep_for(millis(300));
-      }
-    }
-  };
+  hold_owner_delete(*cluster, owner, millis(300));
   // ...and slow the refusal's way back so the source's one read finds the row gone.
   cluster->faults().reply_delay_us = [](const InstanceRequest&, int, const InstanceOutcome& answer) {
     return answer.kind == InstanceOutcomeKind::kSpotMoving ? millis(600) : TimeUs{0};
@@ -149,16 +155,7 @@ TEST_F(InstanceTest, OwnerFenceRefusalWithTheRowStillReadyIsTerminal) {
   const InstanceOutcome first = send(0, std::string(kSpot), std::string("Chat"), "a");
   ASSERT_EQ(first.kind, InstanceOutcomeKind::kCreated) << first.message;
   const std::size_t owner = node_of(*cluster, first.owner_rid_hex);
-  const store::Key key = records::authority_preimage(records::AuthorityKind::kSpot, kSpot);
-  platform::Platform& owner_platform = cluster->node(owner)->platform();
-  cluster->before_write = [&](std::size_t node, const store::WriteRequest& request) {
-    for (const store::Mutation& mutation : request.mutations) {
-      const auto* removed = std::get_if<store::Delete>(&mutation);
-      if (node == owner && removed != nullptr && removed->key == key) {
-        owner_platform.clock.sleep_for(seconds(2));
-      }
-    }
-  };
+  hold_owner_delete(*cluster, owner, seconds(2));
   auto closed = cluster->close_on(owner, std::string(kSpot));
   auto result = cluster->send_from(0, cluster->call(std::string(kSpot), std::string("Chat"), "b"));
   ASSERT_TRUE(cluster->run_until([&] { return result->has_value() && closed->has_value(); }, seconds(60)));
