@@ -4,11 +4,14 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include "cli/campaign/campaign_runner.h"
 #include "cli/commands.h"
 #include "cli/scenario_lookup.h"
+#include "replay/story/story.h"
+#include "reports/html_report.h"
 #include "reports/junit_xml.h"
 #include "reports/summary_text.h"
 
@@ -25,7 +28,39 @@ struct RunFlags {
   bool check_determinism = false;
   bool quiet = false;
   std::string junit_path;
+  std::string html_path;
 };
+
+// Stories of the first few violating seeds for the HTML report: each seed runs once more with its
+// trace kept (bit for bit the campaign's run) and replay/story picks the events that tell it.
+constexpr std::size_t kHtmlStoriesMax = 5;
+
+std::vector<reports::FailureStory> tell_failure_stories(const scenarios::Scenario& scenario,
+                                                        const reports::CampaignResult& result) {
+  std::vector<reports::FailureStory> stories;
+  for (const scenarios::SeedOutcome& failure : result.failures) {
+    if (stories.size() == kHtmlStoriesMax) {
+      break;
+    }
+    if (!failure.violation.has_value()) {
+      continue;
+    }
+    const scenarios::SeedOutcome traced = scenario.run(scenarios::SeedRequest{failure.seed, result.swarm, true});
+    reports::FailureStory story{failure.seed, {}};
+    if (!traced.violation.has_value() || traced.trace_hash != failure.trace_hash) {
+      story.lines.push_back("the traced replay of this seed did not repeat the campaign's run (a determinism bug)");
+    } else {
+      std::ostringstream text;
+      replay::print_story(replay::tell_story(traced.event_lines, *traced.violation), *traced.violation, text);
+      std::istringstream lines(text.str());
+      for (std::string line; std::getline(lines, line);) {
+        story.lines.push_back(line);
+      }
+    }
+    stories.push_back(std::move(story));
+  }
+  return stories;
+}
 
 void print_progress(const CampaignProgress& p, bool tty) {
   const double rate = p.wall_seconds > 0 ? static_cast<double>(p.seeds_done) * 60.0 / p.wall_seconds : 0.0;
@@ -48,6 +83,13 @@ int run(const RunFlags& flags) {
     junit.open(flags.junit_path);
     if (!junit) {
       throw UsageError("cannot write JUnit report to '" + flags.junit_path + "'");
+    }
+  }
+  std::ofstream html;
+  if (!flags.html_path.empty()) {
+    html.open(flags.html_path);
+    if (!html) {
+      throw UsageError("cannot write HTML report to '" + flags.html_path + "'");
     }
   }
   CampaignOptions options;
@@ -74,6 +116,9 @@ int run(const RunFlags& flags) {
   if (junit.is_open()) {
     reports::write_junit_xml(result, junit);
   }
+  if (html.is_open()) {
+    reports::write_html_report(result, tell_failure_stories(scenario, result), html);
+  }
   return result.passed() ? kExitPassed : kExitViolations;
 }
 
@@ -90,6 +135,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--check-determinism", flags->check_determinism,
                 "Run every seed twice and compare the traces event by event");
   cmd->add_option("--junit", flags->junit_path, "Also write a JUnit XML report to this file");
+  cmd->add_option("--html", flags->html_path,
+                  "Also write an HTML report to this file (with the stories of the first failing seeds)");
   cmd->add_flag("--quiet,-q", flags->quiet, "No progress line");
   cmd->callback([flags, &exit_code] { exit_code = run(*flags); });
 }

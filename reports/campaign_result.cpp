@@ -22,4 +22,12 @@ std::string replay_command(const std::string& scenario, std::uint64_t seed, bool
   return command;
 }
 
+std::string shrink_command(const std::string& scenario, std::uint64_t seed, bool swarm) {
+  std::string command = "spotcheck shrink --scenario " + scenario + " --seed " + std::to_string(seed);
+  if (swarm) {
+    command += " --swarm";
+  }
+  return command;
+}
+
 }  // namespace spotcheck::reports

@@ -1,4 +1,4 @@
-// What one campaign found: the input to every report (text summary, JUnit XML).
+// What one campaign found: the input to every report (text summary, JUnit XML, HTML).
 #pragma once
 
 #include <cstdint>
@@ -40,5 +40,7 @@ struct CampaignResult {
 
 // The one command that reproduces a seed exactly.
 std::string replay_command(const std::string& scenario, std::uint64_t seed, bool swarm);
+// The command that shrinks a violating seed (Location scenarios; docs/replay.md).
+std::string shrink_command(const std::string& scenario, std::uint64_t seed, bool swarm);
 
 }  // namespace spotcheck::reports

@@ -4,32 +4,11 @@
 #include <string>
 #include <string_view>
 
+#include "reports/markup_escape.h"
+
 namespace spotcheck::reports {
 
-namespace {
-
-std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
-}  // namespace
+using markup::escape;
 
 void write_junit_xml(const CampaignResult& r, std::ostream& out) {
   std::size_t failures = 0;

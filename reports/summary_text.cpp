@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "reports/time_text.h"
+
 namespace spotcheck::reports {
 
 namespace {
@@ -14,13 +16,6 @@ std::string format(const char* fmt, auto... args) {
   return buffer;
 }
 
-std::string simulated_time(std::int64_t us) {
-  const double s = static_cast<double>(us) / 1e6;
-  if (s >= 3600.0) {
-    return format("%.2f h", s / 3600.0);
-  }
-  return format("%.1f s", s);
-}
 
 }  // namespace
 
@@ -30,7 +25,7 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
   out << "seeds           " << r.seeds_run << " of " << r.seeds_requested << " (from seed "
       << r.first_seed << ")" << (r.checked_determinism ? ", each run twice" : "") << "\n";
   out << "events          " << r.events_total << "\n";
-  out << "simulated time  " << simulated_time(r.simulated_us_total) << "\n";
+  out << "simulated time  " << simulated_time_text(r.simulated_us_total) << "\n";
   out << "wall time       " << format("%.2f s with %u jobs", r.wall_seconds, r.jobs) << "\n";
   out << "speed           "
       << format("%.0f events/s, %.0f seeds/min", static_cast<double>(r.events_total) / wall,
@@ -70,7 +65,7 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
     ++shown;
     out << "\nFAILED seed " << f.seed << ": ";
     if (f.violation.has_value()) {
-      out << f.violation->property << " at " << simulated_time(f.violation->time_us) << " (event "
+      out << f.violation->property << " at " << simulated_time_text(f.violation->time_us) << " (event "
           << f.violation->event_index << "): " << f.violation->message;
     } else {
       out << "run failure: " << f.failure.value_or("?");
@@ -78,8 +73,7 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
     out << "\n  replay: " << replay_command(r.scenario, f.seed, r.swarm) << "\n";
     if (f.violation.has_value()) {
       // Location scenarios only (docs/replay.md); shrink says so for the others.
-      out << "  shrink: spotcheck shrink --scenario " << r.scenario << " --seed " << f.seed << (r.swarm ? " --swarm" : "")
-          << "\n";
+      out << "  shrink: " << shrink_command(r.scenario, f.seed, r.swarm) << "\n";
     }
   }
   out << "\n" << (r.passed() ? "PASSED" : "FAILED") << "\n";

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/campaign/campaign_runner.h"
+#include "reports/html_report.h"
 #include "reports/junit_xml.h"
 #include "reports/summary_text.h"
 
@@ -149,6 +150,54 @@ TEST(Reports, JunitHasOneCasePerSeedAndEscapes) {
   EXPECT_NE(s.find("type=\"p&amp;q\" message=\"x &quot;quoted&quot; &lt;tag&gt;\""), std::string::npos) << s;
   EXPECT_NE(s.find("spotcheck replay --scenario a&lt;b --seed 2"), std::string::npos) << s;
   EXPECT_EQ(s.find("<b"), std::string::npos);
+}
+
+TEST(Reports, HtmlListsFailuresWithCommandsAndStoriesAndEscapes) {
+  reports::CampaignResult result;
+  result.scenario = "a<b";
+  result.seeds_requested = 3;
+  result.seeds_run = 3;
+  SeedOutcome ok;
+  ok.seed = 1;
+  SeedOutcome violated;
+  violated.seed = 2;
+  violated.violation = scenarios::Violation{"p&q", "x \"quoted\" <tag>", 1'500'000, 42};
+  SeedOutcome broke;
+  broke.seed = 3;
+  broke.failure = "step budget <exhausted>";
+  result.outcomes = {ok, violated, broke};
+  result.failures = {violated, broke};
+  const std::vector<reports::FailureStory> stories = {
+      {2, {"story of the violation (p&q)", "  ! #40  1.0s  node-0  pause", "  * #42  1.5s  node-0  object.work <x>"}}};
+  std::ostringstream html;
+  reports::write_html_report(result, stories, html);
+  const std::string s = html.str();
+  EXPECT_NE(s.find("<h1 class=\"failed\">spotcheck a&lt;b: FAILED</h1>"), std::string::npos) << s;
+  EXPECT_NE(s.find("<td>p&amp;q</td><td>1.5 s</td><td>42</td><td>x &quot;quoted&quot; &lt;tag&gt;</td>"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("<code>spotcheck replay --scenario a&lt;b --seed 2</code><br><code>spotcheck shrink --scenario "
+                   "a&lt;b --seed 2</code>"),
+            std::string::npos)
+      << s;
+  // A run failure gets a replay command but no shrink command (shrink needs a violated property).
+  EXPECT_NE(s.find("step budget &lt;exhausted&gt;"), std::string::npos) << s;
+  EXPECT_EQ(s.find("shrink --scenario a&lt;b --seed 3"), std::string::npos) << s;
+  // The story: linked from its seed, key events and faults marked.
+  EXPECT_NE(s.find("<a href=\"#seed-2\">2</a>"), std::string::npos) << s;
+  EXPECT_NE(s.find("<section id=\"seed-2\">"), std::string::npos) << s;
+  EXPECT_NE(s.find("<span class=\"key\">  * #42  1.5s  node-0  object.work &lt;x&gt;</span>"), std::string::npos) << s;
+  EXPECT_NE(s.find("<span class=\"fault\">  ! #40"), std::string::npos) << s;
+  EXPECT_EQ(s.find("a<b"), std::string::npos) << "nothing from the input is left unescaped";
+  EXPECT_EQ(s.find("<tag>"), std::string::npos);
+
+  reports::CampaignResult passed;
+  passed.scenario = "default";
+  passed.checked_determinism = true;
+  std::ostringstream ok_html;
+  reports::write_html_report(passed, {}, ok_html);
+  EXPECT_NE(ok_html.str().find("<h1 class=\"passed\">spotcheck default: PASSED</h1>"), std::string::npos);
+  EXPECT_NE(ok_html.str().find("every seed gave the same trace twice"), std::string::npos);
+  EXPECT_EQ(ok_html.str().find("Failing seeds"), std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,166 @@
+#include "reports/html_report.h"
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "reports/markup_escape.h"
+#include "reports/time_text.h"
+
+namespace spotcheck::reports {
+
+namespace {
+
+using markup::escape;
+
+constexpr std::string_view kStyle =
+    "body{font-family:system-ui,sans-serif;margin:2em;max-width:90em}"
+    "h1.passed{color:#176117}h1.failed{color:#a11}"
+    "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;"
+    "text-align:left;vertical-align:top}th{background:#f3f3f3}"
+    "code,pre{font-family:ui-monospace,monospace;font-size:.9em}"
+    "pre{background:#f8f8f8;padding:1em;overflow-x:auto}"
+    ".key{background:#fde2e2;font-weight:bold}.fault{color:#8a4b00}";
+
+std::string number_text(double value, const char* format) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+void row(std::ostream& out, std::string_view name, const std::string& value) {
+  out << "<tr><th>" << escape(name) << "</th><td>" << escape(value) << "</td></tr>\n";
+}
+
+void write_figures(const CampaignResult& r, std::ostream& out) {
+  const double wall = r.wall_seconds > 0 ? r.wall_seconds : 1e-9;
+  out << "<table>\n";
+  row(out, "scenario", r.scenario + (r.swarm ? " (swarm)" : ""));
+  row(out, "seeds", std::to_string(r.seeds_run) + " of " + std::to_string(r.seeds_requested) + " (from seed " +
+                        std::to_string(r.first_seed) + ")" + (r.checked_determinism ? ", each run twice" : ""));
+  row(out, "events", std::to_string(r.events_total));
+  row(out, "simulated time", simulated_time_text(r.simulated_us_total));
+  row(out, "wall time", number_text(r.wall_seconds, "%.2f s") + " with " + std::to_string(r.jobs) + " jobs");
+  row(out, "speed", number_text(static_cast<double>(r.events_total) / wall, "%.0f events/s") + ", " +
+                        number_text(static_cast<double>(r.seeds_run) * 60.0 / wall, "%.0f seeds/min"));
+  out << "</table>\n";
+}
+
+void write_violations(const CampaignResult& r, std::ostream& out) {
+  const auto by_property = r.violations_by_property();
+  out << "<h2>Violations by property</h2>\n";
+  if (by_property.empty()) {
+    out << "<p>none</p>\n";
+    return;
+  }
+  out << "<table>\n<tr><th>property</th><th>failing seeds</th></tr>\n";
+  for (const auto& [property, count] : by_property) {
+    out << "<tr><td>" << escape(property) << "</td><td>" << count << "</td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
+void write_mismatches(const CampaignResult& r, std::ostream& out) {
+  if (!r.checked_determinism && r.mismatches.empty()) {
+    return;
+  }
+  out << "<h2>Determinism</h2>\n";
+  if (r.mismatches.empty()) {
+    out << "<p>every seed gave the same trace twice</p>\n";
+    return;
+  }
+  out << "<table>\n<tr><th>seed</th><th>first diverging event</th><th>first run</th><th>second run</th>"
+         "<th>replay</th></tr>\n";
+  for (const auto& m : r.mismatches) {
+    out << "<tr><td>" << m.seed << "</td><td>" << m.divergence.event_index << "</td><td><code>"
+        << escape(m.divergence.first) << "</code></td><td><code>" << escape(m.divergence.second)
+        << "</code></td><td><code>" << escape(replay_command(r.scenario, m.seed, r.swarm))
+        << " --check-determinism</code></td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
+bool has_story(const std::vector<FailureStory>& stories, std::uint64_t seed) {
+  for (const FailureStory& story : stories) {
+    if (story.seed == seed) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void write_failures(const CampaignResult& r, const std::vector<FailureStory>& stories, std::ostream& out) {
+  if (r.failures.empty()) {
+    return;
+  }
+  out << "<h2>Failing seeds</h2>\n<table>\n<tr><th>seed</th><th>property</th><th>at</th><th>event</th>"
+         "<th>what</th><th>commands</th></tr>\n";
+  std::size_t shown = 0;
+  for (const auto& f : r.failures) {
+    if (shown == kHtmlFailuresShownMax) {
+      break;
+    }
+    ++shown;
+    out << "<tr><td>";
+    if (has_story(stories, f.seed)) {
+      out << "<a href=\"#seed-" << f.seed << "\">" << f.seed << "</a>";
+    } else {
+      out << f.seed;
+    }
+    out << "</td>";
+    if (f.violation.has_value()) {
+      out << "<td>" << escape(f.violation->property) << "</td><td>" << escape(simulated_time_text(f.violation->time_us))
+          << "</td><td>" << f.violation->event_index << "</td><td>" << escape(f.violation->message) << "</td>";
+    } else {
+      out << "<td>run failure</td><td></td><td></td><td>" << escape(f.failure.value_or("?")) << "</td>";
+    }
+    out << "<td><code>" << escape(replay_command(r.scenario, f.seed, r.swarm)) << "</code>";
+    if (f.violation.has_value()) {
+      out << "<br><code>" << escape(shrink_command(r.scenario, f.seed, r.swarm)) << "</code>";
+    }
+    out << "</td></tr>\n";
+  }
+  out << "</table>\n";
+  if (shown < r.failures.size()) {
+    out << "<p>… and " << (r.failures.size() - shown) << " more failing seed(s)</p>\n";
+  }
+}
+
+void write_stories(const std::vector<FailureStory>& stories, std::ostream& out) {
+  if (stories.empty()) {
+    return;
+  }
+  out << "<h2>Stories</h2>\n";
+  for (const FailureStory& story : stories) {
+    out << "<section id=\"seed-" << story.seed << "\">\n<h3>seed " << story.seed << "</h3>\n<pre>";
+    for (const std::string& line : story.lines) {
+      const std::string_view text = line;
+      if (text.starts_with("  * #")) {
+        out << "<span class=\"key\">" << escape(line) << "</span>\n";
+      } else if (text.starts_with("  ! #")) {
+        out << "<span class=\"fault\">" << escape(line) << "</span>\n";
+      } else {
+        out << escape(line) << "\n";
+      }
+    }
+    out << "</pre>\n</section>\n";
+  }
+}
+
+}  // namespace
+
+void write_html_report(const CampaignResult& r, const std::vector<FailureStory>& stories, std::ostream& out) {
+  const char* verdict = r.passed() ? "PASSED" : "FAILED";
+  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>spotcheck "
+      << escape(r.scenario) << ": " << verdict << "</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n";
+  out << "<h1 class=\"" << (r.passed() ? "passed" : "failed") << "\">spotcheck " << escape(r.scenario) << ": "
+      << verdict << "</h1>\n";
+  write_figures(r, out);
+  write_violations(r, out);
+  write_mismatches(r, out);
+  write_failures(r, stories, out);
+  write_stories(stories, out);
+  out << "</body>\n</html>\n";
+}
+
+}  // namespace spotcheck::reports
