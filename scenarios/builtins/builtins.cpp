@@ -1,4 +1,5 @@
 #include "scenarios/creation/creation_scenarios.h"
+#include "scenarios/instance/instance_scenario.h"
 #include "scenarios/location/location_scenarios.h"
 #include "scenarios/registry/registry.h"
 #include "scenarios/synthetic/synthetic_scenario.h"
@@ -13,6 +14,9 @@ Registry& builtin_scenarios() {
       r.add(std::move(scenario));
     }
     for (auto& scenario : creation::make_creation_scenarios()) {
+      r.add(std::move(scenario));
+    }
+    for (auto& scenario : instance::make_instance_scenarios()) {
       r.add(std::move(scenario));
     }
     return r;

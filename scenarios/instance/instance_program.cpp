@@ -1,0 +1,218 @@
+#include "scenarios/instance/instance_program.h"
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "impl/location/check.h"
+#include "impl/location/creation/creation_node.h"
+#include "impl/location/instance/instance_registry.h"
+#include "impl/location/messaging/operation_id.h"
+#include "impl/records/keys.h"
+#include "properties/event_kinds.h"
+
+namespace spotcheck::scenarios::instance {
+
+namespace lc = spotcheck::location::creation;
+using platform::Field;
+using platform::TimeUs;
+
+namespace {
+
+// The host run's lease was lost for good; it asks to be restarted: {owner}.
+constexpr std::string_view kNodeGaveUp = "node.gave_up";
+constexpr std::string_view kSpotPrefix = "chat-";
+// Bounds of the program's own loops.
+constexpr int kPublishAttemptsMax = 1'000;
+constexpr int kSuperviseRoundsMax = 1'000'000;
+constexpr int kClientRequestsMax = 1'000'000;
+
+records::MeshNodeDescriptorRecord make_descriptor(const std::string& rid_hex, const InstanceNodeEnv& env) {
+  records::MeshNodeDescriptorRecord d;
+  d.mesh_name = env.workload->mesh_name;
+  d.routing_id_hex = rid_hex;
+  d.lifecycle_generation = 1;
+  d.endpoint = "sim://" + rid_hex;
+  d.object_role = env.server ? records::ObjectRole::kServer : records::ObjectRole::kClient;
+  if (env.server) {
+    d.entry_spot_id = "entry:" + d.mesh_name + ":" + rid_hex;
+    d.object_capabilities = {{records::ObjectKind::kInstanceSpot, env.workload->stable_type,
+                              records::CapabilityPolicy::kRecreate, false, 0}};
+  }
+  d.placement_weight = 100;
+  d.state = records::DescriptorState::kServing;
+  d.security_identity = "spiffe://zlink/sim/" + rid_hex;
+  return d;
+}
+
+// The node's store client with a slow Delete of a Spot row (the closing Delete) before faults
+// stop: it widens the window where a request meets a closing instance and the source's
+// authority read finds the row gone.
+class SlowSpotDeleteStore final : public store::LocationStore {
+ public:
+  SlowSpotDeleteStore(platform::Platform& platform, const InstanceNodeEnv& env)
+      : _platform(platform),
+        _env(env),
+        _inner(env.make_store()),
+        _spot_prefix(records::authority_preimage(records::AuthorityKind::kSpot, kSpotPrefix)) {}
+  store::ReadResult read(const store::Key& key, store::DeadlineUs deadline_us) override {
+    return _inner->read(key, deadline_us);
+  }
+  store::WriteResult write(const store::WriteRequest& request, store::DeadlineUs deadline_us) override {
+    if (_env.faults->spot_delete_delay_max_us > 0 && _platform.clock.now_us() < _env.faults_stop_us &&
+        deletes_spot_row(request)) {
+      _platform.clock.sleep_for(_platform.random.between(0, _env.faults->spot_delete_delay_max_us));
+    }
+    return _inner->write(request, deadline_us);
+  }
+  store::ScanResult scan(const store::ScanRequest& request, store::DeadlineUs deadline_us) override {
+    return _inner->scan(request, deadline_us);
+  }
+
+ private:
+  bool deletes_spot_row(const store::WriteRequest& request) const {
+    for (const store::Mutation& mutation : request.mutations) {
+      const auto* removed = std::get_if<store::Delete>(&mutation);
+      if (removed != nullptr && removed->key.rfind(_spot_prefix, 0) == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  platform::Platform& _platform;
+  const InstanceNodeEnv& _env;
+  std::unique_ptr<store::LocationStore> _inner;
+  std::string _spot_prefix;
+};
+
+class Program {
+ public:
+  Program(platform::Platform& platform, const InstanceNodeEnv& env)
+      : _platform(platform),
+        _env(env),
+        _workload(*env.workload),
+        _store(platform, env),
+        _relocation(env.make_relocation()),
+        _node(*env.config, *env.creation, platform, _store,
+              make_descriptor(location::messaging::routing_id_hex(platform.transport.self()), env), _factories) {
+    if (env.server) {
+      _instances.add(
+          _workload.stable_type,
+          [](const lc::FactoryContext& context) { return lc::FactoryDecision::approve("made " + context.id); },
+          [this](const li::InstanceMessage& message) { on_message(message); });
+    }
+  }
+
+  void run() {
+    if (!_node.start().ok()) {
+      block_forever();  // no lease: this host run can do nothing
+    }
+    for (int attempt = 0; attempt < kPublishAttemptsMax && !_node.ensure_published(); ++attempt) {
+      _platform.clock.sleep_for(platform::millis(200));
+    }
+    li::InstanceTarget target(li::InstanceTargetContext{*_env.config, _platform, _store, *_relocation, _node.lease(),
+                                                        _node.authority(), _node.mesh_name(), _node.rid_hex()},
+                              _instances);
+    li::InstanceSource source(*_env.config, _platform, _store, _node.lease(), _node.mesh_name(), _node.rid_hex());
+    _target = &target;
+    _source = &source;
+    // Detached before target and source die (declared after them).
+    const InstanceDelivery::Attached attached(*_env.delivery, _env.index, _platform,
+                                              _env.server ? &target : nullptr);
+    if (!_env.server) {
+      for (std::uint32_t c = 0; c < _workload.clients_per_node; ++c) {
+        _platform.tasks.spawn("client", [this] { client_loop(); });
+      }
+    }
+    for (int round = 0; round < kSuperviseRoundsMax; ++round) {
+      if (_node.lease().lost()) {
+        _platform.events.emit(kNodeGaveUp, {Field::str("owner", _node.lease().host_run().owner_id)});
+        _env.request_restart();
+        block_forever();
+      }
+      _node.ensure_published();
+      _platform.clock.sleep_for(platform::millis(500));
+    }
+    block_forever();
+  }
+
+ private:
+  void block_forever() {
+    std::unique_ptr<platform::Gate> never = _platform.tasks.make_gate();
+    for (int i = 0; i < 1'000; ++i) {
+      never->wait_until(platform::kNever);
+    }
+  }
+
+  // The application's handler: after a first message, sometimes Close the Spot a little later.
+  void on_message(const li::InstanceMessage& message) {
+    LOCATION_ASSERT(_env.server && _target != nullptr);
+    if (!message.first || !_platform.random.chance(_workload.close_after_first_probability)) {
+      return;
+    }
+    const TimeUs delay_us = _platform.random.between(0, _workload.close_delay_max_us);
+    li::InstanceTarget* target = _target;
+    _platform.tasks.spawn("instance-close", [this, target, delay_us, spot = message.spot_id] {
+      _platform.clock.sleep_for(delay_us);
+      target->close(spot);
+    });
+  }
+
+  void client_loop() {
+    for (int i = 0; i < kClientRequestsMax; ++i) {
+      _platform.clock.sleep_for(_platform.random.between(_workload.think_min_us, _workload.think_max_us));
+      if (_platform.clock.now_us() >= _workload.traffic_stop_us || !_node.lease().admission_open()) {
+        continue;  // traffic over (keep the host run alive), or not admitted: no new request
+      }
+      one_request();
+    }
+  }
+
+  void one_request() {
+    const std::string owner = _node.lease().host_run().owner_id;
+    const auto request = static_cast<std::int64_t>(++_requests);
+    const TimeUs now = _platform.clock.now_us();
+    li::InstanceCall call;
+    call.spot_id = std::string(kSpotPrefix) + std::to_string(_platform.random.below(_workload.spot_ids));
+    call.stable_type = _workload.stable_type;
+    call.first_message = "m-" + _node.rid_hex() + "-" + std::to_string(request);
+    call.deadline_us = now + _workload.request_deadline_us;
+    _platform.events.emit(properties::kinds::kRequestStart,
+                          {Field::str("owner", owner), Field::num("request", request),
+                           Field::num("deadline_us", call.deadline_us), Field::num("now_us", now),
+                           Field::str("id", call.spot_id)});
+    const li::InstanceOutcome outcome =
+        _source->send(call, [this, &call](const std::string& rid_hex, const li::InstanceRequest& sent) {
+          return _env.delivery->deliver(_env.index, rid_hex, sent, call.deadline_us);
+        });
+    const TimeUs end = _platform.clock.now_us();
+    _platform.events.emit(properties::kinds::kRequestEnd,
+                          {Field::str("owner", owner), Field::num("request", request),
+                           Field::str("outcome", li::to_string(outcome.kind)),
+                           Field::num("late", end > call.deadline_us ? 1 : 0), Field::num("now_us", end)});
+  }
+
+  platform::Platform& _platform;
+  const InstanceNodeEnv& _env;
+  const InstanceWorkload& _workload;
+  SlowSpotDeleteStore _store;
+  std::unique_ptr<store::RelocationStore> _relocation;
+  lc::FactoryRegistry _factories;
+  lc::CreationNode _node;
+  li::InstanceRegistry _instances;
+  li::InstanceTarget* _target = nullptr;  // while run() lives
+  li::InstanceSource* _source = nullptr;
+  std::uint64_t _requests = 0;
+};
+
+}  // namespace
+
+void run_instance_node(platform::Platform& platform, const InstanceNodeEnv& env) {
+  LOCATION_ASSERT(env.config != nullptr && env.creation != nullptr && env.workload != nullptr &&
+                  env.faults != nullptr && env.delivery != nullptr);
+  Program program(platform, env);
+  program.run();
+}
+
+}  // namespace spotcheck::scenarios::instance

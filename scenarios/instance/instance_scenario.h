@@ -1,0 +1,54 @@
+// The instance-route scenario (spec §7.1): client nodes send Instance Spot requests to a few
+// SpotIds of one stable type hosted by server nodes (real CreationNode + InstanceTarget +
+// InstanceSource), answers lost and delayed (instance_delivery.h), the application closing Spots
+// now and then, a store fault plan, every registered property judging every event (at-most-once
+// included), a safety phase with faults and a liveness phase after they heal.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "faults/fault_plan.h"
+#include "impl/location/config/location_config.h"
+#include "impl/location/creation/creation_config.h"
+#include "scenarios/instance/instance_workload.h"
+#include "scenarios/registry/scenario.h"
+
+namespace spotcheck::scenarios::instance {
+
+struct InstanceScenarioConfig {
+  std::string name;
+  std::string description;
+  std::uint32_t client_nodes = 2;
+  std::uint32_t server_nodes = 3;
+  location::LocationConfig protocol;  // e.g. a planted test_only_bugs flag
+  location::creation::CreationConfig creation;
+  InstanceWorkload workload;
+  DeliveryFaults delivery;
+  platform::TimeUs faults_stop_us = platform::seconds(30);
+  platform::TimeUs liveness_window_us = platform::seconds(25);
+  // The store/process fault plan of a seed when not in swarm mode.
+  std::function<faults::FaultPlan(platform::TimeUs faults_stop_us)> plan;
+  std::vector<std::string> properties;  // empty: every registered property
+  std::uint64_t max_steps = 30'000'000;
+};
+
+InstanceScenarioConfig instance_scenario_config(const std::string& name);
+
+class InstanceScenario final : public Scenario {
+ public:
+  explicit InstanceScenario(InstanceScenarioConfig config);
+  const std::string& name() const override { return _config.name; }
+  const std::string& description() const override { return _config.description; }
+  SeedOutcome run(const SeedRequest& request) const override;
+  const InstanceScenarioConfig& config() const { return _config; }
+
+ private:
+  InstanceScenarioConfig _config;
+};
+
+std::vector<std::unique_ptr<Scenario>> make_instance_scenarios();
+
+}  // namespace spotcheck::scenarios::instance
