@@ -1,3 +1,4 @@
+#include "scenarios/common/node_supervision.h"
 #include "scenarios/creation/creation_program.h"
 
 #include <deque>
@@ -19,12 +20,9 @@ using platform::TimeUs;
 
 namespace {
 
-// The host run's lease was lost for good; it asks to be restarted: {owner}.
-constexpr std::string_view kNodeGaveUp = "node.gave_up";
 constexpr std::string_view kActorType = "Player";
 constexpr std::string_view kSpotType = "Room";
 // Bounds of the program's own loops.
-constexpr int kSuperviseRoundsMax = 1'000'000;
 constexpr int kClientRequestsMax = 1'000'000;
 constexpr std::size_t kRememberedSpotsMax = 8;
 
@@ -61,32 +59,15 @@ class Program {
 
   void run() {
     if (!_node->start().ok()) {
-      block_forever();  // no lease: this host run can do nothing (the generation is exhausted)
+      park_forever(_platform);  // no lease: this host run can do nothing (the generation is exhausted)
     }
     for (std::uint32_t c = 0; c < _workload.clients_per_node; ++c) {
       _platform.tasks.spawn("client", [this] { client_loop(); });
     }
-    for (int round = 0; round < kSuperviseRoundsMax; ++round) {
-      if (_node->lease().lost()) {
-        // This host run never admits new work again (§5): an operator restarts the process.
-        _platform.events.emit(kNodeGaveUp, {Field::str("owner", _node->lease().host_run().owner_id)});
-        _env.request_restart();
-        block_forever();
-      }
-      _node->ensure_published();
-      _platform.clock.sleep_for(platform::millis(500));
-    }
-    block_forever();
+    supervise_node(_platform, *_node, _env.request_restart);
   }
 
  private:
-  void block_forever() {
-    std::unique_ptr<platform::Gate> never = _platform.tasks.make_gate();
-    for (int i = 0; i < 1'000; ++i) {
-      never->wait_until(platform::kNever);
-    }
-  }
-
   void install_factories() {
     auto factory = [this](const lc::FactoryContext& context) -> lc::FactoryDecision {
       _platform.clock.sleep_for(_platform.random.between(0, _workload.factory_delay_max_us));

@@ -1,3 +1,4 @@
+#include "scenarios/common/node_supervision.h"
 #include "scenarios/instance/instance_program.h"
 
 #include <string>
@@ -19,12 +20,9 @@ using platform::TimeUs;
 
 namespace {
 
-// The host run's lease was lost for good; it asks to be restarted: {owner}.
-constexpr std::string_view kNodeGaveUp = "node.gave_up";
 constexpr std::string_view kSpotPrefix = "chat-";
 // Bounds of the program's own loops.
 constexpr int kPublishAttemptsMax = 1'000;
-constexpr int kSuperviseRoundsMax = 1'000'000;
 constexpr int kClientRequestsMax = 1'000'000;
 
 records::MeshNodeDescriptorRecord make_descriptor(const std::string& rid_hex, const InstanceNodeEnv& env) {
@@ -106,7 +104,7 @@ class Program {
 
   void run() {
     if (!_node.start().ok()) {
-      block_forever();  // no lease: this host run can do nothing
+      park_forever(_platform);  // no lease: this host run can do nothing
     }
     for (int attempt = 0; attempt < kPublishAttemptsMax && !_node.ensure_published(); ++attempt) {
       _platform.clock.sleep_for(platform::millis(200));
@@ -125,26 +123,10 @@ class Program {
         _platform.tasks.spawn("client", [this] { client_loop(); });
       }
     }
-    for (int round = 0; round < kSuperviseRoundsMax; ++round) {
-      if (_node.lease().lost()) {
-        _platform.events.emit(kNodeGaveUp, {Field::str("owner", _node.lease().host_run().owner_id)});
-        _env.request_restart();
-        block_forever();
-      }
-      _node.ensure_published();
-      _platform.clock.sleep_for(platform::millis(500));
-    }
-    block_forever();
+    supervise_node(_platform, _node, _env.request_restart);
   }
 
  private:
-  void block_forever() {
-    std::unique_ptr<platform::Gate> never = _platform.tasks.make_gate();
-    for (int i = 0; i < 1'000; ++i) {
-      never->wait_until(platform::kNever);
-    }
-  }
-
   // The application's handler: after a first message, sometimes Close the Spot a little later.
   void on_message(const li::InstanceMessage& message) {
     LOCATION_ASSERT(_env.server && _target != nullptr);

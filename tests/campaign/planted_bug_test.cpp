@@ -9,22 +9,15 @@
 #include "impl/location/check.h"
 #include "scenarios/location/location_scenarios.h"
 #include "sim/world.h"
+#include "tests/campaign/seeds_until_violation.h"
 
 namespace spotcheck::scenarios::location {
 namespace {
 
 constexpr std::uint64_t kSeedsMax = 200;
 
-// Runs seeds 1.. until one violates; returns (seeds run, outcome of the last).
-std::pair<std::uint64_t, SeedOutcome> seeds_until_violation(const LocationScenario& scenario) {
-  SeedOutcome last;
-  for (std::uint64_t seed = 1; seed <= kSeedsMax; ++seed) {
-    last = scenario.run(SeedRequest{seed, false, false});
-    if (!last.ok()) {
-      return {seed, last};
-    }
-  }
-  return {kSeedsMax, last};
+std::pair<std::uint64_t, SeedOutcome> seeds_until_violation(const Scenario& scenario) {
+  return testing::seeds_until_violation(scenario, kSeedsMax);
 }
 
 // One planted protocol bug, the scenario that exercises it, and the property that must catch it.

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "scenarios/instance/instance_scenario.h"
+#include "tests/campaign/seeds_until_violation.h"
 
 namespace spotcheck::scenarios::instance {
 namespace {
@@ -16,15 +17,8 @@ namespace {
 // docs/properties.md states this bound; the planted bug is found by about 1 seed in 3 (seed 1..).
 constexpr std::uint64_t kSeedsMax = 20;
 
-std::pair<std::uint64_t, SeedOutcome> seeds_until_violation(const InstanceScenario& scenario) {
-  SeedOutcome last;
-  for (std::uint64_t seed = 1; seed <= kSeedsMax; ++seed) {
-    last = scenario.run(SeedRequest{seed, false, false});
-    if (!last.ok()) {
-      return {seed, last};
-    }
-  }
-  return {kSeedsMax, last};
+std::pair<std::uint64_t, SeedOutcome> seeds_until_violation(const Scenario& scenario) {
+  return testing::seeds_until_violation(scenario, kSeedsMax);
 }
 
 InstanceScenarioConfig planted() {

@@ -8,26 +8,8 @@ mkdir -p "$scratch"
 failures=0
 checks=0
 
-expect() {  # expect <exit code> <stderr substring> -- args...
-  local want_code="$1" want_text="$2"
-  checks=$((checks + 1))
-  shift 3
-  local err code
-  err=$("$bin" "$@" 2>&1 >/dev/null)
-  code=$?
-  # Sanitizer builds warn about makecontext/swapcontext on stderr; that is not the command's output.
-  err=$(printf '%s\n' "$err" | grep -v '^==[0-9]*==WARNING: ASan' | sed '/^$/d')
-  if [ "$code" -ne "$want_code" ]; then
-    echo "FAIL: spotcheck $* exited $code, want $want_code ($err)"
-    failures=$((failures + 1))
-  elif [[ "$err" != *"$want_text"* ]]; then
-    echo "FAIL: spotcheck $* said '$err', want '$want_text'"
-    failures=$((failures + 1))
-  elif [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then
-    echo "FAIL: spotcheck $* error is not one line: $err"
-    failures=$((failures + 1))
-  fi
-}
+# shellcheck source=../cli/expect.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../cli/expect.sh"
 
 expect 2 "--seed is required" -- shrink
 expect 2 "unknown scenario 'nope'" -- shrink --scenario nope --seed 1
