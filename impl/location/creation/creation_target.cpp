@@ -56,7 +56,7 @@ FinalResultReply reply_from_stored(const FinalResultRecord& stored, std::uint64_
 }
 
 CreationTarget::CreationTarget(NodeContext context, const FactoryRegistry& factories)
-    : _context(std::move(context)), _factories(factories) {
+    : _context(std::move(context)), _factories(factories), _ops(_context.creation.remembered_operations_max) {
   LOCATION_ASSERT(_context.creation.remembered_operations_max > 0);
 }
 
@@ -71,28 +71,6 @@ TimeUs CreationTarget::local_deadline_us(std::int64_t deadline_store_ms) const {
   return _context.platform.clock.now_us() + left_ms * platform::kMicrosPerMilli;
 }
 
-void CreationTarget::remember(const std::string& op_key, Remembered remembered) {
-  auto it = _ops.find(op_key);
-  if (it != _ops.end()) {
-    it->second = std::move(remembered);
-    return;
-  }
-  _ops.emplace(op_key, std::move(remembered));
-  _order.push_back(op_key);
-  // Forget the oldest settled operations beyond the bound (never a running one).
-  for (std::size_t scanned = 0; _ops.size() > _context.creation.remembered_operations_max && scanned < _order.size();
-       ++scanned) {
-    const std::string oldest = _order.front();
-    _order.pop_front();
-    auto old = _ops.find(oldest);
-    if (old != _ops.end() && old->second.state == OpState::kRunning) {
-      _order.push_back(oldest);
-      continue;
-    }
-    _ops.erase(oldest);
-  }
-}
-
 void CreationTarget::handle(platform::RoutingId from, CreateCommand command) {
   const OperationKey operation = operation_of(command);
   const std::string op_key = operation.preimage();
@@ -102,19 +80,19 @@ void CreationTarget::handle(platform::RoutingId from, CreateCommand command) {
        Field::str("from", messaging::routing_id_hex(from)), Field::num("request", as_i64(command.request)),
        Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation))});
   const bool planted = _context.creation.test_only_bugs.factory_before_verify;
-  auto it = _ops.find(op_key);
-  if (it != _ops.end() && !planted) {
-    switch (it->second.state) {
+  Remembered* known = _ops.find(op_key);
+  if (known != nullptr && !planted) {
+    switch (known->state) {
       case OpState::kRunning:
         return;  // the running task answers
       case OpState::kAnswered: {
-        FinalResultReply again = *it->second.reply;
+        FinalResultReply again = *known->reply;
         again.request = command.request;  // freshly built for this command's correlation
         reply(from, std::move(again), true);
         return;
       }
       case OpState::kUnsettled:
-        it->second.state = OpState::kRunning;
+        known->state = OpState::kRunning;
         _context.platform.tasks.spawn("creation-reread", [this, from, command, op_key] {
           resend_stored(from, command, op_key);
         });
@@ -123,18 +101,18 @@ void CreationTarget::handle(platform::RoutingId from, CreateCommand command) {
         break;
     }
   }
-  remember(op_key, Remembered{OpState::kRunning, std::nullopt, operation});
+  _ops.remember(op_key, Remembered{OpState::kRunning, std::nullopt, operation});
   _context.platform.tasks.spawn("creation-target", [this, from, command, op_key] { run(from, command, op_key); });
 }
 
 void CreationTarget::resend_stored(platform::RoutingId from, const CreateCommand& command, const std::string& op_key) {
   std::optional<FinalResultReply> stored = stored_reply(command);
   if (stored.has_value()) {
-    remember(op_key, Remembered{OpState::kAnswered, *stored, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kAnswered, *stored, operation_of(command)});
     reply(from, std::move(*stored), true);
     return;
   }
-  remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command)});
+  _ops.remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command)});
 }
 
 std::optional<FinalResultReply> CreationTarget::stored_reply(const CreateCommand& command) {
@@ -343,23 +321,23 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
   bool retryable = false;
   std::optional<FinalResultReply> refused = verify(command, from, verified, retryable);
   if (retryable) {
-    remember(op_key, Remembered{OpState::kRetryable, std::nullopt, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kRetryable, std::nullopt, operation_of(command)});
     return;
   }
   if (refused.has_value()) {
-    remember(op_key, Remembered{OpState::kAnswered, *refused, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kAnswered, *refused, operation_of(command)});
     reply(from, std::move(*refused), false);
     return;
   }
   if (Result<Done> admitted = _context.lease.admit("creation_factory"); !admitted.ok()) {
     FinalResultReply cancelled = cancel(command, nullptr, "admission closed");
-    remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command)});
     reply(from, std::move(cancelled), false);
     return;
   }
   if (_context.lease.estimated_store_now_ms() > command.deadline_store_ms) {
     FinalResultReply cancelled = cancel(command, &verified, "the request's deadline passed");
-    remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command)});
     reply(from, std::move(cancelled), false);
     return;
   }
@@ -392,10 +370,10 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
   }
   std::optional<FinalResultReply> answer = record_result(command, verified, result, commit);
   if (!answer.has_value()) {
-    remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command)});
     return;  // the outcome is unknown: the source re-reads the stored result
   }
-  remember(op_key, Remembered{OpState::kAnswered, *answer, operation_of(command)});
+  _ops.remember(op_key, Remembered{OpState::kAnswered, *answer, operation_of(command)});
   reply(from, std::move(*answer), false);
 }
 

@@ -24,12 +24,11 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <map>
 #include <optional>
 #include <string>
 
 #include "impl/location/authority/authority_ops.h"
+#include "impl/location/creation/remembered_operations.h"
 #include "impl/location/config/location_config.h"
 #include "impl/location/creation/creation_config.h"
 #include "impl/location/creation/factory.h"
@@ -91,14 +90,12 @@ class CreationTarget {
                                      std::string reason);
   std::optional<messaging::FinalResultReply> stored_reply(const messaging::CreateCommand& command);
   void reply(platform::RoutingId to, messaging::FinalResultReply reply, bool resent);
-  void remember(const std::string& op_key, Remembered remembered);
   platform::TimeUs local_deadline_us(std::int64_t deadline_store_ms) const;
   platform::TimeUs store_deadline_us() const;
 
   NodeContext _context;
   const FactoryRegistry& _factories;
-  std::map<std::string, Remembered> _ops;  // by operation key text; ordered, bounded
-  std::deque<std::string> _order;          // insertion order, for forgetting the oldest
+  RememberedOperations<Remembered> _ops;
 };
 
 // The command-20 reply that answers a stored final result.

@@ -146,39 +146,19 @@ ManagerResult<bool> CloseClient::exchange(const AuthoritySnapshot& row, TimeUs d
 
 // ---- target -------------------------------------------------------------------------------
 
-CloseTarget::CloseTarget(creation::NodeContext context) : _context(std::move(context)) {}
-
-void CloseTarget::remember(const std::string& op_key, Remembered remembered) {
-  auto it = _ops.find(op_key);
-  if (it != _ops.end()) {
-    it->second = std::move(remembered);
-    return;
-  }
-  _ops.emplace(op_key, std::move(remembered));
-  _order.push_back(op_key);
-  for (std::size_t scanned = 0; _ops.size() > _context.creation.remembered_operations_max && scanned < _order.size();
-       ++scanned) {
-    const std::string oldest = _order.front();
-    _order.pop_front();
-    auto old = _ops.find(oldest);
-    if (old != _ops.end() && old->second.state == OpState::kRunning) {
-      _order.push_back(oldest);
-      continue;
-    }
-    _ops.erase(oldest);
-  }
-}
+CloseTarget::CloseTarget(creation::NodeContext context)
+    : _context(std::move(context)), _ops(_context.creation.remembered_operations_max) {}
 
 void CloseTarget::handle(platform::RoutingId from, messaging::CloseCommand command) {
   const std::string op_key = op_key_of(command);
-  auto it = _ops.find(op_key);
-  if (it != _ops.end()) {
-    switch (it->second.state) {
+  Remembered* known = _ops.find(op_key);
+  if (known != nullptr) {
+    switch (known->state) {
       case OpState::kRunning:
       case OpState::kUnsettled:
         return;  // answered by the running task, or never (the outcome is unknown)
       case OpState::kAnswered: {
-        FinalResultReply again = *it->second.reply;
+        FinalResultReply again = *known->reply;
         again.request = command.request;
         reply(from, std::move(again));
         return;
@@ -187,7 +167,7 @@ void CloseTarget::handle(platform::RoutingId from, messaging::CloseCommand comma
         break;
     }
   }
-  remember(op_key, Remembered{OpState::kRunning, std::nullopt});
+  _ops.remember(op_key, Remembered{OpState::kRunning, std::nullopt});
   _context.platform.tasks.spawn("close-target", [this, from, command, op_key] { run(from, command, op_key); });
 }
 
@@ -247,7 +227,7 @@ void CloseTarget::run(platform::RoutingId from, const messaging::CloseCommand& c
   std::string message;
   const std::optional<ReplyOutcome> outcome = decide(command, unknown, message);
   if (!outcome.has_value()) {
-    remember(op_key, Remembered{unknown ? OpState::kUnsettled : OpState::kRetryable, std::nullopt});
+    _ops.remember(op_key, Remembered{unknown ? OpState::kUnsettled : OpState::kRetryable, std::nullopt});
     return;
   }
   FinalResultReply answer;
@@ -260,7 +240,7 @@ void CloseTarget::run(platform::RoutingId from, const messaging::CloseCommand& c
                                  Field::str("outcome", messaging::to_string(*outcome)),
                                  Field::str("kind", records::to_string(command.kind)), Field::str("id", command.id),
                                  Field::num("object_gen", as_i64(command.object_generation))});
-  remember(op_key, Remembered{OpState::kAnswered, answer});
+  _ops.remember(op_key, Remembered{OpState::kAnswered, answer});
   reply(from, std::move(answer));
 }
 

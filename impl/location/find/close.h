@@ -12,8 +12,6 @@
 // This slice has no Closing state and no Actor membership: Close deletes the Spot's row.
 #pragma once
 
-#include <deque>
-#include <map>
 #include <optional>
 #include <string>
 
@@ -53,12 +51,10 @@ class CloseTarget {
   void run(platform::RoutingId from, const messaging::CloseCommand& command, const std::string& op_key);
   std::optional<messaging::ReplyOutcome> decide(const messaging::CloseCommand& command, bool& unknown,
                                                 std::string& message);
-  void remember(const std::string& op_key, Remembered remembered);
   void reply(platform::RoutingId to, messaging::FinalResultReply reply);
 
   creation::NodeContext _context;
-  std::map<std::string, Remembered> _ops;
-  std::deque<std::string> _order;
+  creation::RememberedOperations<Remembered> _ops;
 };
 
 }  // namespace spotcheck::location::find
