@@ -1,5 +1,7 @@
 // The spotcheck subcommands. Each add_* registers one subcommand on the app.
-// Exit status: 0 passed, 1 a property was violated or the run failed, 2 bad input.
+// Exit status: 0 passed, 1 a property was violated or the run failed, 2 bad input, 3 an internal
+// error or a failed write (out of memory, disk full), 128 + N stopped by signal N (130 SIGINT,
+// 143 SIGTERM) after writing what the finished work found.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -9,6 +11,7 @@ namespace spotcheck::cli {
 inline constexpr int kExitPassed = 0;
 inline constexpr int kExitViolations = 1;
 inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInternal = 3;
 
 // A user error (bad flag value, unknown scenario, unreadable file): one line, exit 2.
 struct UsageError : std::runtime_error {

@@ -1,10 +1,13 @@
 // spotcheck replay: run one seed exactly as a campaign ran it, and tell its story.
-#include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli/campaign/campaign_runner.h"
 #include "cli/commands.h"
+#include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"
+#include "cli/seed_text.h"
+#include "reports/output_file.h"
 
 namespace spotcheck::cli {
 
@@ -12,7 +15,7 @@ namespace {
 
 struct ReplayFlags {
   std::string scenario = "default";
-  std::uint64_t seed = 0;
+  std::string seed;
   bool swarm = false;
   bool print_trace = false;
   bool check_determinism = false;
@@ -20,27 +23,33 @@ struct ReplayFlags {
 };
 
 int replay(const ReplayFlags& flags) {
+  const std::uint64_t seed = parse_seed("--seed", flags.seed);
+  check_output_paths({{"--trace-out", flags.trace_path}}, {{"--scenario", scenario_file_path(flags.scenario)}});
   const auto& scenario = find_scenario(flags.scenario);
-  std::ofstream trace_file;
+  std::optional<reports::OutputFile> trace_file;
   if (!flags.trace_path.empty()) {
-    trace_file.open(flags.trace_path);
-    if (!trace_file) {
-      throw UsageError("cannot write trace to '" + flags.trace_path + "'");
+    try {
+      trace_file.emplace(flags.trace_path, "trace");
+    } catch (const reports::OutputError& e) {
+      throw UsageError(e.what());
     }
   }
   scenarios::SeedRequest request;
-  request.seed = flags.seed;
+  request.seed = seed;
   request.swarm = flags.swarm;
-  request.keep_trace = flags.print_trace || trace_file.is_open();
+  request.keep_trace = flags.print_trace || trace_file.has_value();
   const auto outcome = scenario.run(request);
 
   for (std::size_t i = 0; i < outcome.event_lines.size(); ++i) {
     if (flags.print_trace) {
       std::cout << outcome.event_lines[i] << "\n";
     }
-    if (trace_file.is_open()) {
-      trace_file << outcome.event_lines[i] << "\n";
+    if (trace_file.has_value()) {
+      trace_file->stream() << outcome.event_lines[i] << "\n";
     }
+  }
+  if (trace_file.has_value()) {
+    trace_file->commit();
   }
   std::cout << "scenario " << scenario.name() << (flags.swarm ? " (swarm)" : "") << ", seed " << outcome.seed
             << ": " << outcome.events << " events, " << static_cast<double>(outcome.simulated_us) / 1e6
@@ -76,12 +85,17 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<ReplayFlags>();
   auto* cmd = app.add_subcommand("replay", "Run one seed again, bit for bit, and show what happened");
   cmd->add_option("--scenario", flags->scenario, "Scenario name")->capture_default_str();
-  cmd->add_option("--seed", flags->seed, "The seed to replay")->required();
+  cmd->add_option("--seed", flags->seed, "The seed to replay (decimal, 0 to 2^64-1)")->required();
   cmd->add_flag("--swarm", flags->swarm, "The seed was run in swarm mode");
   cmd->add_flag("--trace", flags->print_trace, "Print every event of the run");
-  cmd->add_option("--trace-out", flags->trace_path, "Write every event of the run to this file");
+  auto* trace_out = cmd->add_option("--trace-out", flags->trace_path, "Write every event of the run to this file");
   cmd->add_flag("--check-determinism", flags->check_determinism, "Also run the seed twice more and compare");
-  cmd->callback([flags, &exit_code] { exit_code = replay(*flags); });
+  cmd->callback([flags, trace_out, &exit_code] {
+    if (trace_out->count() > 0 && flags->trace_path.empty()) {
+      throw UsageError("the trace path is empty");
+    }
+    exit_code = replay(*flags);
+  });
 }
 
 }  // namespace spotcheck::cli

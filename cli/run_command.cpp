@@ -9,10 +9,14 @@
 
 #include "cli/campaign/campaign_runner.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
+#include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"
+#include "cli/seed_text.h"
 #include "replay/story/story.h"
 #include "reports/html_report.h"
 #include "reports/junit_xml.h"
+#include "reports/output_file.h"
 #include "reports/summary_text.h"
 
 namespace spotcheck::cli {
@@ -21,14 +25,16 @@ namespace {
 
 struct RunFlags {
   std::string scenario = "default";
-  std::uint64_t seeds = 100;
-  std::uint64_t first_seed = 1;
+  std::string seeds = "100";
+  std::string first_seed = "1";
   unsigned jobs = 0;  // 0: one per core
   bool swarm = false;
   bool check_determinism = false;
   bool quiet = false;
   std::string junit_path;
   std::string html_path;
+  bool junit_given = false;  // an empty path given is refused, not taken as "no report"
+  bool html_given = false;
 };
 
 // Stories of the first few violating seeds for the HTML report: each seed runs once more with its
@@ -74,32 +80,48 @@ void print_progress(const CampaignProgress& p, bool tty) {
 }
 
 int run(const RunFlags& flags) {
+  const std::uint64_t first_seed = parse_seed("--seed", flags.first_seed);
+  const std::uint64_t seeds = parse_decimal("--seeds", flags.seeds, 0, UINT64_MAX);
+  check_seed_range(first_seed, seeds);
+  if (flags.junit_given && flags.junit_path.empty()) {
+    throw UsageError("the JUnit report path is empty");
+  }
+  if (flags.html_given && flags.html_path.empty()) {
+    throw UsageError("the HTML report path is empty");
+  }
+  check_output_paths({{"--junit", flags.junit_path}, {"--html", flags.html_path}},
+                     {{"--scenario", scenario_file_path(flags.scenario)}});
   const auto& scenario = find_scenario(flags.scenario);
-  if (flags.seeds == 0) {
-    throw UsageError("--seeds must be at least 1");
-  }
-  std::ofstream junit;
-  if (!flags.junit_path.empty()) {
-    junit.open(flags.junit_path);
-    if (!junit) {
-      throw UsageError("cannot write JUnit report to '" + flags.junit_path + "'");
+  // Opened before the first seed runs, so a path that cannot be written fails at once; nothing
+  // reaches the final paths until the reports are complete (an earlier report stays whole).
+  std::optional<reports::OutputFile> junit_file;
+  std::optional<reports::OutputFile> html_file;
+  try {
+    if (!flags.junit_path.empty()) {
+      junit_file.emplace(flags.junit_path, "JUnit report");
     }
-  }
-  std::ofstream html;
-  if (!flags.html_path.empty()) {
-    html.open(flags.html_path);
-    if (!html) {
-      throw UsageError("cannot write HTML report to '" + flags.html_path + "'");
+    if (!flags.html_path.empty()) {
+      html_file.emplace(flags.html_path, "HTML report");
     }
+  } catch (const reports::OutputError& e) {
+    throw UsageError(e.what());
   }
+  std::optional<reports::JUnitWriter> junit;
+  if (junit_file.has_value()) {
+    junit.emplace(flags.scenario, flags.swarm);
+  }
+
   CampaignOptions options;
   options.scenario = &scenario;
   options.scenario_label = flags.scenario;
-  options.first_seed = flags.first_seed;
-  options.seeds = flags.seeds;
+  options.first_seed = first_seed;
+  options.seeds = seeds;
   options.jobs = flags.jobs != 0 ? flags.jobs : std::max(1u, std::thread::hardware_concurrency());
   options.swarm = flags.swarm;
   options.check_determinism = flags.check_determinism;
+  if (junit.has_value()) {
+    options.on_seed = [&junit](const scenarios::SeedOutcome& outcome) { junit->add(outcome); };
+  }
   if (!flags.quiet) {
     const bool tty = isatty(STDERR_FILENO) != 0;
     // Without a terminal, one progress line every few seconds is plenty.
@@ -111,13 +133,26 @@ int run(const RunFlags& flags) {
       }
     };
   }
+  const InterruptGuard interrupt;
+  options.stop = &interrupt.signal();
   const auto result = run_campaign(options);
-  reports::write_summary_text(result, std::cout);
-  if (junit.is_open()) {
-    reports::write_junit_xml(result, junit);
+  if (result.interrupted_by != 0 && !flags.quiet && isatty(STDERR_FILENO) != 0) {
+    std::fputc('\n', stderr);
   }
-  if (html.is_open()) {
-    reports::write_html_report(result, tell_failure_stories(scenario, result), html);
+  reports::write_summary_text(result, std::cout);
+  if (junit.has_value()) {
+    junit->write(result, junit_file->stream());
+    junit_file->commit();
+  }
+  if (html_file.has_value()) {
+    // After an interrupt the stories are skipped: the user asked to stop.
+    const auto stories = result.interrupted_by != 0 ? std::vector<reports::FailureStory>{}
+                                                    : tell_failure_stories(scenario, result);
+    reports::write_html_report(result, stories, html_file->stream());
+    html_file->commit();
+  }
+  if (result.interrupted_by != 0) {
+    return exit_code_for_signal(result.interrupted_by);
   }
   return result.passed() ? kExitPassed : kExitViolations;
 }
@@ -128,17 +163,21 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<RunFlags>();
   auto* cmd = app.add_subcommand("run", "Run a fault campaign: one scenario over many seeds");
   cmd->add_option("--scenario", flags->scenario, "Scenario name (see `spotcheck list`) or a scenario file (.json)")->capture_default_str();
-  cmd->add_option("--seeds", flags->seeds, "How many seeds to run")->capture_default_str();
-  cmd->add_option("--seed", flags->first_seed, "First seed of the range")->capture_default_str();
+  cmd->add_option("--seeds", flags->seeds, "How many seeds to run (decimal)")->capture_default_str();
+  cmd->add_option("--seed", flags->first_seed, "First seed of the range (decimal, 0 to 2^64-1)")->capture_default_str();
   cmd->add_option("--jobs,-j", flags->jobs, "Seeds run at once (default: one per core)")->check(CLI::Range(1u, 1024u));
   cmd->add_flag("--swarm", flags->swarm, "Each seed draws which fault kinds are on and how hard");
   cmd->add_flag("--check-determinism", flags->check_determinism,
                 "Run every seed twice and compare the traces event by event");
-  cmd->add_option("--junit", flags->junit_path, "Also write a JUnit XML report to this file");
-  cmd->add_option("--html", flags->html_path,
-                  "Also write an HTML report to this file (with the stories of the first failing seeds)");
+  auto* junit = cmd->add_option("--junit", flags->junit_path, "Also write a JUnit XML report to this file");
+  auto* html = cmd->add_option("--html", flags->html_path,
+                               "Also write an HTML report to this file (with the stories of the first failing seeds)");
   cmd->add_flag("--quiet,-q", flags->quiet, "No progress line");
-  cmd->callback([flags, &exit_code] { exit_code = run(*flags); });
+  cmd->callback([flags, junit, html, &exit_code] {
+    flags->junit_given = junit->count() > 0;
+    flags->html_given = html->count() > 0;
+    exit_code = run(*flags);
+  });
 }
 
 }  // namespace spotcheck::cli

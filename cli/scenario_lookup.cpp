@@ -17,6 +17,11 @@ bool looks_like_file(const std::string& name) {
 
 }  // namespace
 
+std::string scenario_file_path(const std::string& name_or_file) {
+  return looks_like_file(name_or_file) && scenarios::builtin_scenarios().find(name_or_file) == nullptr ? name_or_file
+                                                                                                      : std::string();
+}
+
 const scenarios::Scenario& find_scenario(const std::string& name_or_file) {
   const auto& registry = scenarios::builtin_scenarios();
   if (const auto* scenario = registry.find(name_or_file)) {

@@ -9,4 +9,8 @@ namespace spotcheck::cli {
 
 const scenarios::Scenario& find_scenario(const std::string& name_or_file);
 
+// The scenario file a --scenario value names (a path with '/' or ending in .json), or "" for a
+// built-in name: the input that no output of the command may overwrite.
+std::string scenario_file_path(const std::string& name_or_file);
+
 }  // namespace spotcheck::cli

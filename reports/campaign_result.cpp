@@ -1,33 +1,91 @@
 #include "reports/campaign_result.h"
 
+#include <cassert>
+
+#include "reports/shell_quote.h"
+
 namespace spotcheck::reports {
 
-std::map<std::string, std::uint64_t> CampaignResult::violations_by_property() const {
-  std::map<std::string, std::uint64_t> counts;
-  for (const auto& outcome : failures) {
-    if (outcome.violation.has_value()) {
-      ++counts[outcome.violation->property];
-    } else if (outcome.failure.has_value()) {
-      ++counts["run-failure"];
+namespace {
+
+FailureKind* find_kind(std::vector<FailureKind>& kinds, bool run_failure, const std::string& signature) {
+  for (FailureKind& kind : kinds) {
+    if (kind.run_failure == run_failure && kind.signature == signature) {
+      return &kind;
     }
   }
-  return counts;
+  return nullptr;
+}
+
+std::string seed_command(const char* verb, const std::string& scenario, std::uint64_t seed, bool swarm) {
+  std::string command = std::string("spotcheck ") + verb + " --scenario " + shell_quote(scenario) + " --seed " +
+                        std::to_string(seed);
+  if (swarm) {
+    command += " --swarm";
+  }
+  return command;
+}
+
+}  // namespace
+
+void CampaignResult::add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch) {
+  assert(outcome.seed >= first_seed);
+  ++seeds_run;
+  events_total += outcome.events;
+  simulated_us_total += outcome.simulated_us;
+  if (mismatch.has_value()) {
+    ++mismatching_seeds;
+    if (mismatches.size() < kMismatchesKeptMax) {
+      mismatches.push_back(std::move(*mismatch));
+    }
+  }
+  if (outcome.ok()) {
+    return;
+  }
+  const bool run_failure = !outcome.violation.has_value();
+  if (run_failure) {
+    ++run_failure_seeds;
+  } else {
+    ++violating_seeds;
+    ++violations_per_property[outcome.violation->property];
+  }
+  if (failures.size() < kFailuresKeptMax) {
+    scenarios::SeedOutcome kept = outcome;
+    kept.event_hashes.clear();
+    kept.event_lines.clear();
+    failures.push_back(std::move(kept));
+  }
+  const std::string message = run_failure ? outcome.failure.value_or("?") : outcome.violation->message;
+  const std::string signature = run_failure ? run_failure_signature(message) : outcome.violation->property;
+  if (FailureKind* kind = find_kind(failure_kinds, run_failure, signature)) {
+    ++kind->seeds;
+  } else if (failure_kinds.size() < kFailureKindsKeptMax) {
+    failure_kinds.push_back(FailureKind{run_failure, signature, message, outcome.seed, 1});
+  } else {
+    ++other_failure_seeds;
+  }
+}
+
+std::string run_failure_signature(const std::string& failure) {
+  std::string signature;
+  signature.reserve(failure.size());
+  for (std::size_t i = 0; i < failure.size(); ++i) {
+    const bool digit = failure[i] >= '0' && failure[i] <= '9';
+    if (!digit) {
+      signature += failure[i];
+    } else if (signature.empty() || signature.back() != '#') {
+      signature += '#';
+    }
+  }
+  return signature;
 }
 
 std::string replay_command(const std::string& scenario, std::uint64_t seed, bool swarm) {
-  std::string command = "spotcheck replay --scenario " + scenario + " --seed " + std::to_string(seed);
-  if (swarm) {
-    command += " --swarm";
-  }
-  return command;
+  return seed_command("replay", scenario, seed, swarm);
 }
 
 std::string shrink_command(const std::string& scenario, std::uint64_t seed, bool swarm) {
-  std::string command = "spotcheck shrink --scenario " + scenario + " --seed " + std::to_string(seed);
-  if (swarm) {
-    command += " --swarm";
-  }
-  return command;
+  return seed_command("shrink", scenario, seed, swarm);
 }
 
 }  // namespace spotcheck::reports

@@ -1,4 +1,7 @@
 // What one campaign found: the input to every report (text summary, JUnit XML, HTML).
+// A campaign's memory does not grow with its seed count: outcomes are folded in one at a time
+// (add(), in seed order) and only what the reports need is kept — counts, the first failing
+// seeds, and one entry per distinct failure.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +20,20 @@ struct DeterminismMismatch {
   scenarios::Divergence divergence;
 };
 
+// One distinct failure: a property that was violated, or a run failure (an assertion that fired,
+// an exception, a budget spent), with how many seeds showed it and the first of them.
+struct FailureKind {
+  bool run_failure = false;
+  std::string signature;  // the property, or the run failure's text with its numbers folded to '#'
+  std::string first_message;
+  std::uint64_t first_seed = 0;
+  std::uint64_t seeds = 0;
+};
+
+inline constexpr std::size_t kFailuresKeptMax = 1'000;       // failing seeds kept in full
+inline constexpr std::size_t kFailureKindsKeptMax = 1'000;   // distinct failures kept
+inline constexpr std::size_t kMismatchesKeptMax = 1'000;
+
 struct CampaignResult {
   std::string scenario;        // as given on the command line (a name or a scenario file)
   std::uint64_t first_seed = 0;
@@ -28,17 +45,35 @@ struct CampaignResult {
   std::uint64_t events_total = 0;
   std::int64_t simulated_us_total = 0;
   double wall_seconds = 0.0;
-  // Every seed that did not pass, in seed order, without traces.
-  std::vector<scenarios::SeedOutcome> failures;
-  std::vector<DeterminismMismatch> mismatches;
-  // Seeds and their outcome, in seed order (trace fields empty); kept for JUnit.
-  std::vector<scenarios::SeedOutcome> outcomes;
+  // The signal that stopped the campaign early (SIGINT, SIGTERM), or 0 when it ran to the end.
+  int interrupted_by = 0;
 
-  bool passed() const { return failures.empty() && mismatches.empty(); }
-  std::map<std::string, std::uint64_t> violations_by_property() const;
+  std::uint64_t violating_seeds = 0;
+  std::uint64_t run_failure_seeds = 0;
+  std::uint64_t mismatching_seeds = 0;
+  // The first kFailuresKeptMax seeds that did not pass, in seed order, without traces.
+  std::vector<scenarios::SeedOutcome> failures;
+  // Distinct failures in order of their first seed; a failure past kFailureKindsKeptMax distinct
+  // ones is still counted, in other_failure_seeds.
+  std::vector<FailureKind> failure_kinds;
+  std::uint64_t other_failure_seeds = 0;
+  std::vector<DeterminismMismatch> mismatches;  // the first kMismatchesKeptMax
+  std::map<std::string, std::uint64_t> violations_per_property;
+
+  // Folds in one finished seed. Seeds arrive in seed order.
+  void add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch);
+
+  std::uint64_t failing_seeds() const { return violating_seeds + run_failure_seeds; }
+  bool passed() const { return failing_seeds() == 0 && mismatching_seeds == 0; }
+  // Violating seeds per property (run failures are counted apart, in run_failure_seeds).
+  const std::map<std::string, std::uint64_t>& violations_by_property() const { return violations_per_property; }
 };
 
-// The one command that reproduces a seed exactly.
+// A run failure's text with every run of digits folded to '#': the same assertion at the same
+// place is one distinct failure whatever ids, times or generations it printed.
+std::string run_failure_signature(const std::string& failure);
+
+// The one command that reproduces a seed exactly (every word shell-quoted).
 std::string replay_command(const std::string& scenario, std::uint64_t seed, bool swarm);
 // The command that shrinks a violating seed (Location scenarios; docs/replay.md).
 std::string shrink_command(const std::string& scenario, std::uint64_t seed, bool swarm);

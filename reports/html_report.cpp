@@ -47,17 +47,37 @@ void write_figures(const CampaignResult& r, std::ostream& out) {
 }
 
 void write_violations(const CampaignResult& r, std::ostream& out) {
-  const auto by_property = r.violations_by_property();
+  const auto& by_property = r.violations_by_property();
   out << "<h2>Violations by property</h2>\n";
   if (by_property.empty()) {
     out << "<p>none</p>\n";
+  } else {
+    out << "<table>\n<tr><th>property</th><th>failing seeds</th></tr>\n";
+    for (const auto& [property, count] : by_property) {
+      out << "<tr><td>" << escape(property) << "</td><td>" << count << "</td></tr>\n";
+    }
+    out << "</table>\n";
+  }
+  out << "<h2>Run failures</h2>\n<p>" << (r.run_failure_seeds == 0 ? std::string("none") : std::to_string(r.run_failure_seeds) + " seed(s)") << "</p>\n";
+}
+
+// Every distinct failure, with its count and first seed: a rare run failure is never hidden.
+void write_failure_kinds(const CampaignResult& r, std::ostream& out) {
+  if (r.failure_kinds.empty()) {
     return;
   }
-  out << "<table>\n<tr><th>property</th><th>failing seeds</th></tr>\n";
-  for (const auto& [property, count] : by_property) {
-    out << "<tr><td>" << escape(property) << "</td><td>" << count << "</td></tr>\n";
+  out << "<h2>Distinct failures</h2>\n<table>\n<tr><th>kind</th><th>seeds</th><th>first seed</th><th>what</th>"
+         "<th>replay</th></tr>\n";
+  for (const FailureKind& kind : r.failure_kinds) {
+    out << "<tr><td>" << (kind.run_failure ? "run failure" : escape(kind.signature)) << "</td><td>" << kind.seeds
+        << "</td><td>" << kind.first_seed << "</td><td>" << escape(kind.first_message) << "</td><td><code>"
+        << escape(replay_command(r.scenario, kind.first_seed, r.swarm)) << "</code></td></tr>\n";
   }
   out << "</table>\n";
+  if (r.other_failure_seeds != 0) {
+    out << "<p>… and " << r.other_failure_seeds << " seed(s) with failures past the first " << kFailureKindsKeptMax
+        << " distinct ones</p>\n";
+  }
 }
 
 void write_mismatches(const CampaignResult& r, std::ostream& out) {
@@ -121,8 +141,8 @@ void write_failures(const CampaignResult& r, const std::vector<FailureStory>& st
     out << "</td></tr>\n";
   }
   out << "</table>\n";
-  if (shown < r.failures.size()) {
-    out << "<p>… and " << (r.failures.size() - shown) << " more failing seed(s)</p>\n";
+  if (shown < r.failing_seeds()) {
+    out << "<p>… and " << (r.failing_seeds() - shown) << " more failing seed(s)</p>\n";
   }
 }
 
@@ -150,13 +170,18 @@ void write_stories(const std::vector<FailureStory>& stories, std::ostream& out) 
 }  // namespace
 
 void write_html_report(const CampaignResult& r, const std::vector<FailureStory>& stories, std::ostream& out) {
-  const char* verdict = r.passed() ? "PASSED" : "FAILED";
+  const char* verdict = !r.passed() ? "FAILED" : r.interrupted_by != 0 ? "INTERRUPTED" : "PASSED";
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>spotcheck "
       << escape(r.scenario) << ": " << verdict << "</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n";
   out << "<h1 class=\"" << (r.passed() ? "passed" : "failed") << "\">spotcheck " << escape(r.scenario) << ": "
       << verdict << "</h1>\n";
   write_figures(r, out);
+  if (r.interrupted_by != 0) {
+    out << "<p><strong>Interrupted by signal " << r.interrupted_by << " after " << r.seeds_run
+        << " seed(s)</strong>; the figures are of those seeds.</p>\n";
+  }
   write_violations(r, out);
+  write_failure_kinds(r, out);
   write_mismatches(r, out);
   write_failures(r, stories, out);
   write_stories(stories, out);

@@ -1,45 +1,74 @@
 #include "reports/junit_xml.h"
 
-#include <cstdio>
+#include <array>
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 #include "reports/markup_escape.h"
+#include "reports/output_file.h"
 
 namespace spotcheck::reports {
 
 using markup::escape;
 
-void write_junit_xml(const CampaignResult& r, std::ostream& out) {
-  std::size_t failures = 0;
-  for (const auto& o : r.outcomes) {
-    failures += o.ok() ? 0 : 1;
+namespace {
+
+std::string testcase_xml(const std::string& scenario, bool swarm, const scenarios::SeedOutcome& o) {
+  std::string xml = "    <testcase classname=\"spotcheck." + escape(scenario) + "\" name=\"seed " +
+                    std::to_string(o.seed) + "\"";
+  if (o.ok()) {
+    return xml + "/>\n";
+  }
+  const std::string type = o.violation ? o.violation->property : "run-failure";
+  const std::string message = o.violation ? o.violation->message : o.failure.value_or("");
+  xml += ">\n      <failure type=\"" + escape(type) + "\" message=\"" + escape(message) + "\">" +
+         escape(replay_command(scenario, o.seed, swarm)) + "</failure>\n";
+  return xml + "    </testcase>\n";
+}
+
+}  // namespace
+
+JUnitWriter::JUnitWriter(std::string scenario_label, bool swarm)
+    : _scenario(std::move(scenario_label)), _swarm(swarm), _cases(std::tmpfile()) {
+  if (_cases == nullptr) {
+    throw OutputError(std::string("cannot make a temporary file for the JUnit report: ") + std::strerror(errno));
+  }
+}
+
+JUnitWriter::~JUnitWriter() { std::fclose(_cases); }
+
+void JUnitWriter::add(const scenarios::SeedOutcome& outcome) {
+  const std::string xml = testcase_xml(_scenario, _swarm, outcome);
+  std::fwrite(xml.data(), 1, xml.size(), _cases);
+  ++_count;
+  _failed += outcome.ok() ? 0 : 1;
+}
+
+void JUnitWriter::write(const CampaignResult& r, std::ostream& out) {
+  if (std::fflush(_cases) != 0 || std::ferror(_cases) != 0) {
+    throw OutputError(std::string("writing the JUnit report's temporary file failed: ") + std::strerror(errno));
   }
   char wall[32];
   std::snprintf(wall, sizeof wall, "%.3f", r.wall_seconds);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites>\n";
-  out << "  <testsuite name=\"spotcheck." << escape(r.scenario) << "\" tests=\"" << r.outcomes.size()
-      << "\" failures=\"" << failures + r.mismatches.size() << "\" errors=\"0\" time=\"" << wall
-      << "\">\n";
-  for (const auto& o : r.outcomes) {
-    out << "    <testcase classname=\"spotcheck." << escape(r.scenario) << "\" name=\"seed "
-        << o.seed << "\"";
-    if (o.ok()) {
-      out << "/>\n";
-      continue;
-    }
-    const std::string type = o.violation ? o.violation->property : "run-failure";
-    const std::string message = o.violation ? o.violation->message : o.failure.value_or("");
-    out << ">\n      <failure type=\"" << escape(type) << "\" message=\"" << escape(message)
-        << "\">" << escape(replay_command(r.scenario, o.seed, r.swarm)) << "</failure>\n";
-    out << "    </testcase>\n";
+  out << "  <testsuite name=\"spotcheck." << escape(_scenario) << "\" tests=\"" << _count + r.mismatches.size()
+      << "\" failures=\"" << _failed + r.mismatches.size() << "\" errors=\"0\" time=\"" << wall << "\">\n";
+  std::rewind(_cases);
+  std::array<char, 64 * 1024> chunk{};
+  for (std::size_t n; (n = std::fread(chunk.data(), 1, chunk.size(), _cases)) > 0;) {
+    out.write(chunk.data(), static_cast<std::streamsize>(n));
+  }
+  if (std::ferror(_cases) != 0) {
+    throw OutputError(std::string("reading the JUnit report's temporary file failed: ") + std::strerror(errno));
   }
   for (const auto& m : r.mismatches) {
-    out << "    <testcase classname=\"spotcheck." << escape(r.scenario) << "\" name=\"determinism seed "
-        << m.seed << "\">\n      <failure type=\"nondeterminism\" message=\"first differs at event "
-        << m.divergence.event_index << "\">" << escape(m.divergence.first) << " / "
-        << escape(m.divergence.second) << "</failure>\n    </testcase>\n";
+    out << "    <testcase classname=\"spotcheck." << escape(_scenario) << "\" name=\"determinism seed " << m.seed
+        << "\">\n      <failure type=\"nondeterminism\" message=\"first differs at event "
+        << m.divergence.event_index << "\">" << escape(m.divergence.first) << " / " << escape(m.divergence.second)
+        << "</failure>\n    </testcase>\n";
   }
   out << "  </testsuite>\n</testsuites>\n";
 }

@@ -1,12 +1,36 @@
 // JUnit XML for CI dashboards: one test case per seed; a failing seed carries its replay command.
+// The per-seed cases are streamed (JUnitWriter::add, in seed order, to an anonymous temporary
+// file) so a campaign of millions of seeds holds none of them in memory; finish() writes the whole
+// report into place atomically (reports/output_file.h).
 #pragma once
 
+#include <cstdio>
 #include <ostream>
+#include <string>
 
 #include "reports/campaign_result.h"
 
 namespace spotcheck::reports {
 
-void write_junit_xml(const CampaignResult& result, std::ostream& out);
+class JUnitWriter {
+ public:
+  // Throws OutputError when the temporary file cannot be made.
+  JUnitWriter(std::string scenario_label, bool swarm);
+  ~JUnitWriter();
+  JUnitWriter(const JUnitWriter&) = delete;
+  JUnitWriter& operator=(const JUnitWriter&) = delete;
+
+  void add(const scenarios::SeedOutcome& outcome);
+  // The whole report: the suite's counts, every case added, the determinism mismatches.
+  // Throws OutputError if a write failed (now or in an earlier add()).
+  void write(const CampaignResult& result, std::ostream& out);
+
+ private:
+  std::string _scenario;
+  bool _swarm;
+  std::FILE* _cases;
+  std::uint64_t _count = 0;
+  std::uint64_t _failed = 0;
+};
 
 }  // namespace spotcheck::reports

@@ -17,6 +17,24 @@ std::string format(const char* fmt, auto... args) {
 }
 
 
+// Every distinct failure (a property, or a run failure's assertion and place) with its count and
+// the first seed that showed it, so a rare run failure is never hidden behind many violations.
+void write_failure_kinds(const CampaignResult& r, std::ostream& out) {
+  if (r.failure_kinds.empty()) {
+    return;
+  }
+  out << "distinct failures " << r.failure_kinds.size() << "\n";
+  for (const FailureKind& kind : r.failure_kinds) {
+    out << "  " << (kind.run_failure ? "run failure" : "violation") << " in " << kind.seeds << " seed(s), first seed "
+        << kind.first_seed << ": " << (kind.run_failure ? kind.first_message : kind.signature + ": " + kind.first_message)
+        << "\n    replay: " << replay_command(r.scenario, kind.first_seed, r.swarm) << "\n";
+  }
+  if (r.other_failure_seeds != 0) {
+    out << "  ... and " << r.other_failure_seeds << " seed(s) with failures past the first " << kFailureKindsKeptMax
+        << " distinct ones\n";
+  }
+}
+
 }  // namespace
 
 void write_summary_text(const CampaignResult& r, std::ostream& out) {
@@ -31,7 +49,7 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
       << format("%.0f events/s, %.0f seeds/min", static_cast<double>(r.events_total) / wall,
                 static_cast<double>(r.seeds_run) * 60.0 / wall)
       << "\n";
-  const auto by_property = r.violations_by_property();
+  const auto& by_property = r.violations_by_property();
   if (by_property.empty()) {
     out << "violations      none\n";
   } else {
@@ -43,10 +61,17 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
     }
     out << "\n";
   }
+  out << "run failures    " << (r.run_failure_seeds == 0 ? std::string("none") : std::to_string(r.run_failure_seeds))
+      << "\n";
+  if (r.interrupted_by != 0) {
+    out << "interrupted     by signal " << r.interrupted_by << " after " << r.seeds_run
+        << " seed(s); the figures are of those seeds\n";
+  }
+  write_failure_kinds(r, out);
   if (r.checked_determinism) {
     out << "determinism     "
         << (r.mismatches.empty() ? std::string("every seed gave the same trace twice")
-                                 : std::to_string(r.mismatches.size()) + " seed(s) diverged")
+                                 : std::to_string(r.mismatching_seeds) + " seed(s) diverged")
         << "\n";
   }
   for (const auto& m : r.mismatches) {
@@ -59,7 +84,6 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
   std::size_t shown = 0;
   for (const auto& f : r.failures) {
     if (shown == kFailuresShownMax) {
-      out << "\n... and " << (r.failures.size() - shown) << " more failing seed(s)\n";
       break;
     }
     ++shown;
@@ -76,7 +100,10 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
       out << "  shrink: " << shrink_command(r.scenario, f.seed, r.swarm) << "\n";
     }
   }
-  out << "\n" << (r.passed() ? "PASSED" : "FAILED") << "\n";
+  if (r.failing_seeds() > shown) {
+    out << "\n... and " << (r.failing_seeds() - shown) << " more failing seed(s); each distinct failure is listed above\n";
+  }
+  out << "\n" << (!r.passed() ? "FAILED" : r.interrupted_by != 0 ? "INTERRUPTED (no failure in the seeds that finished)" : "PASSED") << "\n";
 }
 
 }  // namespace spotcheck::reports

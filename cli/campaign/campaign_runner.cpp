@@ -1,10 +1,10 @@
 #include "cli/campaign/campaign_runner.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cassert>
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -20,10 +20,96 @@ double seconds_since(WallClock::time_point start) {
 }
 
 // One seed's verdict, as the worker thread leaves it.
-struct SeedSlot {
+struct FinishedSeed {
   scenarios::SeedOutcome outcome;
   std::optional<reports::DeterminismMismatch> mismatch;
 };
+
+// The seeds handed out and the finished ones waiting to be folded in seed order. Guarded by mutex.
+class SeedQueue {
+ public:
+  SeedQueue(const CampaignOptions& options, unsigned jobs)
+      : _options(options), _window(kReorderWindowPerJob * jobs) {}
+
+  // The next seed index to run, or nullopt when the range is done or the campaign stops.
+  std::optional<std::uint64_t> take() {
+    std::unique_lock lock(_mutex);
+    _room.wait(lock, [&] { return _stopping || _next_index - _next_to_fold < _window; });
+    if (_stopping || _next_index == _options.seeds) {
+      return std::nullopt;
+    }
+    ++_in_flight;
+    return _next_index++;
+  }
+
+  void finish(std::uint64_t index, FinishedSeed seed) {
+    std::lock_guard lock(_mutex);
+    assert(_in_flight > 0);
+    --_in_flight;
+    _finished.emplace(index, std::move(seed));
+    _ready.notify_one();
+  }
+
+  void stop() {
+    std::lock_guard lock(_mutex);
+    _stopping = true;
+    _room.notify_all();
+    _ready.notify_one();
+  }
+
+  // Waits up to `wait` for finished seeds; returns the ones that are next in seed order.
+  std::vector<FinishedSeed> next_in_order(std::chrono::milliseconds wait) {
+    std::unique_lock lock(_mutex);
+    _ready.wait_for(lock, wait, [&] { return _finished.contains(_next_to_fold) || all_done_locked(); });
+    std::vector<FinishedSeed> batch;
+    for (auto it = _finished.find(_next_to_fold); it != _finished.end(); it = _finished.find(_next_to_fold)) {
+      batch.push_back(std::move(it->second));
+      _finished.erase(it);
+      ++_next_to_fold;
+    }
+    if (!batch.empty()) {
+      _room.notify_all();
+    }
+    return batch;
+  }
+
+  bool all_done() {
+    std::lock_guard lock(_mutex);
+    return all_done_locked();
+  }
+
+ private:
+  bool all_done_locked() const {
+    return _in_flight == 0 && _finished.empty() && (_stopping || _next_index == _options.seeds);
+  }
+
+  const CampaignOptions& _options;
+  const std::uint64_t _window;
+  std::mutex _mutex;
+  std::condition_variable _room;   // a worker waits for the reorder window to move
+  std::condition_variable _ready;  // the folding thread waits for finished seeds
+  std::uint64_t _next_index = 0;
+  std::uint64_t _next_to_fold = 0;
+  std::uint64_t _in_flight = 0;
+  bool _stopping = false;
+  std::map<std::uint64_t, FinishedSeed> _finished;
+};
+
+FinishedSeed run_one(const CampaignOptions& options, std::uint64_t index) {
+  scenarios::SeedRequest request;
+  request.seed = options.first_seed + index;
+  request.swarm = options.swarm;
+  FinishedSeed finished{options.scenario->run(request), std::nullopt};
+  assert(finished.outcome.seed == request.seed);
+  if (options.check_determinism) {
+    finished.mismatch = check_seed_determinism(*options.scenario, request);
+  }
+  return finished;
+}
+
+int stop_signal(const CampaignOptions& options) {
+  return options.stop != nullptr ? options.stop->load() : 0;
+}
 
 }  // namespace
 
@@ -56,38 +142,24 @@ std::optional<reports::DeterminismMismatch> check_seed_determinism(const scenari
 reports::CampaignResult run_campaign(const CampaignOptions& options) {
   assert(options.scenario != nullptr);
   assert(options.jobs >= 1);
+  assert(options.seeds == 0 || options.first_seed <= UINT64_MAX - (options.seeds - 1));
   const auto start = WallClock::now();
+  const unsigned jobs = static_cast<unsigned>(std::min<std::uint64_t>(options.jobs, std::max<std::uint64_t>(options.seeds, 1)));
 
-  std::vector<SeedSlot> slots(options.seeds);
-  std::atomic<std::uint64_t> next_index{0};
-  std::atomic<std::uint64_t> done{0};
-  std::atomic<std::uint64_t> failures{0};
-  std::atomic<std::uint64_t> events{0};
+  reports::CampaignResult result;
+  result.scenario = options.scenario_label;
+  result.first_seed = options.first_seed;
+  result.seeds_requested = options.seeds;
+  result.swarm = options.swarm;
+  result.checked_determinism = options.check_determinism;
+  result.jobs = jobs;
 
+  SeedQueue queue(options, jobs);
   auto worker = [&] {
-    for (;;) {
-      const std::uint64_t index = next_index.fetch_add(1);
-      if (index >= options.seeds) {
-        return;
-      }
-      scenarios::SeedRequest request;
-      request.seed = options.first_seed + index;
-      request.swarm = options.swarm;
-      SeedSlot& slot = slots[index];
-      slot.outcome = options.scenario->run(request);
-      assert(slot.outcome.seed == request.seed);
-      if (options.check_determinism) {
-        slot.mismatch = check_seed_determinism(*options.scenario, request);
-      }
-      events.fetch_add(slot.outcome.events);
-      if (!slot.outcome.ok() || slot.mismatch.has_value()) {
-        failures.fetch_add(1);
-      }
-      done.fetch_add(1);
+    while (const auto index = queue.take()) {
+      queue.finish(*index, run_one(options, *index));
     }
   };
-
-  const unsigned jobs = static_cast<unsigned>(std::min<std::uint64_t>(options.jobs, std::max<std::uint64_t>(options.seeds, 1)));
   std::vector<std::thread> threads;
   threads.reserve(jobs);
   for (unsigned i = 0; i < jobs; ++i) {
@@ -95,46 +167,35 @@ reports::CampaignResult run_campaign(const CampaignOptions& options) {
   }
 
   auto progress = [&] {
-    return CampaignProgress{done.load(), options.seeds, failures.load(), events.load(), seconds_since(start)};
+    return CampaignProgress{result.seeds_run, options.seeds, result.failing_seeds() + result.mismatching_seeds,
+                            result.events_total, seconds_since(start)};
   };
-  if (options.on_progress) {
-    // Report while the workers run; stop as soon as every seed is done.
-    auto last = WallClock::now();
-    while (done.load() < options.seeds) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      if (std::chrono::duration<double>(WallClock::now() - last).count() >= 0.5) {
-        last = WallClock::now();
-        options.on_progress(progress());
+  auto last_progress = WallClock::now();
+  bool stopping = false;
+  while (!queue.all_done()) {
+    for (FinishedSeed& finished : queue.next_in_order(std::chrono::milliseconds(50))) {
+      if (options.on_seed) {
+        options.on_seed(finished.outcome);
       }
+      result.add(finished.outcome, std::move(finished.mismatch));
+    }
+    if (!stopping && stop_signal(options) != 0) {
+      stopping = true;
+      queue.stop();
+    }
+    if (options.on_progress && seconds_since(last_progress) >= 0.5) {
+      last_progress = WallClock::now();
+      options.on_progress(progress());
     }
   }
   for (auto& t : threads) {
     t.join();
   }
+  assert(stopping || result.seeds_run == options.seeds);
+  result.interrupted_by = stopping ? stop_signal(options) : 0;
+  result.wall_seconds = seconds_since(start);
   if (options.on_progress) {
     options.on_progress(progress());
-  }
-
-  reports::CampaignResult result;
-  result.scenario = options.scenario_label;
-  result.first_seed = options.first_seed;
-  result.seeds_requested = options.seeds;
-  result.seeds_run = done.load();
-  result.swarm = options.swarm;
-  result.checked_determinism = options.check_determinism;
-  result.jobs = jobs;
-  result.wall_seconds = seconds_since(start);
-  result.outcomes.reserve(slots.size());
-  for (auto& slot : slots) {
-    result.events_total += slot.outcome.events;
-    result.simulated_us_total += slot.outcome.simulated_us;
-    if (!slot.outcome.ok()) {
-      result.failures.push_back(slot.outcome);
-    }
-    if (slot.mismatch.has_value()) {
-      result.mismatches.push_back(std::move(*slot.mismatch));
-    }
-    result.outcomes.push_back(std::move(slot.outcome));
   }
   return result;
 }

@@ -1,10 +1,16 @@
 // Runs one scenario over a range of seeds, several seeds at a time (each seed its own world, on
 // its own thread), and gathers a CampaignResult. Nothing here is inside a simulated run, so it
 // may use threads and the wall clock.
+//
+// The seed range is streamed: workers take the next seed as they free up, and the caller's thread
+// folds finished seeds into the result in seed order, so memory does not grow with the seed count
+// (at most kReorderWindowPerJob finished seeds per job wait for a slower one before it).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "reports/campaign_result.h"
@@ -20,16 +26,23 @@ struct CampaignProgress {
   double wall_seconds = 0.0;
 };
 
+inline constexpr std::uint64_t kReorderWindowPerJob = 1'024;
+
 struct CampaignOptions {
   const scenarios::Scenario* scenario = nullptr;
   std::string scenario_label;  // how the user named it; used in replay commands
   std::uint64_t first_seed = 0;
-  std::uint64_t seeds = 0;
+  std::uint64_t seeds = 0;     // first_seed + seeds - 1 must not pass 2^64 - 1
   unsigned jobs = 1;
   bool swarm = false;
   bool check_determinism = false;
-  // Called from the runner's own thread about twice a second, and once at the end.
+  // Called on the caller's thread about twice a second, and once at the end.
   std::function<void(const CampaignProgress&)> on_progress;
+  // Called on the caller's thread for every finished seed, in seed order, before it is folded in.
+  std::function<void(const scenarios::SeedOutcome&)> on_seed;
+  // Read while the campaign runs: once it holds a signal number, no new seed starts, the seeds in
+  // flight finish, and the result is of the seeds that finished (interrupted_by says why).
+  const std::atomic<int>* stop = nullptr;
 };
 
 reports::CampaignResult run_campaign(const CampaignOptions& options);

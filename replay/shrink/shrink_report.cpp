@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "reports/shell_quote.h"
+
 namespace spotcheck::replay {
 
 namespace {
@@ -31,7 +33,7 @@ std::string progress_line(const ShrinkProgress& progress) {
 }
 
 std::string shrunk_replay_command(const std::string& file, std::uint64_t seed) {
-  return "spotcheck replay --scenario " + file + " --seed " + std::to_string(seed);
+  return "spotcheck replay --scenario " + reports::shell_quote(file) + " --seed " + std::to_string(seed);
 }
 
 void print_shrink_summary(const ShrinkResult& result, const std::string& file, std::ostream& out) {

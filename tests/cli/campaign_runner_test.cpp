@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <sstream>
+#include <vector>
 
 #include "cli/campaign/campaign_runner.h"
 #include "reports/html_report.h"
@@ -64,11 +65,14 @@ CampaignOptions options_for(const scenarios::Scenario& scenario, std::uint64_t s
 TEST(CampaignRunner, RunsEverySeedOnceAndGathersFailuresInSeedOrder) {
   const ToyScenario scenario(false);
   for (unsigned jobs : {1u, 2u, 5u}) {
-    const auto result = run_campaign(options_for(scenario, 30, jobs));
+    auto options = options_for(scenario, 30, jobs);
+    std::vector<std::uint64_t> streamed;
+    options.on_seed = [&](const SeedOutcome& o) { streamed.push_back(o.seed); };
+    const auto result = run_campaign(options);
     EXPECT_EQ(result.seeds_run, 30u);
-    EXPECT_EQ(result.outcomes.size(), 30u);
-    for (std::size_t i = 0; i < result.outcomes.size(); ++i) {
-      EXPECT_EQ(result.outcomes[i].seed, i + 1);
+    ASSERT_EQ(streamed.size(), 30u);
+    for (std::size_t i = 0; i < streamed.size(); ++i) {
+      EXPECT_EQ(streamed[i], i + 1) << "seeds reach on_seed in seed order";
     }
     ASSERT_EQ(result.failures.size(), 4u);  // 7, 14, 21, 28
     EXPECT_EQ(result.failures[0].seed, 7u);
@@ -140,23 +144,83 @@ TEST(Reports, JunitHasOneCasePerSeedAndEscapes) {
   SeedOutcome bad;
   bad.seed = 2;
   bad.violation = scenarios::Violation{"p&q", "x \"quoted\" <tag>", 0, 0};
-  result.outcomes = {ok, bad};
-  result.failures = {bad};
+  reports::JUnitWriter junit(result.scenario, false);
+  for (const SeedOutcome& o : {ok, bad}) {
+    junit.add(o);
+    result.add(o, std::nullopt);
+  }
   std::ostringstream xml;
-  reports::write_junit_xml(result, xml);
+  junit.write(result, xml);
   const std::string s = xml.str();
   EXPECT_NE(s.find("tests=\"2\" failures=\"1\""), std::string::npos) << s;
+  EXPECT_NE(s.find("<testcase classname=\"spotcheck.a&lt;b\" name=\"seed 1\"/>"), std::string::npos) << s;
   EXPECT_NE(s.find("name=\"spotcheck.a&lt;b\""), std::string::npos) << s;
   EXPECT_NE(s.find("type=\"p&amp;q\" message=\"x &quot;quoted&quot; &lt;tag&gt;\""), std::string::npos) << s;
-  EXPECT_NE(s.find("spotcheck replay --scenario a&lt;b --seed 2"), std::string::npos) << s;
+  EXPECT_NE(s.find("spotcheck replay --scenario &apos;a&lt;b&apos; --seed 2"), std::string::npos) << s;
   EXPECT_EQ(s.find("<b"), std::string::npos);
+}
+
+TEST(CampaignRunner, AStopStartsNoNewSeedAndKeepsTheFinishedOnes) {
+  const ToyScenario scenario(false);
+  std::atomic<int> stop{0};
+  auto options = options_for(scenario, 1'000'000, 2);
+  options.stop = &stop;
+  std::uint64_t seen = 0;
+  options.on_seed = [&](const SeedOutcome& o) {
+    EXPECT_EQ(o.seed, seen + 1);
+    if (++seen == 100) {
+      stop.store(15);
+    }
+  };
+  const auto result = run_campaign(options);
+  EXPECT_EQ(result.interrupted_by, 15);
+  EXPECT_GE(result.seeds_run, 100u);
+  EXPECT_LT(result.seeds_run, 1'000'000u);
+  EXPECT_EQ(result.seeds_run, seen) << "every finished seed is folded in, in order";
+  EXPECT_EQ(result.violating_seeds, result.seeds_run / 7);
+}
+
+TEST(CampaignResult, KeepsABoundedListAndEveryDistinctFailure) {
+  reports::CampaignResult result;
+  result.first_seed = 1;
+  for (std::uint64_t seed = 1; seed <= 5'000; ++seed) {
+    SeedOutcome o;
+    o.seed = seed;
+    if (seed % 2 == 0) {
+      o.violation = scenarios::Violation{"p", "two owners of x" + std::to_string(seed), 0, 0};
+    } else if (seed % 1'000 == 1) {
+      o.failure = "assertion `_instances.count(id) == 0` failed at target.cpp:" + std::to_string(100 + seed % 3) +
+                  " on node-" + std::to_string(seed);
+    } else if (seed == 4'999) {
+      o.failure = "step budget exhausted before the end of the run";
+    }
+    result.add(o, std::nullopt);
+  }
+  EXPECT_EQ(result.seeds_run, 5'000u);
+  EXPECT_EQ(result.violating_seeds, 2'500u);
+  EXPECT_EQ(result.run_failure_seeds, 6u);
+  EXPECT_EQ(result.failures.size(), reports::kFailuresKeptMax);
+  EXPECT_EQ(result.violations_by_property().at("p"), 2'500u);
+  EXPECT_EQ(result.violations_by_property().count("run-failure"), 0u) << "run failures are counted apart";
+  // One kind for the property, the assertion at its place (numbers folded), and the budget.
+  ASSERT_EQ(result.failure_kinds.size(), 3u);
+  EXPECT_EQ(result.failure_kinds[0].first_seed, 1u);
+  EXPECT_TRUE(result.failure_kinds[0].run_failure);
+  EXPECT_EQ(result.failure_kinds[0].seeds, 5u);
+  EXPECT_EQ(result.failure_kinds[1].signature, "p");
+  EXPECT_EQ(result.failure_kinds[2].first_seed, 4'999u);
+  std::ostringstream text;
+  reports::write_summary_text(result, text);
+  const std::string s = text.str();
+  EXPECT_NE(s.find("run failures    6\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("run failure in 1 seed(s), first seed 4999: step budget exhausted"), std::string::npos) << s;
+  EXPECT_NE(s.find("replay: spotcheck replay --scenario '' --seed 4999"), std::string::npos) << s;
 }
 
 TEST(Reports, HtmlListsFailuresWithCommandsAndStoriesAndEscapes) {
   reports::CampaignResult result;
   result.scenario = "a<b";
   result.seeds_requested = 3;
-  result.seeds_run = 3;
   SeedOutcome ok;
   ok.seed = 1;
   SeedOutcome violated;
@@ -165,8 +229,10 @@ TEST(Reports, HtmlListsFailuresWithCommandsAndStoriesAndEscapes) {
   SeedOutcome broke;
   broke.seed = 3;
   broke.failure = "step budget <exhausted>";
-  result.outcomes = {ok, violated, broke};
-  result.failures = {violated, broke};
+  result.first_seed = 1;
+  for (const SeedOutcome& o : {ok, violated, broke}) {
+    result.add(o, std::nullopt);
+  }
   const std::vector<reports::FailureStory> stories = {
       {2, {"story of the violation (p&q)", "  ! #40  1.0s  node-0  pause", "  * #42  1.5s  node-0  object.work <x>"}}};
   std::ostringstream html;
@@ -175,13 +241,13 @@ TEST(Reports, HtmlListsFailuresWithCommandsAndStoriesAndEscapes) {
   EXPECT_NE(s.find("<h1 class=\"failed\">spotcheck a&lt;b: FAILED</h1>"), std::string::npos) << s;
   EXPECT_NE(s.find("<td>p&amp;q</td><td>1.5 s</td><td>42</td><td>x &quot;quoted&quot; &lt;tag&gt;</td>"), std::string::npos)
       << s;
-  EXPECT_NE(s.find("<code>spotcheck replay --scenario a&lt;b --seed 2</code><br><code>spotcheck shrink --scenario "
-                   "a&lt;b --seed 2</code>"),
+  EXPECT_NE(s.find("<code>spotcheck replay --scenario &apos;a&lt;b&apos; --seed 2</code><br><code>spotcheck shrink "
+                   "--scenario &apos;a&lt;b&apos; --seed 2</code>"),
             std::string::npos)
       << s;
   // A run failure gets a replay command but no shrink command (shrink needs a violated property).
   EXPECT_NE(s.find("step budget &lt;exhausted&gt;"), std::string::npos) << s;
-  EXPECT_EQ(s.find("shrink --scenario a&lt;b --seed 3"), std::string::npos) << s;
+  EXPECT_EQ(s.find("shrink --scenario &apos;a&lt;b&apos; --seed 3"), std::string::npos) << s;
   // The story: linked from its seed, key events and faults marked.
   EXPECT_NE(s.find("<a href=\"#seed-2\">2</a>"), std::string::npos) << s;
   EXPECT_NE(s.find("<section id=\"seed-2\">"), std::string::npos) << s;

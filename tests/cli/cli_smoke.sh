@@ -12,7 +12,7 @@ checks=0
 source "$(dirname "${BASH_SOURCE[0]}")/../cli/expect.sh"
 
 expect 2 "A subcommand is required" --
-expect 2 "Could not convert" -- run --seeds x
+expect 2 "--seeds must be a plain decimal number" -- run --seeds x
 expect 2 "unknown scenario 'nope'" -- run --scenario nope
 expect 2 "--seeds must be at least 1" -- run --seeds 0
 expect 2 "cannot be read" -- run --scenario "$scratch/missing.json"

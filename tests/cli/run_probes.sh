@@ -5,6 +5,7 @@
 # A probe file calls
 #   probe <exit code> <first-line glob> -- <spotcheck args...>
 #   probe_stdin <file> <exit code> <first-line glob> -- <spotcheck args...>   (stdin from file)
+#   probe_stdout <file> <exit code> <first-line glob> -- <spotcheck args...>  (stdout to file)
 # The glob is matched against the first non-empty stderr line (bash [[ == ]] pattern; quote
 # literal '*' or '?'). An error (exit 2 or 3) must be exactly one line, prefixed "spotcheck".
 # Each probe runs under a 60 s timeout; a timeout or a signal death is a failure.
@@ -54,6 +55,15 @@ probe_stdin() {
   err=$(timeout 60 "$bin" "$@" 2>&1 >/dev/null <"$input")
   code=$?
   _probe_check "$want_code" "$want_first" "$code" "$err" "spotcheck $* < $input"
+}
+
+probe_stdout() {
+  local output="$1" want_code="$2" want_first="$3"
+  shift 4
+  local err code
+  err=$(timeout 60 "$bin" "$@" 2>&1 >"$output" </dev/null)
+  code=$?
+  _probe_check "$want_code" "$want_first" "$code" "$err" "spotcheck $* > $output"
 }
 
 for probe_file in "$probes_dir"/*.sh; do
