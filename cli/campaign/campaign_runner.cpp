@@ -4,6 +4,7 @@
 #include <cassert>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -99,7 +100,16 @@ FinishedSeed run_one(const CampaignOptions& options, std::uint64_t index) {
   scenarios::SeedRequest request;
   request.seed = options.first_seed + index;
   request.swarm = options.swarm;
-  FinishedSeed finished{options.scenario->run(request), std::nullopt};
+  FinishedSeed finished;
+  try {
+    finished.outcome = options.scenario->run(request);
+  } catch (const std::exception& e) {
+    // Out of memory or another escape from the world's own catch: the seed is a run failure and
+    // the campaign goes on (an exception leaving a worker thread would abort the process).
+    finished.outcome = scenarios::SeedOutcome{};
+    finished.outcome.seed = request.seed;
+    finished.outcome.failure = std::string("the run threw: ") + e.what();
+  }
   assert(finished.outcome.seed == request.seed);
   if (options.check_determinism) {
     finished.mismatch = check_seed_determinism(*options.scenario, request);
