@@ -31,7 +31,10 @@ std::string Trace::render(std::uint64_t index) const {
   if (index >= size()) {
     return "<end of trace>";
   }
-  std::string out = "#" + std::to_string(index) + " ";
+  // Appended piece by piece: GCC 12's -O3 reports a false -Werror=restrict for "#" + to_string().
+  std::string out = "#";
+  out += std::to_string(index);
+  out += ' ';
   if (!config_.keep_events) {
     char hash[32];
     std::snprintf(hash, sizeof(hash), "hash=%016llx", static_cast<unsigned long long>(event_hashes_[index]));
