@@ -25,15 +25,25 @@ bool same_file(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+CLI::Validator output_file_name() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        if (path.empty()) {
+          return "needs a file name, not an empty string";
+        }
+        if (path.front() == '-') {
+          return "needs a file name, not '" + path + "' (write ./" + path + " for a file whose name starts with '-')";
+        }
+        return "";
+      },
+      "FILE");
+}
+
 void check_output_paths(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs) {
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const NamedPath& out = outputs[i];
     if (out.path.empty()) {
       continue;
-    }
-    if (out.path.front() == '-') {
-      throw UsageError(out.flag + " needs a file name, not '" + out.path + "' (write ./" + out.path +
-                       " for a file whose name starts with '-')");
     }
     for (std::size_t j = 0; j < i; ++j) {
       if (!outputs[j].path.empty() && same_file(outputs[j].path, out.path)) {

@@ -4,6 +4,8 @@
 // when v.json is the scenario).
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <string>
 #include <vector>
 
@@ -14,7 +16,12 @@ struct NamedPath {
   std::string path;  // empty: not given
 };
 
-// Throws UsageError. Inputs are only compared against the outputs; unset paths are skipped.
+// The check of every output-path option's value, run by CLI11 for each value given: an empty path
+// and a path that starts with '-' are refused.
+CLI::Validator output_file_name();
+
+// Throws UsageError when two outputs, or an output and an input, are one file. Unset paths are
+// skipped.
 void check_output_paths(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs);
 
 }  // namespace spotcheck::cli

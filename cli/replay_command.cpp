@@ -88,14 +88,10 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--seed", flags->seed, "The seed to replay (decimal, 0 to 2^64-1)")->required();
   cmd->add_flag("--swarm", flags->swarm, "The seed was run in swarm mode");
   cmd->add_flag("--trace", flags->print_trace, "Print every event of the run");
-  auto* trace_out = cmd->add_option("--trace-out", flags->trace_path, "Write every event of the run to this file");
+  cmd->add_option("--trace-out", flags->trace_path, "Write every event of the run to this file")
+      ->check(output_file_name());
   cmd->add_flag("--check-determinism", flags->check_determinism, "Also run the seed twice more and compare");
-  cmd->callback([flags, trace_out, &exit_code] {
-    if (trace_out->count() > 0 && flags->trace_path.empty()) {
-      throw UsageError("the trace path is empty");
-    }
-    exit_code = replay(*flags);
-  });
+  cmd->callback([flags, &exit_code] { exit_code = replay(*flags); });
 }
 
 }  // namespace spotcheck::cli

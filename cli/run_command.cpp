@@ -33,8 +33,6 @@ struct RunFlags {
   bool quiet = false;
   std::string junit_path;
   std::string html_path;
-  bool junit_given = false;  // an empty path given is refused, not taken as "no report"
-  bool html_given = false;
 };
 
 // Stories of the first few violating seeds for the HTML report: each seed runs once more with its
@@ -83,12 +81,6 @@ int run(const RunFlags& flags) {
   const std::uint64_t first_seed = parse_seed("--seed", flags.first_seed);
   const std::uint64_t seeds = parse_decimal("--seeds", flags.seeds, 0, UINT64_MAX);
   check_seed_range(first_seed, seeds);
-  if (flags.junit_given && flags.junit_path.empty()) {
-    throw UsageError("the JUnit report path is empty");
-  }
-  if (flags.html_given && flags.html_path.empty()) {
-    throw UsageError("the HTML report path is empty");
-  }
   check_output_paths({{"--junit", flags.junit_path}, {"--html", flags.html_path}},
                      {{"--scenario", scenario_file_path(flags.scenario)}});
   const auto& scenario = find_scenario(flags.scenario);
@@ -169,15 +161,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--swarm", flags->swarm, "Each seed draws which fault kinds are on and how hard");
   cmd->add_flag("--check-determinism", flags->check_determinism,
                 "Run every seed twice and compare the traces event by event");
-  auto* junit = cmd->add_option("--junit", flags->junit_path, "Also write a JUnit XML report to this file");
-  auto* html = cmd->add_option("--html", flags->html_path,
-                               "Also write an HTML report to this file (with the stories of the first failing seeds)");
+  cmd->add_option("--junit", flags->junit_path, "Also write a JUnit XML report to this file")->check(output_file_name());
+  cmd->add_option("--html", flags->html_path,
+                  "Also write an HTML report to this file (with the stories of the first failing seeds)")
+      ->check(output_file_name());
   cmd->add_flag("--quiet,-q", flags->quiet, "No progress line");
-  cmd->callback([flags, junit, html, &exit_code] {
-    flags->junit_given = junit->count() > 0;
-    flags->html_given = html->count() > 0;
-    exit_code = run(*flags);
-  });
+  cmd->callback([flags, &exit_code] { exit_code = run(*flags); });
 }
 
 }  // namespace spotcheck::cli

@@ -96,14 +96,10 @@ void add_shrink_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--seed", flags->seed, "The failing seed (decimal, 0 to 2^64-1)")->required();
   cmd->add_flag("--swarm", flags->swarm, "The seed was run in swarm mode (its drawn plan is the starting plan)");
   cmd->add_option("--max-runs", flags->max_runs, "Runs of the seed the search may use")->capture_default_str();
-  auto* out = cmd->add_option("--out", flags->out,
-                  "Where to write the shrunk scenario file (default <scenario>-seed-<N>-shrunk.json)");
-  cmd->callback([flags, out, &exit_code] {
-    if (out->count() > 0 && flags->out.empty()) {
-      throw UsageError("the --out path is empty");
-    }
-    exit_code = shrink(*flags);
-  });
+  cmd->add_option("--out", flags->out,
+                  "Where to write the shrunk scenario file (default <scenario>-seed-<N>-shrunk.json)")
+      ->check(output_file_name());
+  cmd->callback([flags, &exit_code] { exit_code = shrink(*flags); });
 }
 
 }  // namespace spotcheck::cli

@@ -19,9 +19,10 @@ probe 2 "spotcheck: --seed must be a plain decimal number *" -- shrink --seed +3
 probe 2 "spotcheck: --seed must be a plain decimal number * (got '99999999999999999999': too large)" -- shrink --seed 99999999999999999999
 
 # Output paths that cannot be what the user meant.
-probe 2 "spotcheck: the HTML report path is empty" -- run --seeds 1 --html ''
-probe 2 "spotcheck: the JUnit report path is empty" -- run --seeds 1 --junit ''
-probe 2 "spotcheck: --html needs a file name, not '--quiet'*" -- run --seeds 1 --html --quiet
+probe 2 "spotcheck: --html: needs a file name, not an empty string*" -- run --seeds 1 --html ''
+probe 2 "spotcheck: --junit: needs a file name, not an empty string*" -- run --seeds 1 --junit ''
+probe 2 "spotcheck: --html: needs a file name, not '--quiet'*" -- run --seeds 1 --html --quiet
+probe 2 "spotcheck: --junit: needs a file name, not '-x'*" -- run --seeds 1 --junit -x
 probe 2 "spotcheck: --junit and --html name the same file '$scratch/same.xml'" -- run --seeds 1 --junit "$scratch/same.xml" --html "$scratch/same.xml"
 probe 2 "spotcheck: --junit and --html name the same file *" -- run --seeds 1 --junit "$scratch/same.xml" --html "$scratch/../$(basename "$scratch")/same.xml"
 cp "$(dirname "$probes_dir")/../../scenarios/files/examples/long-pauses.json" "$scratch/v.json"
@@ -39,5 +40,5 @@ probe 3 "spotcheck: writing trace to '/dev/full' failed: No space left on device
 probe_stdout /dev/full 3 "spotcheck: writing standard output failed*" -- run --seeds 2 --quiet
 probe_stdout /dev/full 3 "spotcheck: writing standard output failed*" -- replay --seed 3 --trace
 probe_stdout /dev/full 3 "spotcheck: writing standard output failed*" -- list
-probe 2 "spotcheck: the trace path is empty" -- replay --seed 1 --trace-out ''
-probe 2 "spotcheck: the --out path is empty" -- shrink --seed 1 --out ''
+probe 2 "spotcheck: --trace-out: needs a file name, not an empty string*" -- replay --seed 1 --trace-out ''
+probe 2 "spotcheck: --out: needs a file name, not an empty string*" -- shrink --seed 1 --out ''
