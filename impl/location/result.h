@@ -44,4 +44,16 @@ class Result {
   std::variant<T, E> _state;
 };
 
+// One attempt of a bounded retry loop: its result, and whether the loop should try again (a
+// contention loser, or a write whose outcome the next attempt's read must tell). Returned
+// instead of a `bool& retry` out-parameter.
+template <class T, class E = Error>
+struct Attempt {
+  Result<T, E> result;
+  bool retry = false;
+
+  static Attempt settled(Result<T, E> r) { return Attempt{std::move(r), false}; }
+  static Attempt again(Result<T, E> r) { return Attempt{std::move(r), true}; }
+};
+
 }  // namespace spotcheck::location

@@ -104,133 +104,151 @@ Result<PublishOutcome> DescriptorPublisher::publish() {
       emit(to_string(admitted.error().kind), 0, 0);
       return admitted.error();
     }
-    bool retry = false;
-    Result<PublishOutcome> outcome = publish_attempt(unresolved, retry);
-    if (!retry) {
-      return outcome;
+    Attempt<PublishOutcome> attempted = publish_attempt(unresolved);
+    if (!attempted.retry) {
+      return std::move(attempted.result);
     }
   }
   emit("conflict", 0, 0);
   return Error::conflict(ConflictCause::kVersionChanged, "the descriptor row kept changing");
 }
 
-Result<PublishOutcome> DescriptorPublisher::publish_attempt(
-    std::vector<UnresolvedWrite>& unresolved, bool& retry) {
-  retry = false;
-  auto deadline = [this] { return _platform.clock.now_us() + _config.store_request_timeout_us; };
-  const store::ReadResult read = _store.read(_key, deadline());
+Attempt<PublishOutcome> DescriptorPublisher::publish_attempt(std::vector<UnresolvedWrite>& unresolved) {
+  Planned planned = plan_publish(unresolved);
+  if (auto* settled = std::get_if<Attempt<PublishOutcome>>(&planned)) {
+    LOCATION_ASSERT(!settled->retry);
+    return std::move(*settled);
+  }
+  return write_planned(std::get<PublishPlan>(std::move(planned)), unresolved);
+}
+
+DescriptorPublisher::Planned DescriptorPublisher::plan_publish(const std::vector<UnresolvedWrite>& unresolved) {
+  using Settled = Attempt<PublishOutcome>;
+  const store::ReadResult read = _store.read(_key, _platform.clock.now_us() + _config.store_request_timeout_us);
   if (const auto* error = std::get_if<store::StoreError>(&read)) {
     emit("store_error", 0, 0);
-    return Error::of(ErrorKind::kStoreError,
-                     std::string("reading our descriptor row: ") + store::to_string(error->kind));
+    return Settled::settled(
+        Error::of(ErrorKind::kStoreError, std::string("reading our descriptor row: ") + store::to_string(error->kind)));
   }
-  std::vector<store::Condition> conditions;
-  PublishOutcome success = PublishOutcome::kPublished;
+  PublishPlan plan;
   if (std::holds_alternative<store::Missing>(read)) {
-    conditions.push_back(store::ExpectAbsent{_key});
-  } else {
-    const auto& found = std::get<store::Found>(read);
-    records::RecordResult<records::MeshNodeDescriptorRecord> stored =
-        records::decode_mesh_node_descriptor_record(found.value);
-    if (!stored.ok()) {
-      emit("record_invalid", 0, found.now_ms);
-      return Error::of(ErrorKind::kRecordInvalid,
-                       "our descriptor row does not decode: " + records::describe(stored.error()));
-    }
-    const auto earlier = std::find_if(unresolved.begin(), unresolved.end(),
-                                      [&](const UnresolvedWrite& w) { return w.bytes == found.value; });
-    if (earlier != unresolved.end()) {
-      // An earlier attempt of this call applied although its reply was lost (§10).
-      LOCATION_ASSERT(stored.value().descriptor_revision == _descriptor.descriptor_revision);
-      emit(to_string(earlier->success), static_cast<std::int64_t>(found.version.value),
-           found.now_ms, /*resolved=*/true);
-      return earlier->success;
-    }
-    const records::MeshNodeDescriptorRecord& current = stored.value();
-    const bool ours = current.owner_id == _descriptor.owner_id &&
-                      current.lease_generation == _descriptor.lease_generation;
-    if (ours && current.descriptor_revision >= _descriptor.descriptor_revision) {
-      // Same Revision already stored: a harmless no-op, never an overwrite (§4).
-      emit("ignored_stale", static_cast<std::int64_t>(found.version.value), found.now_ms);
-      return PublishOutcome::kIgnoredStale;
-    }
-    conditions.push_back(store::ExpectVersion{_key, found.version});
-    if (!ours) {
-      // Another host run published here: take over only once its owner lease has ended.
-      const store::Key lease_key = records::owner_lease_preimage(current.owner_id);
-      const store::ReadResult lease = _store.read(lease_key, deadline());
-      if (std::holds_alternative<store::StoreError>(lease)) {
-        emit("store_error", 0, 0);
-        return Error::of(ErrorKind::kStoreError, "reading the previous publisher's owner lease");
-      }
-      if (const auto* lease_found = std::get_if<store::Found>(&lease)) {
-        records::RecordResult<records::OwnerLeaseRecord> record =
-            records::decode_owner_lease_record(lease_found->value);
-        const bool valid = record.ok() && record.value().owner_id == current.owner_id &&
-                           record.value().lease_generation == current.lease_generation &&
-                           record.value().expires_at_epoch_ms > lease_found->now_ms;
-        if (valid) {
-          emit("conflict", 0, lease_found->now_ms);
-          return Error::conflict(ConflictCause::kOwnedByOtherHost,
-                                 "the descriptor row belongs to a live host run");
-        }
-        conditions.push_back(store::ExpectVersion{lease_key, lease_found->version});
-      } else {
-        conditions.push_back(store::ExpectAbsent{lease_key});
-      }
-      success = PublishOutcome::kTakenOver;
-    }
+    plan.conditions.push_back(store::ExpectAbsent{_key});
+    return plan;
   }
-  const std::size_t own_lease_index = conditions.size();
-  conditions.push_back(store::ExpectVersion{_lease.record_key(), _lease.record_version()});
+  const auto& found = std::get<store::Found>(read);
+  records::RecordResult<records::MeshNodeDescriptorRecord> stored =
+      records::decode_mesh_node_descriptor_record(found.value);
+  if (!stored.ok()) {
+    emit("record_invalid", 0, found.now_ms);
+    return Settled::settled(Error::of(ErrorKind::kRecordInvalid,
+                                      "our descriptor row does not decode: " + records::describe(stored.error())));
+  }
+  const auto earlier = std::find_if(unresolved.begin(), unresolved.end(),
+                                    [&](const UnresolvedWrite& w) { return w.bytes == found.value; });
+  if (earlier != unresolved.end()) {
+    // An earlier attempt of this call applied although its reply was lost (§10).
+    LOCATION_ASSERT(stored.value().descriptor_revision == _descriptor.descriptor_revision);
+    emit(to_string(earlier->success), static_cast<std::int64_t>(found.version.value), found.now_ms,
+         /*resolved=*/true);
+    return Settled::settled(earlier->success);
+  }
+  const records::MeshNodeDescriptorRecord& current = stored.value();
+  const bool ours =
+      current.owner_id == _descriptor.owner_id && current.lease_generation == _descriptor.lease_generation;
+  if (ours && current.descriptor_revision >= _descriptor.descriptor_revision) {
+    // Same Revision already stored: a harmless no-op, never an overwrite (§4).
+    emit("ignored_stale", static_cast<std::int64_t>(found.version.value), found.now_ms);
+    return Settled::settled(PublishOutcome::kIgnoredStale);
+  }
+  plan.conditions.push_back(store::ExpectVersion{_key, found.version});
+  if (!ours) {
+    auto lease_condition = takeover_condition(current);
+    if (auto* settled = std::get_if<Settled>(&lease_condition)) {
+      return std::move(*settled);
+    }
+    plan.conditions.push_back(std::get<store::Condition>(std::move(lease_condition)));
+    plan.success = PublishOutcome::kTakenOver;
+  }
+  return plan;
+}
+
+std::variant<store::Condition, Attempt<PublishOutcome>> DescriptorPublisher::takeover_condition(
+    const records::MeshNodeDescriptorRecord& current) {
+  using Settled = Attempt<PublishOutcome>;
+  // Another host run published here: take over only once its owner lease has ended.
+  const store::Key lease_key = records::owner_lease_preimage(current.owner_id);
+  const store::ReadResult lease = _store.read(lease_key, _platform.clock.now_us() + _config.store_request_timeout_us);
+  if (std::holds_alternative<store::StoreError>(lease)) {
+    emit("store_error", 0, 0);
+    return Settled::settled(Error::of(ErrorKind::kStoreError, "reading the previous publisher's owner lease"));
+  }
+  const auto* lease_found = std::get_if<store::Found>(&lease);
+  if (lease_found == nullptr) {
+    return store::ExpectAbsent{lease_key};
+  }
+  records::RecordResult<records::OwnerLeaseRecord> record = records::decode_owner_lease_record(lease_found->value);
+  const bool valid = record.ok() && record.value().owner_id == current.owner_id &&
+                     record.value().lease_generation == current.lease_generation &&
+                     record.value().expires_at_epoch_ms > lease_found->now_ms;
+  if (valid) {
+    emit("conflict", 0, lease_found->now_ms);
+    return Settled::settled(
+        Error::conflict(ConflictCause::kOwnedByOtherHost, "the descriptor row belongs to a live host run"));
+  }
+  return store::ExpectVersion{lease_key, lease_found->version};
+}
+
+Attempt<PublishOutcome> DescriptorPublisher::write_planned(PublishPlan plan, std::vector<UnresolvedWrite>& unresolved) {
+  using Outcome = Attempt<PublishOutcome>;
+  auto deadline = [this] { return _platform.clock.now_us() + _config.store_request_timeout_us; };
+  const std::size_t own_lease_index = plan.conditions.size();
+  plan.conditions.push_back(store::ExpectVersion{_lease.record_key(), _lease.record_version()});
 
   records::MeshNodeDescriptorRecord written = _descriptor;
   written.updated_at_epoch_ms = _lease.estimated_store_now_ms();
   store::Bytes bytes = records::encode(written);
   LOCATION_ASSERT(bytes.size() <= records::kDescriptorBytesMax);
-  store::WriteRequest request{std::move(conditions), {store::Put{_key, bytes}}};
+  store::WriteRequest request{std::move(plan.conditions), {store::Put{_key, bytes}}};
   // Fencing (§5): the reads above parked this task. Admission is checked again right before the
   // write is sent, so a host paused past its deadline in that gap never sends it.
   if (Result<Done> admitted = _lease.admit("descriptor_publish"); !admitted.ok()) {
     emit(to_string(admitted.error().kind), 0, 0);
-    return admitted.error();
+    return Outcome::settled(admitted.error());
   }
   const store::WriteResult result = _store.write(request, deadline());
 
   if (const auto* applied = std::get_if<store::Applied>(&result)) {
     LOCATION_ASSERT(applied->outcomes.size() == 1);
-    emit(to_string(success), static_cast<std::int64_t>(applied->outcomes[0].version.value),
-         applied->now_ms);
-    return success;
+    emit(to_string(plan.success), static_cast<std::int64_t>(applied->outcomes[0].version.value), applied->now_ms);
+    return Outcome::settled(plan.success);
   }
   if (const auto* conflict = std::get_if<store::Conflict>(&result)) {
     LOCATION_ASSERT(conflict->reason == store::Conflict::Reason::kVersionMismatch);
     if (conflict->index == own_lease_index) {
       if (Result<Done> reconfirmed = _lease.reconfirm(); !reconfirmed.ok()) {
         emit(to_string(reconfirmed.error().kind), 0, conflict->now_ms);
-        return reconfirmed.error();
+        return Outcome::settled(reconfirmed.error());
       }
     }
-    retry = true;  // the row or a lease moved: read again
-    return Error::conflict(ConflictCause::kVersionChanged, "descriptor row moved");
+    // The row or a lease moved: read again.
+    return Outcome::again(Error::conflict(ConflictCause::kVersionChanged, "descriptor row moved"));
   }
   if (const auto* error = std::get_if<store::StoreError>(&result)) {
     emit("store_error", 0, 0);
-    return Error::of(ErrorKind::kStoreError,
-                     std::string("writing our descriptor: ") + store::to_string(error->kind));
+    return Outcome::settled(
+        Error::of(ErrorKind::kStoreError, std::string("writing our descriptor: ") + store::to_string(error->kind)));
   }
   // Indeterminate: the next attempt re-reads the row. Our bytes there mean it applied; any other
   // state is handled as a fresh publish (§10).
   const store::ReadResult reread = _store.read(_key, deadline());
   if (const auto* found = std::get_if<store::Found>(&reread); found != nullptr && found->value == bytes) {
-    emit(to_string(success), static_cast<std::int64_t>(found->version.value), found->now_ms,
+    emit(to_string(plan.success), static_cast<std::int64_t>(found->version.value), found->now_ms,
          /*resolved=*/true);
-    return success;
+    return Outcome::settled(plan.success);
   }
   // Not seen (yet): remember the bytes, so the next attempt's read recognises them.
-  unresolved.push_back(UnresolvedWrite{std::move(bytes), success});
-  retry = true;
-  return Error::of(ErrorKind::kIndeterminate, "descriptor write outcome unknown");
+  unresolved.push_back(UnresolvedWrite{std::move(bytes), plan.success});
+  return Outcome::again(Error::of(ErrorKind::kIndeterminate, "descriptor write outcome unknown"));
 }
 
 void DescriptorPublisher::emit(std::string_view outcome, std::int64_t version,

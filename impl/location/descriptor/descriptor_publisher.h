@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <variant>
 #include <vector>
 
 #include "impl/location/config/location_config.h"
@@ -62,7 +63,23 @@ class DescriptorPublisher {
     store::Bytes bytes;
     PublishOutcome success = PublishOutcome::kPublished;  // what it was: publish or takeover
   };
-  Result<PublishOutcome> publish_attempt(std::vector<UnresolvedWrite>& unresolved, bool& retry);
+  // The conditions an attempt writes under, and what its success is (publish or takeover).
+  struct PublishPlan {
+    std::vector<store::Condition> conditions;
+    PublishOutcome success = PublishOutcome::kPublished;
+  };
+  using Planned = std::variant<PublishPlan, Attempt<PublishOutcome>>;
+  // One attempt: read and judge the row (plan_publish), then write (write_planned). A write whose
+  // reply was lost and that a re-read did not find joins `unresolved` for the next attempts.
+  Attempt<PublishOutcome> publish_attempt(std::vector<UnresolvedWrite>& unresolved);
+  // Reads our row: the plan, or the attempt's result already (a no-op, an error, an earlier
+  // attempt found applied).
+  Planned plan_publish(const std::vector<UnresolvedWrite>& unresolved);
+  // The row holds another host run's descriptor: the condition on its owner lease record as read,
+  // or Conflict while that lease is valid.
+  std::variant<store::Condition, Attempt<PublishOutcome>> takeover_condition(
+      const records::MeshNodeDescriptorRecord& current);
+  Attempt<PublishOutcome> write_planned(PublishPlan plan, std::vector<UnresolvedWrite>& unresolved);
   // `resolved`: the write's success was established by a re-read (§10), not by its own reply.
   void emit(std::string_view outcome, std::int64_t version, std::int64_t store_now_ms,
             bool resolved = false);

@@ -159,16 +159,16 @@ Result<Done> OwnerLease::register_lease() {
       _host_run.owner_id = new_owner_id(_platform.random);
       _record_key = records::owner_lease_preimage(_host_run.owner_id);
     }
-    bool retry = false;
-    Result<Done> result = register_attempt(retry);
-    if (!retry) {
+    Attempt<Done> attempted = register_attempt();
+    if (!attempted.retry) {
+      const Result<Done>& result = attempted.result;
       if (!result.ok()) {
         _platform.events.emit(events::kLeaseRegisterFailed,
                               {Field::str("owner", _host_run.owner_id),
                                Field::str("outcome", to_string(result.error().kind))});
       }
       LOCATION_ASSERT(result.ok() == _registered);
-      return result;
+      return std::move(attempted.result);
     }
   }
   _platform.events.emit(events::kLeaseRegisterFailed,
@@ -178,21 +178,20 @@ Result<Done> OwnerLease::register_lease() {
                          "the lease generation counter kept moving under registration");
 }
 
-Result<Done> OwnerLease::register_attempt(bool& retry) {
-  retry = false;
+Attempt<Done> OwnerLease::register_attempt() {
   const store::Key counter_key = keys::lease_generation_counter();
   const TimeUs read_before = now_us();
   Result<CounterRead> counter =
       read_generation_counter(_store, counter_key, read_before + _config.renew_timeout_us);
   if (!counter.ok()) {
-    return counter.error();
+    return Attempt<Done>::settled(counter.error());
   }
   Result<std::uint64_t> next = next_generation(counter.value());
   if (!next.ok()) {
     _platform.events.emit(events::kGenerationExhausted,
                           {Field::str("counter", "lease-generation"),
                            Field::num("value", static_cast<std::int64_t>(counter.value().value))});
-    return next.error();
+    return Attempt<Done>::settled(next.error());
   }
   const LeaseObservation counter_seen{read_before, now_us(), counter.value().now_ms, 0};
   const TimeUs write_before = now_us();
@@ -217,7 +216,7 @@ Result<Done> OwnerLease::register_attempt(bool& retry) {
                   LeaseObservation{write_before, write_after, applied->now_ms,
                                    record.expires_at_epoch_ms}},
           events::kLeaseRegistered, /*resolved=*/false);
-    return Done{};
+    return Attempt<Done>::settled(Done{});
   }
   if (const auto* conflict = std::get_if<store::Conflict>(&written)) {
     if (conflict->reason == store::Conflict::Reason::kBoundExceeded) {
@@ -225,26 +224,27 @@ Result<Done> OwnerLease::register_attempt(bool& retry) {
       _platform.events.emit(events::kGenerationExhausted,
                             {Field::str("counter", "lease-generation"),
                              Field::num("value", static_cast<std::int64_t>(counter.value().value))});
-      return Error::of(ErrorKind::kGenerationExhausted, "the lease generation counter is exhausted");
+      return Attempt<Done>::settled(
+          Error::of(ErrorKind::kGenerationExhausted, "the lease generation counter is exhausted"));
     }
     if (conflict->index == 0) {
-      retry = true;  // another host run took the generation: read the counter again
-      return Error::conflict(ConflictCause::kCounterChanged, "lease generation counter moved");
+      // Another host run took the generation: read the counter again.
+      return Attempt<Done>::again(Error::conflict(ConflictCause::kCounterChanged, "lease generation counter moved"));
     }
     // Our own key exists: a write of ours applied although its reply was lost. Adopt it.
-    return resolve_by_reread(nullptr, "registration found our lease key present");
+    return Attempt<Done>::settled(resolve_by_reread(nullptr, "registration found our lease key present"));
   }
   if (const auto* error = std::get_if<store::StoreError>(&written)) {
-    return Error::of(ErrorKind::kStoreError, "registering the owner lease: " + store_error_text(*error));
+    return Attempt<Done>::settled(
+        Error::of(ErrorKind::kStoreError, "registering the owner lease: " + store_error_text(*error)));
   }
   _platform.events.emit(events::kStoreIndeterminate,
                         {Field::str("op", "lease.register"), Field::str("owner", _host_run.owner_id)});
   Result<Done> resolved = resolve_by_reread(&bytes, "registration reply lost");
-  if (!resolved.ok() && resolved.error().kind == ErrorKind::kConflict &&
-      resolved.error().cause == ConflictCause::kMissing) {
-    retry = true;  // the write did not apply: nothing changed, register again
-  }
-  return resolved;
+  // Missing: the write did not apply, nothing changed: register again.
+  const bool not_applied = !resolved.ok() && resolved.error().kind == ErrorKind::kConflict &&
+                           resolved.error().cause == ConflictCause::kMissing;
+  return Attempt<Done>{std::move(resolved), not_applied};
 }
 
 // ---- re-read resolution -----------------------------------------------------------------------
@@ -334,9 +334,9 @@ Result<Done> OwnerLease::renew() {
   _renew_in_progress = true;
   Result<Done> last = Error::of(ErrorKind::kStoreError, "no renew attempt ran");
   for (std::uint32_t attempt = 0; attempt < _config.renew_attempts_max && !_lost; ++attempt) {
-    bool retry = false;
-    last = renew_attempt(retry);
-    if (!retry) {
+    Attempt<Done> attempted = renew_attempt();
+    last = std::move(attempted.result);
+    if (!attempted.retry) {
       break;
     }
   }
@@ -351,12 +351,11 @@ Result<Done> OwnerLease::renew() {
   return last;
 }
 
-Result<Done> OwnerLease::renew_attempt(bool& retry) {
-  retry = false;
+Attempt<Done> OwnerLease::renew_attempt() {
   const TimeUs before = now_us();
   if (!lease_surely_unexpired(before)) {
     mark_lost("the lease may have expired before it was renewed");
-    return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: expired before renew");
+    return Attempt<Done>::settled(Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: expired before renew"));
   }
   const store::StoreNowMs store_now_estimate =
       location::estimated_store_now_ms(_last_observation, before);
@@ -375,38 +374,38 @@ Result<Done> OwnerLease::renew_attempt(bool& retry) {
   if (_lost) {
     // Another task lost the lease while this write was parked (a re-read found the record gone,
     // foreign, or renewed too late): lost is for good, whatever this reply says.
-    return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost during the renew");
+    return Attempt<Done>::settled(Error::of(ErrorKind::kAdmissionClosed, "owner lease lost during the renew"));
   }
 
   if (const auto* applied = std::get_if<store::Applied>(&written)) {
     LOCATION_ASSERT(applied->outcomes.size() == 1);
     if (applied->now_ms >= previous_expires_at_ms) {
       mark_lost("the store applied the renew after the lease had expired");
-      return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: renewed too late");
+      return Attempt<Done>::settled(Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: renewed too late"));
     }
     adopt(Adopted{expires_at_ms, applied->outcomes[0].version,
                   LeaseObservation{before, after, applied->now_ms, expires_at_ms}},
           events::kLeaseRenewed, /*resolved=*/false);
     LOCATION_ASSERT(_expires_at_ms == expires_at_ms);
-    return Done{};
+    return Attempt<Done>::settled(Done{});
   }
   if (std::holds_alternative<store::Conflict>(written)) {
     // The record is not the one we last saw: re-read (never guess), then try again.
     Result<Done> resolved = resolve_by_reread(nullptr, "renew conflicted");
-    retry = resolved.ok();
-    return resolved.ok() ? Result<Done>(Error::conflict(ConflictCause::kVersionChanged,
-                                                        "renew conflicted; re-read"))
-                         : resolved;
+    if (!resolved.ok()) {
+      return Attempt<Done>::settled(std::move(resolved));
+    }
+    return Attempt<Done>::again(Error::conflict(ConflictCause::kVersionChanged, "renew conflicted; re-read"));
   }
   if (const auto* error = std::get_if<store::StoreError>(&written)) {
-    retry = true;
-    return Error::of(ErrorKind::kStoreError, "renewing the owner lease: " + store_error_text(*error));
+    return Attempt<Done>::again(
+        Error::of(ErrorKind::kStoreError, "renewing the owner lease: " + store_error_text(*error)));
   }
   _platform.events.emit(events::kStoreIndeterminate,
                         {Field::str("op", "lease.renew"), Field::str("owner", _host_run.owner_id)});
   Result<Done> resolved = resolve_by_reread(&bytes, "renew reply lost");
-  retry = !resolved.ok() && resolved.error().kind == ErrorKind::kConflict;
-  return resolved;
+  const bool conflicted = !resolved.ok() && resolved.error().kind == ErrorKind::kConflict;
+  return Attempt<Done>{std::move(resolved), conflicted};
 }
 
 // ---- background renewal -----------------------------------------------------------------------

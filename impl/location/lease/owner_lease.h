@@ -87,8 +87,8 @@ class OwnerLease {
     store::StoreVersion version;
     LeaseObservation observation;
   };
-  Result<Done> register_attempt(bool& retry);
-  Result<Done> renew_attempt(bool& retry);
+  Attempt<Done> register_attempt();
+  Attempt<Done> renew_attempt();
   // Re-read resolution of a lease write. `written` are the bytes the unresolved write put.
   Result<Done> resolve_by_reread(const store::Bytes* written, std::string_view why);
   // `resolved`: the record was found by a re-read (1 in the event), not in a write's own reply.
