@@ -31,10 +31,7 @@ std::string Trace::render(std::uint64_t index) const {
   if (index >= size()) {
     return "<end of trace>";
   }
-  // Appended piece by piece: GCC 12's -O3 reports a false -Werror=restrict for "#" + to_string().
-  std::string out = "#";
-  out += std::to_string(index);
-  out += ' ';
+  std::string out = "#" + std::to_string(index) + " ";
   if (!config_.keep_events) {
     char hash[32];
     std::snprintf(hash, sizeof(hash), "hash=%016llx", static_cast<unsigned long long>(event_hashes_[index]));
