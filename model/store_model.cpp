@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "impl/store/spi/counter_text.h"
 #include "model/model_assert.h"
 
 namespace spotcheck::model {
@@ -15,39 +16,6 @@ const Key& key_of(const store::Condition& condition) {
 }
 const Key& key_of(const store::Mutation& mutation) {
   return std::visit([](const auto& m) -> const Key& { return m.key; }, mutation);
-}
-
-// The canonical decimal form of a 64-bit counter; nullopt for anything else.
-std::optional<std::int64_t> counter_value(const Bytes& bytes) {
-  if (bytes.empty() || bytes.size() > 20) {
-    return std::nullopt;
-  }
-  std::size_t i = 0;
-  const bool negative = bytes[0] == '-';
-  if (negative) {
-    i = 1;
-  }
-  if (i == bytes.size() || (bytes[i] == '0' && bytes.size() > i + 1) || (negative && bytes[i] == '0')) {
-    return std::nullopt;
-  }
-  // Accumulate negatively so INT64_MIN parses.
-  std::int64_t value = 0;
-  for (; i < bytes.size(); ++i) {
-    if (bytes[i] < '0' || bytes[i] > '9') {
-      return std::nullopt;
-    }
-    const std::int64_t digit = bytes[i] - '0';
-    if (__builtin_mul_overflow(value, 10, &value) || __builtin_sub_overflow(value, digit, &value)) {
-      return std::nullopt;
-    }
-  }
-  if (!negative) {
-    if (value == INT64_MIN) {
-      return std::nullopt;
-    }
-    value = -value;
-  }
-  return value;
 }
 
 std::string describe_conflict(Conflict::Reason reason, std::size_t index) {
@@ -136,7 +104,7 @@ WriteExpectation StoreModel::expect_write(const store::WriteRequest& request) co
     }
     std::int64_t current = 0;
     if (const auto existing = record(increment->key)) {
-      const auto parsed = counter_value(existing->value);
+      const auto parsed = store::parse_counter(existing->value);
       if (!parsed.has_value()) {
         return ExpectStoreError{store::StoreErrorKind::kInvalidArgument};
       }

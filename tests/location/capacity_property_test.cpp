@@ -13,6 +13,7 @@
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/authority_record.h"
 #include "impl/records/limits.h"
+#include "impl/store/spi/counter_text.h"
 #include "tests/location/fixtures.h"
 #include "tests/location/store_inspect.h"
 
@@ -55,7 +56,7 @@ void check_capacity_accounting(World& world) {
   const std::string capacity_end = std::string("capacity") + '\1';
   std::map<store::Key, std::int64_t> stored;
   for (const auto& [key, row] : testing::list_range(world.store, capacity_begin, capacity_end)) {
-    const std::optional<std::int64_t> value = parse_counter(row.first);
+    const std::optional<std::int64_t> value = store::parse_counter(row.first);
     RC_ASSERT(value.has_value());
     RC_ASSERT(*value >= 0);
     if (*value != 0) {

@@ -11,6 +11,7 @@
 
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
+#include "impl/store/spi/counter_text.h"
 #include "impl/store/spi/location_store.h"
 
 namespace spotcheck::location::testing {
@@ -30,7 +31,7 @@ inline std::int64_t counter_value(store::LocationStore& store, const store::Key&
   if (!found) {
     return 0;
   }
-  std::optional<std::int64_t> value = parse_counter(found->value);
+  std::optional<std::int64_t> value = spotcheck::store::parse_counter(found->value);
   EXPECT_TRUE(value.has_value());
   return value.value_or(-1);
 }

@@ -1,4 +1,4 @@
-// Unit tests of the memory provider's parts: counter codec, continuation codec, versioned map,
+// Unit tests of the memory provider's parts: the SPI's counter codec, continuation codec, versioned map,
 // and the Relocation Store's retention details.
 #include <gtest/gtest.h>
 

@@ -1,27 +1,13 @@
 #include "impl/location/generation/generation_counter.h"
 
-#include <charconv>
 #include <string>
 #include <variant>
 
 #include "impl/location/check.h"
 #include "impl/records/limits.h"
+#include "impl/store/spi/counter_text.h"
 
 namespace spotcheck::location {
-
-std::optional<std::int64_t> parse_counter(const store::Bytes& bytes) {
-  if (bytes.empty()) {
-    return std::nullopt;
-  }
-  std::int64_t value = 0;
-  const char* first = bytes.data();
-  const char* last = bytes.data() + bytes.size();
-  const auto [end, error] = std::from_chars(first, last, value);
-  if (error != std::errc() || end != last) {
-    return std::nullopt;
-  }
-  return value;
-}
 
 Result<CounterRead> read_generation_counter(store::LocationStore& store, const store::Key& key,
                                             store::DeadlineUs deadline_us) {
@@ -36,7 +22,7 @@ Result<CounterRead> read_generation_counter(store::LocationStore& store, const s
   }
   const auto& found = std::get<store::Found>(read);
   LOCATION_ASSERT(found.version.value != 0);
-  const std::optional<std::int64_t> value = parse_counter(found.value);
+  const std::optional<std::int64_t> value = store::parse_counter(found.value);
   if (!value.has_value() || *value < 0) {
     return Error::of(ErrorKind::kRecordInvalid, "generation counter holds '" + found.value + "'");
   }

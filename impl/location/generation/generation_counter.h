@@ -38,7 +38,4 @@ Result<std::uint64_t> next_generation(const CounterRead& counter);
 store::Condition counter_condition(const CounterRead& counter);
 store::Increment counter_increment(const store::Key& key);
 
-// Parses the decimal bytes of a counter (signed 64-bit, as store::Increment keeps it).
-std::optional<std::int64_t> parse_counter(const store::Bytes& bytes);
-
 }  // namespace spotcheck::location

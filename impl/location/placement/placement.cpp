@@ -9,6 +9,7 @@
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/limits.h"
+#include "impl/store/spi/counter_text.h"
 
 namespace spotcheck::location {
 
@@ -74,7 +75,7 @@ Result<NodeUsage> read_node_usage(store::LocationStore& store, platform::Platfor
       return Error::of(ErrorKind::kStoreError,
                        std::string("reading a capacity counter: ") + store::to_string(error->kind));
     }
-    const std::optional<std::int64_t> value = parse_counter(std::get<store::Found>(read).value);
+    const std::optional<std::int64_t> value = store::parse_counter(std::get<store::Found>(read).value);
     if (!value.has_value() || *value < 0) {
       return Error::of(ErrorKind::kRecordInvalid, "a capacity counter is not a count");
     }
