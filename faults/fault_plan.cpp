@@ -38,19 +38,42 @@ struct Window {
   TimeUs length_us = 0;
 };
 
-// Swarm: one fault kind's switch (on with probability 1/2), then its intensity, always drawn so
-// one kind's draws never shift another's. The intensity when on, zero (a value-initialized one)
-// when off.
+// Swarm: one fault kind's switch (on with probability 1/2, or always), then its intensity, both
+// always drawn so one kind's draws never shift another's. The intensity when on, zero (a
+// value-initialized one) when off.
 template <class DrawIntensity>
-auto draw_kind(platform::Random& random, DrawIntensity draw_intensity) {
-  const bool on = random.chance(0.5);
+auto draw_kind(platform::Random& random, bool always, DrawIntensity draw_intensity) {
+  const bool coin = random.chance(0.5);
   const auto intensity = draw_intensity();
-  return on ? intensity : decltype(draw_intensity()){};
+  return coin || always ? intensity : decltype(draw_intensity()){};
+}
+
+bool valid_rate(const SwarmShape::Rate& rate) { return 0.0 < rate.lo && rate.lo <= rate.hi && rate.hi <= 1.0; }
+
+bool valid_window(const SwarmShape::Window& window) {
+  return 0 < window.gap_lo_us && window.gap_lo_us <= window.gap_hi_us && 0 < window.length_lo_us &&
+         window.length_lo_us <= window.length_hi_us;
 }
 
 }  // namespace
 
 std::span<const FaultKindInfo> all_fault_kinds() { return kFaultKinds; }
+
+bool SwarmShape::always_on(FaultKind kind) const {
+  for (const FaultKind on : always) {
+    if (on == kind) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool SwarmShape::valid() const {
+  return valid_rate(store_request_loss) && valid_rate(store_reply_loss) && valid_rate(store_reply_delay) &&
+         valid_window(store_outage) && valid_window(node_kill) && valid_window(node_pause) &&
+         valid_rate(network_loss) && valid_window(network_partition) && 0 < clock_drift_lo_ppm &&
+         clock_drift_lo_ppm <= clock_drift_hi_ppm;
+}
 
 const char* to_string(FaultKind kind) {
   for (const auto& info : kFaultKinds) {
@@ -128,38 +151,49 @@ FaultPlan FaultPlan::standard(TimeUs faults_stop_us) {
   return plan;
 }
 
-FaultPlan FaultPlan::swarm(platform::Random& random, TimeUs faults_stop_us) {
+FaultPlan FaultPlan::swarm(platform::Random& random, TimeUs faults_stop_us, const SwarmShape& shape) {
+  assert(shape.valid());
   FaultPlan plan;
   plan.faults_stop_us = faults_stop_us;
   // Draw every kind's switch and intensity in a fixed order, whether or not it ends up on, so
   // one kind's draw never shifts another's.
-  auto rate = [&random](double lo, double hi) {
-    return lo + (hi - lo) * static_cast<double>(random.below(1'000'001)) / 1e6;
+  auto rate = [&random](const SwarmShape::Rate& range) {
+    return range.lo + (range.hi - range.lo) * static_cast<double>(random.below(1'000'001)) / 1e6;
   };
   auto span_us = [&random](TimeUs lo, TimeUs hi) { return static_cast<TimeUs>(random.between(lo, hi)); };
   // A window kind: the gap between windows, then the window's length.
-  auto window = [&span_us](TimeUs length_lo_us, TimeUs length_hi_us) {
-    const TimeUs gap_us = span_us(platform::seconds(5), platform::seconds(60));
-    const TimeUs length_us = span_us(length_lo_us, length_hi_us);
+  auto window = [&span_us](const SwarmShape::Window& range) {
+    const TimeUs gap_us = span_us(range.gap_lo_us, range.gap_hi_us);
+    const TimeUs length_us = span_us(range.length_lo_us, range.length_hi_us);
     return Window{gap_us, length_us};
   };
-  plan.store_request_loss = draw_kind(random, [&] { return rate(0.001, 0.1); });
-  plan.store_reply_loss = draw_kind(random, [&] { return rate(0.001, 0.1); });
-  plan.store_reply_delay = draw_kind(random, [&] { return rate(0.001, 0.1); });
-  const Window outage = draw_kind(random, [&] { return window(platform::millis(100), platform::seconds(10)); });
+  auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
+  plan.store_request_loss =
+      draw_kind(random, on(FaultKind::kStoreRequestLost), [&] { return rate(shape.store_request_loss); });
+  plan.store_reply_loss = draw_kind(random, on(FaultKind::kStoreReplyLost), [&] { return rate(shape.store_reply_loss); });
+  plan.store_reply_delay =
+      draw_kind(random, on(FaultKind::kStoreReplyDelayed), [&] { return rate(shape.store_reply_delay); });
+  const Window outage = draw_kind(random, on(FaultKind::kStoreOutage), [&] { return window(shape.store_outage); });
   plan.store_outage_gap_us = outage.gap_us;
   plan.store_outage_length_us = outage.length_us;
-  const Window kill = draw_kind(random, [&] { return window(platform::millis(100), platform::seconds(20)); });
+  const Window kill = draw_kind(random, on(FaultKind::kNodeKill), [&] { return window(shape.node_kill); });
   plan.node_kill_gap_us = kill.gap_us;
   plan.node_down_us = kill.length_us;
-  const Window pause = draw_kind(random, [&] { return window(platform::millis(100), platform::seconds(40)); });
+  const Window pause = draw_kind(random, on(FaultKind::kNodePause), [&] { return window(shape.node_pause); });
   plan.node_pause_gap_us = pause.gap_us;
   plan.node_pause_max_us = pause.length_us;
-  plan.network_loss = draw_kind(random, [&] { return rate(0.001, 0.2); });
-  const Window partition = draw_kind(random, [&] { return window(platform::millis(100), platform::seconds(20)); });
+  plan.network_loss = draw_kind(random, on(FaultKind::kNetworkLoss), [&] { return rate(shape.network_loss); });
+  const Window partition =
+      draw_kind(random, on(FaultKind::kNetworkPartition), [&] { return window(shape.network_partition); });
   plan.partition_gap_us = partition.gap_us;
   plan.partition_length_us = partition.length_us;
-  plan.clock_drift_max_ppm = draw_kind(random, [&random] { return random.between(1, 1000); });
+  plan.clock_drift_max_ppm = draw_kind(random, on(FaultKind::kClockDrift), [&] {
+    return random.between(shape.clock_drift_lo_ppm, shape.clock_drift_hi_ppm);
+  });
+  for (const FaultKind kind : shape.always) {
+    assert(plan.enabled(kind) && "an always-on kind is on in every draw");
+    (void)kind;
+  }
   return plan;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "impl/platform/random.h"
 #include "impl/platform/time.h"
@@ -36,6 +37,40 @@ struct FaultKindInfo {
 // Every fault kind, in a fixed order (used by `spotcheck list` and swarm drawing).
 std::span<const FaultKindInfo> all_fault_kinds();
 const char* to_string(FaultKind kind);
+
+// How swarm mode draws one scenario's fault plan (FaultPlan::swarm): every fault kind is on with
+// probability 1/2 — or in every draw when the scenario is about it (`always`) — and its
+// intensity is drawn uniformly from the ranges below. The default value is the mixed campaign's
+// shape; a scenario aimed at one hazard keeps that hazard on, and hard, in every swarm seed, so
+// its swarm campaign stays its own (docs/scenarios.md "Swarm mode").
+struct SwarmShape {
+  struct Rate {  // a per-request or per-message probability in [lo, hi]
+    double lo = 0.0;
+    double hi = 0.0;
+  };
+  struct Window {  // a kind that runs in windows: mean gap, then window length (or down time, max pause)
+    TimeUs gap_lo_us = 0;
+    TimeUs gap_hi_us = 0;
+    TimeUs length_lo_us = 0;
+    TimeUs length_hi_us = 0;
+  };
+
+  std::vector<FaultKind> always;  // on in every draw (the others: on with probability 1/2)
+  Rate store_request_loss{0.001, 0.1};
+  Rate store_reply_loss{0.001, 0.1};
+  Rate store_reply_delay{0.001, 0.1};
+  Window store_outage{platform::seconds(5), platform::seconds(60), platform::millis(100), platform::seconds(10)};
+  Window node_kill{platform::seconds(5), platform::seconds(60), platform::millis(100), platform::seconds(20)};
+  Window node_pause{platform::seconds(5), platform::seconds(60), platform::millis(100), platform::seconds(40)};
+  Rate network_loss{0.001, 0.2};
+  Window network_partition{platform::seconds(5), platform::seconds(60), platform::millis(100), platform::seconds(20)};
+  std::int64_t clock_drift_lo_ppm = 1;
+  std::int64_t clock_drift_hi_ppm = 1000;
+
+  bool always_on(FaultKind kind) const;
+  // Every range non-empty and positive, probabilities in (0, 1].
+  bool valid() const;
+};
 
 struct FaultPlan {
   // Per store request probabilities.
@@ -67,8 +102,10 @@ struct FaultPlan {
   static FaultPlan none();
   // Every fault kind on at a moderate level: the default campaign.
   static FaultPlan standard(TimeUs faults_stop_us);
-  // Swarm testing: each kind on or off with probability 1/2, its intensity drawn too.
-  static FaultPlan swarm(platform::Random& random, TimeUs faults_stop_us);
+  // Swarm testing: each kind on or off with probability 1/2 (on in every draw if `shape` says
+  // so), its intensity drawn from `shape`'s ranges. The draws of one kind never shift another's:
+  // every kind's switch and intensity are drawn, in a fixed order, whatever the shape.
+  static FaultPlan swarm(platform::Random& random, TimeUs faults_stop_us, const SwarmShape& shape = {});
 };
 
 }  // namespace spotcheck::faults

@@ -28,7 +28,7 @@ faults::FaultPlan seed_fault_plan(const scenarios::location::LocationScenarioCon
     sim::WorldConfig world_config;
     world_config.seed = seed;
     sim::World world(world_config);
-    plan = faults::FaultPlan::swarm(world.stream("swarm"), config.faults_stop_us);
+    plan = faults::FaultPlan::swarm(world.stream("swarm"), config.faults_stop_us, config.swarm);
   }
   plan.faults_stop_us = config.faults_stop_us;
   return plan;

@@ -45,10 +45,10 @@ JudgedWorld::JudgedWorld(const SeedRequest& request, const std::vector<std::stri
 JudgedWorld::~JudgedWorld() { _suite.detach(); }
 
 void JudgedWorld::install_faults(const std::vector<sim::ProcessId>& nodes, faults::FaultPlan plan,
-                                 platform::TimeUs faults_stop_us) {
+                                 platform::TimeUs faults_stop_us, const faults::SwarmShape& swarm) {
   assert(_injector == nullptr && "one fault plan per seed");
   if (_request.swarm) {
-    plan = faults::FaultPlan::swarm(_world.stream("swarm"), faults_stop_us);
+    plan = faults::FaultPlan::swarm(_world.stream("swarm"), faults_stop_us, swarm);
   }
   plan.faults_stop_us = faults_stop_us;
   _injector = std::make_unique<faults::FaultInjector>(_world, _store, nodes, plan);

@@ -28,10 +28,10 @@ class JudgedWorld {
   sim::World& world() { return _world; }
   sim::StoreServer& store() { return _store; }
 
-  // The seed's fault plan over `nodes`: `plan` as given, or (swarm) one drawn from the seed;
-  // either way faults stop at `faults_stop_us`.
+  // The seed's fault plan over `nodes`: `plan` as given, or (swarm) one drawn from the seed's
+  // "swarm" stream in the scenario's `swarm` shape; either way faults stop at `faults_stop_us`.
   void install_faults(const std::vector<sim::ProcessId>& nodes, faults::FaultPlan plan,
-                      platform::TimeUs faults_stop_us);
+                      platform::TimeUs faults_stop_us, const faults::SwarmShape& swarm = {});
   // Starts the nodes `gap_us` apart.
   void start_staggered(const std::vector<sim::ProcessId>& nodes, platform::TimeUs gap_us);
   // Runs to `end_us`, then the end-of-run checks: every checker's finish (liveness) and an audit

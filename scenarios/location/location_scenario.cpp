@@ -26,6 +26,7 @@ std::string routing_id_hex(platform::RoutingId rid) {
 
 LocationScenario::LocationScenario(LocationScenarioConfig config) : _config(std::move(config)) {
   assert(_config.node_count >= 1);
+  assert(_config.swarm.valid());
   assert(!spotcheck::location::validate(_config.protocol).has_value());
   for (const auto& name : _config.properties) {
     assert(properties::find_property(name) != nullptr && "unknown property");
@@ -61,7 +62,7 @@ SeedOutcome LocationScenario::run(const SeedRequest& request) const {
     };
     nodes.push_back(pid);
   }
-  judged.install_faults(nodes, _config.plan(_config.faults_stop_us), _config.faults_stop_us);
+  judged.install_faults(nodes, _config.plan(_config.faults_stop_us), _config.faults_stop_us, _config.swarm);
   judged.start_staggered(nodes, platform::millis(100));
   return judged.run_and_judge(_config.faults_stop_us + _config.liveness_window_us, _config.max_steps);
 }

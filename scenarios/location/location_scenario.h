@@ -26,6 +26,8 @@ struct LocationScenarioConfig {
   platform::TimeUs liveness_window_us = platform::seconds(40);
   // The fault plan of a seed when not in swarm mode.
   std::function<faults::FaultPlan(platform::TimeUs faults_stop_us)> plan = faults::FaultPlan::standard;
+  // How swarm mode draws a seed's plan instead: the fault kinds this scenario is about stay on.
+  faults::SwarmShape swarm;
   std::uint64_t max_steps = 20'000'000;
   // The properties that judge the run, by name (properties/registry.h); empty: every property.
   std::vector<std::string> properties;

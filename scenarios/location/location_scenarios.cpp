@@ -1,5 +1,6 @@
 #include "scenarios/location/location_scenarios.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace spotcheck::scenarios::location {
@@ -39,6 +40,48 @@ faults::FaultPlan store_trouble(platform::TimeUs stop_us) {
   return p;
 }
 
+// Swarm shapes (faults/fault_plan.h SwarmShape): under --swarm a scenario aimed at one hazard
+// keeps the fault kinds it is about on in every seed, hard; the other kinds are still drawn.
+using faults::FaultKind;
+
+faults::SwarmShape lost_store_messages_shape() {
+  faults::SwarmShape shape;
+  shape.always = {FaultKind::kStoreRequestLost, FaultKind::kStoreReplyLost};
+  shape.store_request_loss = {0.01, 0.1};
+  shape.store_reply_loss = {0.01, 0.1};
+  return shape;
+}
+
+// Pauses past the owner lease on and likely: a pause every 4-10 s on average, the longest drawn
+// well past the lease TTL (a pause is uniform in [0, max]: with max >= TTL + 10 s, at least 40 %
+// of them outlive the lease).
+faults::SwarmShape pauses_shape(platform::TimeUs owner_lease_ttl_us) {
+  faults::SwarmShape shape;
+  shape.always = {FaultKind::kNodePause};
+  const platform::TimeUs longest_lo_us = owner_lease_ttl_us + seconds(10);
+  shape.node_pause = {seconds(4), seconds(10), longest_lo_us, std::max(longest_lo_us, seconds(45))};
+  return shape;
+}
+
+faults::SwarmShape store_trouble_shape() {
+  faults::SwarmShape shape;
+  shape.always = {FaultKind::kStoreOutage, FaultKind::kStoreRequestLost, FaultKind::kStoreReplyLost,
+                  FaultKind::kStoreReplyDelayed};
+  shape.store_outage = {seconds(5), seconds(20), seconds(1), seconds(10)};
+  shape.store_request_loss = {0.01, 0.1};
+  shape.store_reply_loss = {0.01, 0.1};
+  shape.store_reply_delay = {0.01, 0.1};
+  return shape;
+}
+
+// Kill/restart churn: a kill every few seconds, nodes down up to several seconds.
+faults::SwarmShape churn_shape() {
+  faults::SwarmShape shape;
+  shape.always = {FaultKind::kNodeKill};
+  shape.node_kill = {seconds(2), seconds(8), seconds(1), seconds(8)};
+  return shape;
+}
+
 faults::FaultPlan churn(platform::TimeUs stop_us) {
   faults::FaultPlan p;
   p.node_kill_gap_us = seconds(4);
@@ -52,6 +95,7 @@ faults::FaultPlan churn(platform::TimeUs stop_us) {
 
 LocationScenarioConfig location_scenario_config(const std::string& name) {
   if (name == "default") {
+    // Swarm: every kind on with probability 1/2 (the standard shape).
     LocationScenarioConfig c = base("default", "the mixed campaign: 4 nodes contend for 6 actors under every fault kind");
     return c;
   }
@@ -69,21 +113,25 @@ LocationScenarioConfig location_scenario_config(const std::string& name) {
       p.faults_stop_us = stop_us;
       return p;
     };
+    c.swarm = lost_store_messages_shape();
     return c;
   }
   if (name == "lease-pause") {
     LocationScenarioConfig c = base("lease-pause", "owners freeze longer than their owner lease while others take over");
     c.plan = only_pauses;
+    c.swarm = pauses_shape(c.protocol.owner_lease_ttl_us);
     return c;
   }
   if (name == "store-outage") {
     LocationScenarioConfig c = base("store-outage", "store outages, lost requests, lost and late replies");
     c.plan = store_trouble;
+    c.swarm = store_trouble_shape();
     return c;
   }
   if (name == "churn") {
     LocationScenarioConfig c = base("churn", "nodes killed and restarted as new host runs while they create");
     c.plan = churn;
+    c.swarm = churn_shape();
     return c;
   }
   assert(false && "unknown location scenario");

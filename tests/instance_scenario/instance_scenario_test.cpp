@@ -79,6 +79,25 @@ TEST(InstanceScenario, TheCorrectPolicyPassesSwarmSeeds) {
   std::cout << "[ swarm ] " << kSeedsMax << " seeds: " << killed << " kill events\n";
 }
 
+// Regression (issue 9): these swarm seeds ended in a run failure — a request whose payload
+// write stalled reserved and committed a new generation while the previous incarnation of the
+// same Spot was still closing on that target (its Close's Delete applied, the reply
+// outstanding). The target now waits for the local Close to end (instance.close_awaited).
+TEST(InstanceScenario, SwarmSeedsWhereANewActivationMetALocalCloseNowPass) {
+  const InstanceScenario scenario(instance_scenario_config("instance-route"));
+  std::size_t awaited = 0;
+  for (const std::uint64_t seed : {6168u, 16391u, 17705u}) {
+    const SeedOutcome outcome = scenario.run(SeedRequest{seed, true, true});
+    EXPECT_TRUE(outcome.ok()) << "swarm seed " << seed << ": "
+                              << (outcome.violation ? outcome.violation->property + ": " + outcome.violation->message
+                                                    : outcome.failure.value_or(""));
+    const std::size_t here = lines_with(outcome, "instance.close_awaited", "");
+    EXPECT_GT(here, 0u) << "swarm seed " << seed << " no longer meets a closing incarnation";
+    awaited += here;
+  }
+  std::cout << "[ regression ] 3 swarm seeds: " << awaited << " activations waited for a local Close\n";
+}
+
 TEST(InstanceScenario, ItIsDeterministicPerSeed) {
   const InstanceScenario scenario(instance_scenario_config("instance-route"));
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {

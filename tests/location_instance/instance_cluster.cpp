@@ -182,6 +182,8 @@ InstanceOutcome InstanceCluster::deliver(std::size_t from, const std::string& ta
   return answer;
 }
 
+InstanceTarget* InstanceCluster::target(std::size_t i) { return _runs[i] == nullptr ? nullptr : &_runs[i]->target; }
+
 std::shared_ptr<std::optional<InstanceOutcome>> InstanceCluster::close_on(std::size_t i, std::string spot_id) {
   auto result = std::make_shared<std::optional<InstanceOutcome>>();
   InstanceTarget* target = _runs[i] == nullptr ? nullptr : &_runs[i]->target;

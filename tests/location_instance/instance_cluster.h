@@ -76,6 +76,9 @@ class InstanceCluster : public creation::testing::Cluster {
   // InstanceTarget::close(spot_id) on node i's current host run (a task).
   std::shared_ptr<std::optional<InstanceOutcome>> close_on(std::size_t i, std::string spot_id);
 
+  // Node i's current host run's target (null when down).
+  InstanceTarget* target(std::size_t i);
+
   DeliveryFaults& faults() { return _faults; }
   // Answers dropped by DeliveryFaults so far.
   int replies_lost() const { return _replies_lost; }

@@ -74,6 +74,9 @@ class Cluster::HookedRelocation final : public store::RelocationStore {
   HookedRelocation(Cluster& cluster, std::size_t node, std::unique_ptr<store::RelocationStore> inner)
       : _cluster(cluster), _node(node), _inner(std::move(inner)) {}
   store::PutResult put(const store::PayloadPut& request, store::DeadlineUs deadline_us) override {
+    if (_cluster.before_relocation_put) {
+      _cluster.before_relocation_put(_node, request);
+    }
     return _inner->put(request, deadline_us);
   }
   store::GetResult get(const store::Key& reference, store::DeadlineUs deadline_us) override {

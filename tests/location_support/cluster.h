@@ -85,7 +85,8 @@ class Cluster {
   // back (may use store().location_engine()).
   std::function<void(std::size_t node, const store::WriteRequest&)> before_write;
   std::function<void(std::size_t node, const store::WriteRequest&, const store::WriteResult&)> after_write;
-  // Run in the calling task before each Relocation Store remove is sent.
+  // Run in the calling task before each Relocation Store put / remove is sent.
+  std::function<void(std::size_t node, const store::PayloadPut&)> before_relocation_put;
   std::function<void(std::size_t node, const store::Key& reference)> before_relocation_remove;
 
   // Starts every process and runs until each has published its descriptor.

@@ -32,5 +32,8 @@ inline constexpr std::string_view kOutcome = "instance.outcome";
 // Close without Reincarnate ended this incarnation (the row is deleted, the instance dropped).
 inline constexpr std::string_view kClosing = "instance.closing";
 inline constexpr std::string_view kClosed = "instance.closed";
+// A new activation met an incarnation of the same Spot still closing in this host run (its
+// Close's Delete applied, the Close not yet ended): it waits for that local Close to end.
+inline constexpr std::string_view kCloseAwaited = "instance.close_awaited";
 
 }  // namespace spotcheck::location::instance::events

@@ -84,6 +84,7 @@ InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
   const TimeUs deadline_us = local_deadline_us(request.deadline_store_ms);
   const AuthorityKey key{records::AuthorityKind::kSpot, request.spot_id};
   int failures = 0;  // store errors and lost Reserves: at most attempts_max
+  bool announced = false;  // instance.close_awaited emitted for this request
   for (int step = 0; step < kStepsMax && failures < _config.attempts_max; ++step) {
     if (_context.platform.clock.now_us() > deadline_us) {
       return finish(request, outcome(InstanceOutcomeKind::kDeadlineExceeded, "the request's deadline passed"));
@@ -95,10 +96,20 @@ InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
       continue;
     }
     if (!read.value().current.has_value()) {
-      // No record: an in-process instance left without a row is of a previous generation and
-      // never receives the message.
+      if (closing_here(request.spot_id) != nullptr) {
+        // No record, but the previous incarnation's Close still runs here (its Delete applied,
+        // its end not seen yet). The store and the in-process list are read together (§7.1):
+        // the Spot is not free on this node until that local Close ended. Then re-read.
+        if (!await_local_close(request, deadline_us, "before_reserve", announced)) {
+          return finish(request, outcome(InstanceOutcomeKind::kDeadlineExceeded,
+                                         "the request's deadline passed while an earlier incarnation closed here"));
+        }
+        continue;
+      }
+      // No record and no Close running here: an in-process instance left without a row is of
+      // a previous generation and never receives the message.
       _instances.erase(request.spot_id);
-      std::optional<InstanceOutcome> activated = activate(request);
+      std::optional<InstanceOutcome> activated = activate(request, deadline_us, announced);
       if (activated.has_value()) {
         return finish(request, std::move(*activated));
       }
@@ -255,7 +266,40 @@ std::optional<NodeView> InstanceTarget::self_view() {
   return std::nullopt;
 }
 
-std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& request) {
+const InstanceTarget::LocalInstance* InstanceTarget::closing_here(const std::string& spot_id) const {
+  auto it = _instances.find(spot_id);
+  if (it == _instances.end() || !it->second.close_running) {
+    return nullptr;
+  }
+  LOCATION_ASSERT(it->second.closing);
+  return &it->second;
+}
+
+bool InstanceTarget::await_local_close(const InstanceRequest& request, TimeUs deadline_us, std::string_view where,
+                                       bool& announced) {
+  for (int step = 0; step < kStepsMax; ++step) {
+    const LocalInstance* closing = closing_here(request.spot_id);
+    if (closing == nullptr) {
+      return true;
+    }
+    if (!announced) {
+      announced = true;
+      _context.platform.events.emit(events::kCloseAwaited,
+                                    {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                                     Field::str("node", _context.rid_hex),
+                                     Field::num("object_gen", as_i64(closing->object_generation)),
+                                     Field::str("where", where)});
+    }
+    if (_context.platform.clock.now_us() > deadline_us) {
+      return false;
+    }
+    _context.platform.clock.sleep_for(_config.wait_interval_us);  // the Close ends on its own task
+  }
+  return false;
+}
+
+std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& request, TimeUs deadline_us,
+                                                        bool& announced) {
   std::string failure;
   const std::optional<Stored> stored = store_payload(request, failure);
   if (!stored.has_value()) {
@@ -265,6 +309,15 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
   if (!self.has_value()) {
     release_payload(request, stored->reference, "not_referenced");
     return outcome(InstanceOutcomeKind::kStoreError, "this node's descriptor could not be read");
+  }
+  // The read that chose cold activation may be seconds old (the payload write can stall): an
+  // incarnation of the Spot made meanwhile may be closing here now, its row already gone. No new
+  // incarnation is exposed while an earlier one is closing in this host run: wait for that local
+  // Close first. The Reserve is conditional (ExpectAbsent): a row made meanwhile makes it lose.
+  if (!await_local_close(request, deadline_us, "before_reserve", announced)) {
+    release_payload(request, stored->reference, "not_referenced");
+    return outcome(InstanceOutcomeKind::kDeadlineExceeded,
+                   "the request's deadline passed while an earlier incarnation closed here");
   }
   ReserveRequest reserve;
   reserve.key = AuthorityKey{records::AuthorityKind::kSpot, request.spot_id};
@@ -301,6 +354,23 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
                                  Field::num("object_gen", as_i64(generation)), Field::str("node", _context.rid_hex),
                                  Field::str("owner", host.owner_id), Field::num("lease_gen", as_i64(host.lease_generation)),
                                  Field::str("reference", stored->reference)});
+
+  // The Reserve applied, so no row of the Spot existed: an incarnation in the list now is of an
+  // earlier generation — one made and closed here while the Reserve was in flight, or one left
+  // without a row. Hold the Creating row (requests wait on it) until a Close still running on it
+  // ended; then drop what is left: it never receives a message.
+  if (!await_local_close(request, deadline_us, "after_reserve", announced)) {
+    if (_context.authority.abort(row).ok()) {
+      release_payload(request, stored->reference, "aborted");
+    }
+    return outcome(InstanceOutcomeKind::kDeadlineExceeded,
+                   "the request's deadline passed while an earlier incarnation closed here", generation);
+  }
+  if (auto stale = _instances.find(request.spot_id); stale != _instances.end()) {
+    LOCATION_ASSERT(!stale->second.close_running);
+    LOCATION_ASSERT(stale->second.object_generation < generation);  // one store-wide sequence
+    _instances.erase(stale);
+  }
 
   // Factory.
   const InstanceType* type = _registry.find(request.stable_type);
@@ -346,7 +416,8 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
                                 {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
                                  Field::str("node", _context.rid_hex), Field::str("reference", stored->reference)});
 
-  // The first message at the head of the new instance's queue, before any other message.
+  // The first message at the head of the new instance's queue, before any other message. Only a
+  // Reserve that applied inserts, and this row has held the Spot since ours: the list is empty.
   LOCATION_ASSERT(_instances.count(request.spot_id) == 0);
   LocalInstance& instance = _instances[request.spot_id];
   instance.stable_type = request.stable_type;
@@ -394,11 +465,13 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
 
 InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
   auto it = _instances.find(spot_id);
-  if (it == _instances.end() || !it->second.accepting) {
+  if (it == _instances.end() || !it->second.accepting || it->second.closing) {
     return outcome(InstanceOutcomeKind::kNotFound, "no Ready instance of this host run");
   }
   const std::uint64_t generation = it->second.object_generation;
-  it->second.closing = true;  // from here every request is refused before admission
+  LOCATION_ASSERT(!it->second.close_running);
+  it->second.closing = true;        // from here every request is refused before admission,
+  it->second.close_running = true;  // and no new incarnation of the Spot starts here until it ends
   _context.platform.events.emit(events::kClosing, {Field::str("id", spot_id), Field::num("object_gen", as_i64(generation)),
                                                    Field::str("node", _context.rid_hex)});
   const AuthorityKey key{records::AuthorityKind::kSpot, spot_id};
@@ -427,9 +500,14 @@ InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
     }
     _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
   }
+  // Nothing drops or replaces an incarnation while its Close runs (handle and activate wait).
   auto current = _instances.find(spot_id);
-  if (result.ok() && current != _instances.end() && current->second.object_generation == generation) {
-    LOCATION_ASSERT(current->second.closing);
+  LOCATION_ASSERT(current != _instances.end());
+  LOCATION_ASSERT(current->second.object_generation == generation);
+  LOCATION_ASSERT(current->second.closing);
+  LOCATION_ASSERT(current->second.close_running);
+  current->second.close_running = false;
+  if (result.ok()) {
     _instances.erase(current);  // the incarnation ended: nothing of it runs again
   }
   _context.platform.events.emit(events::kClosed, {Field::str("id", spot_id), Field::num("object_gen", as_i64(generation)),

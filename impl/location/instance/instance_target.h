@@ -8,13 +8,26 @@
 //   Creating (Reserved)                            -> waits (bounded by the deadline) for that
 //                                                     same creation's result, then re-reads;
 //   a User Spot or another stable type             -> kTypeMismatch;
+//   no record, and an incarnation of the Spot still closing in this host run (its Close's
+//   Delete applied, the Close not ended: e.g. the Delete's reply outstanding) -> waits (bounded
+//   by the deadline) for that local Close to end, then re-reads: a Spot has at most one
+//   incarnation in the in-process list, and a new one is never exposed while an earlier one
+//   is still closing here;
+//   no record, an in-process instance without a Close running -> that instance is of an
+//   earlier generation: dropped (it never receives the message), then cold activation;
 //   no record -> cold activation:
 //     1. put-once the encoded request under `instance:<spotId>:<opId>` in the Relocation Store
 //        and re-verify it by get (instance.payload_stored);
 //     2. Reserve a Creating row with this host run as owner; pendingCreation = {reservation id,
 //        reference, SHA-256, size}; row payload = recovery pointer (instance_request.h). Only the
 //        Reserve that succeeds runs the factory; a loser (AlreadyExists) releases its own
-//        unreferenced payload and follows the winner's row;
+//        unreferenced payload and follows the winner's row. Right before the Reserve the
+//        in-process list is checked again (the read that chose cold activation may be seconds
+//        old: the payload write can stall): if an incarnation made meanwhile is closing here,
+//        the request first waits for that local Close to end. If one was made and closed here
+//        while the Reserve itself was in flight, the winner waits, holding its Creating row,
+//        for that Close to end before it runs the factory; an instance left in the list after
+//        a Reserve applied has no row: an earlier generation, dropped;
 //     3. run the factory (instance.factory_run); a rejection/throw aborts the row (space
 //        returned) and releases the payload;
 //     4. Commit: Ready + capacity in use (pendingCreation cleared by Commit; the row payload still
@@ -74,8 +87,10 @@ class InstanceTarget {
   // `spot_id`. The instance first refuses every new request with kSpotMoving (the owner fence,
   // before admission), then the Ready row is deleted (capacity released) and the instance
   // dropped. A later request finds no record and activates a new incarnation. Blocking.
-  // kDelivered = closed; kNotFound = no Ready instance of this host run; kStoreError = the
-  // Delete kept failing (the instance stays closing: it admits nothing more).
+  // Until close() returns, no new incarnation of `spot_id` starts in this host run (a request
+  // that finds the row gone waits for it). kDelivered = closed; kNotFound = no Ready instance of
+  // this host run (or its Close already began); kStoreError = the Delete kept failing (the
+  // instance stays closing: it admits nothing more, and a request that finds no row drops it).
   InstanceOutcome close(const std::string& spot_id);
 
   // In-process instance list (tests and diagnostics).
@@ -89,6 +104,7 @@ class InstanceTarget {
     std::uint64_t object_generation = 0;
     bool accepting = false;  // false until the first message ran
     bool closing = false;    // Close began: every new request is refused (kSpotMoving)
+    bool close_running = false;  // close() is between its instance.closing and its end
     std::deque<InstanceMessage> queue;
     std::set<messaging::OperationId> ran;  // operations whose message already ran here
   };
@@ -100,10 +116,17 @@ class InstanceTarget {
 
   InstanceOutcome on_ready(const InstanceRequest& request, const AuthoritySnapshot& row);
   // nullopt: the Reserve lost (the row exists now): re-read and follow it.
-  std::optional<InstanceOutcome> activate(const InstanceRequest& request);
+  std::optional<InstanceOutcome> activate(const InstanceRequest& request, platform::TimeUs deadline_us,
+                                          bool& announced);
   std::optional<Stored> store_payload(const InstanceRequest& request, std::string& failure);
   void release_payload(const InstanceRequest& request, const std::string& reference, std::string_view reason);
   std::optional<NodeView> self_view();
+  // The in-process incarnation of the Spot whose Close is still running here, or null.
+  const LocalInstance* closing_here(const std::string& spot_id) const;
+  // Waits (bounded by `deadline_us`) until no Close of the Spot runs here; false if the
+  // deadline passed first. Emits instance.close_awaited once per request (`announced`).
+  bool await_local_close(const InstanceRequest& request, platform::TimeUs deadline_us, std::string_view where,
+                         bool& announced);
   void drain(LocalInstance& instance, const InstanceType& type, const std::string& spot_id);
   InstanceOutcome finish(const InstanceRequest& request, InstanceOutcome outcome);
   platform::TimeUs local_deadline_us(std::int64_t deadline_store_ms) const;
