@@ -198,10 +198,10 @@ NamespaceCleanup RedisTarget::remove_run_keys() {
   }
   if (!error.empty()) {
     out.failed = true;
-    const std::string count_error = count_left(out.left_keys);
+    count_left(out.left_keys);  // -1 when it fails too
     out.left = "namespace '" + ns + "' on " + url_redacted() + ": " +
                (out.left_keys >= 0 ? std::to_string(out.left_keys) + " keys left"
-                                   : "an unknown number of keys left (counting failed: " + count_error + ")");
+                                   : "an unknown number of keys left (counting them failed too)");
     out.outcome = "removing the run's keys FAILED (" + error + "); " + out.left;
     return out;
   }
@@ -210,10 +210,13 @@ NamespaceCleanup RedisTarget::remove_run_keys() {
     out.outcome = "removed (" + std::to_string(out.removed_keys) + " keys)";
     return out;
   }
-  out.outcome = "the run's " + std::to_string(out.removed_keys) + " keys removed; left as they were: " +
-                std::to_string(kept_before) + " keys it held before the run";
+  out.outcome = "the run's " + std::to_string(out.removed_keys) + " keys removed; left as they were: ";
+  if (kept_before > 0) {
+    out.outcome += std::to_string(kept_before) + " keys it held before the run";
+  }
   if (not_ours > 0) {
-    out.outcome += ", " + std::to_string(not_ours) + " keys spotcheck never writes";
+    out.outcome += std::string(kept_before > 0 ? ", " : "") + std::to_string(not_ours) +
+                   " keys at names spotcheck never writes";
   }
   return out;
 }

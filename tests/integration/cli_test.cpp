@@ -324,6 +324,40 @@ TEST(IntegrationCli, AStoppedRunRemovesItsOwnKeysAndExits128PlusTheSignal) {
   }
 }
 
+// Cleanup that cannot reach the server says what it left: the namespace and the keys.
+TEST(IntegrationCli, AStoppedRunWhoseCleanupFailsSaysWhatWasLeft) {
+  PrivateRedisServer server;
+  SPOTCHECK_REQUIRE_PRIVATE_SERVER(server);
+  const std::string ns = store::redis::testing::unique_namespace();
+  RedisCommandOptions options = quick(server.url());
+  options.key_namespace = ns;
+  options.duration_s = 60;
+  std::ostringstream out;
+  std::ostringstream err;
+  const auto started = std::chrono::steady_clock::now();
+  bool frozen = false;
+  options.stop_requested = [&] {
+    if (!frozen && out.str().find("start: namespace") != std::string::npos &&
+        std::chrono::steady_clock::now() - started > std::chrono::milliseconds(1'500)) {
+      frozen = ::kill(server.pid(), SIGSTOP) == 0;  // the cleanup's commands time out
+    }
+    return frozen ? SIGINT : 0;
+  };
+  const int code = run_redis_command(options, out, err);
+  ::kill(server.pid(), SIGCONT);
+  ASSERT_TRUE(frozen);
+  EXPECT_EQ(code, 128 + SIGINT) << out.str() << err.str();
+  EXPECT_EQ(err.str().rfind("spotcheck redis: interrupted by SIGINT; cleanup failed: namespace '" + ns + "' on " +
+                                "redis://127.0.0.1:" + std::to_string(server.port()) + ": ",
+                            0),
+            0U)
+      << err.str();
+  EXPECT_NE(err.str().find("keys left"), std::string::npos) << err.str();
+  EXPECT_EQ(err.str().find('\n'), err.str().size() - 1) << err.str();
+  EXPECT_NE(out.str().find("namespace: removing the run's keys FAILED"), std::string::npos) << out.str();
+  EXPECT_GT(testing::count_keys(server.url(), ns), 0);  // what it said: keys are left
+}
+
 TEST(IntegrationCli, PassingRunPrintsTheSummaryAndRemovesItsNamespaceUnlessKept) {
   SPOTCHECK_REDIS_URL_OR_RETURN(url);
   const std::string ns = store::redis::testing::unique_namespace();
