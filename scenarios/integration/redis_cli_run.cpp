@@ -151,10 +151,12 @@ std::optional<double> parse_plain_seconds(std::string_view text) {
     return true;
   };
   constexpr std::size_t kDigitsMax = 12;
+  constexpr std::size_t kFractionDigitsMax = 6;  // microseconds: a run's clock resolution
   if (whole.empty() || whole.size() > kDigitsMax || !digits(whole) || (whole.size() > 1 && whole.front() == '0')) {
     return std::nullopt;
   }
-  if (dot != std::string_view::npos && (fraction.empty() || fraction.size() > kDigitsMax || !digits(fraction))) {
+  if (dot != std::string_view::npos &&
+      (fraction.empty() || fraction.size() > kFractionDigitsMax || !digits(fraction))) {
     return std::nullopt;
   }
   double value = 0.0;
@@ -191,6 +193,9 @@ int run_redis_command(const RedisCommandOptions& options, std::ostream& out, std
     request.scenario.node_count = *options.nodes;
   }
   request.duration_us = static_cast<TimeUs>(std::llround(options.duration_s * 1e6));
+  if (request.duration_us <= 0) {
+    return usage(err, "--duration must be at least 0.000001 seconds");
+  }
   if (options.seed.has_value()) {
     request.seed = *options.seed;
   } else {

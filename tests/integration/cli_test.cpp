@@ -83,6 +83,9 @@ TEST(IntegrationCli, BadOptionsAreUsageErrors) {
   options.nodes = kRedisNodesMax + 1;
   expect_one_line_error(run(options), "--nodes must be 1..64");
   options = quick("redis://127.0.0.1:1");
+  options.duration_s = 1e-9;  // rounds to no time at all
+  expect_one_line_error(run(options), "--duration must be at least");
+  options = quick("redis://127.0.0.1:1");
   options.key_namespace = "";  // was silently a fresh one
   expect_one_line_error(run(options), "--namespace must not be empty");
 }
@@ -95,7 +98,8 @@ TEST(IntegrationCli, NumericFlagsArePlainDecimal) {
   }
   EXPECT_EQ(parse_plain_seconds("5"), 5.0);
   EXPECT_EQ(parse_plain_seconds("0.25"), 0.25);
-  for (const char* bad : {"", "-1", "+1", "1e3", "0x10", "nan", "inf", ".5", "5.", "05", "1.2.3", "1,5"}) {
+  EXPECT_EQ(parse_plain_seconds("0.000001"), 0.000001);
+  for (const char* bad : {"", "-1", "+1", "1e3", "0x10", "nan", "inf", ".5", "5.", "05", "1.2.3", "1,5", "0.0000001"}) {
     EXPECT_FALSE(parse_plain_seconds(bad).has_value()) << bad;
   }
 }
@@ -322,6 +326,16 @@ TEST(IntegrationCli, AStoppedRunRemovesItsOwnKeysAndExits128PlusTheSignal) {
     }
     testing::remove_raw_namespace(url, ns);
   }
+}
+
+TEST(IntegrationCli, AStopBeforeAnythingWasWrittenExitsAtOnce) {
+  SPOTCHECK_REDIS_URL_OR_RETURN(url);
+  RedisCommandOptions options = quick(url);
+  options.stop_requested = [] { return SIGINT; };
+  const CommandResult stopped = run(options);
+  EXPECT_EQ(stopped.exit_code, 128 + SIGINT);
+  EXPECT_EQ(stopped.err, "spotcheck redis: interrupted by SIGINT before anything was written\n");
+  EXPECT_TRUE(stopped.out.empty()) << stopped.out;
 }
 
 // Cleanup that cannot reach the server says what it left: the namespace and the keys.

@@ -22,6 +22,7 @@ probe 2 "spotcheck redis: --duration must be *got 'nan'" -- redis --url $dead --
 probe 2 "spotcheck redis: --duration must be *got 'inf'" -- redis --url $dead --duration inf
 probe 2 "spotcheck redis: --duration must be *got '1e3'" -- redis --url $dead --duration 1e3
 probe 2 "spotcheck redis: --duration must be *got '0x10'" -- redis --url $dead --duration 0x10
+probe 2 "spotcheck redis: --duration must be *got '0.0000001'" -- redis --url $dead --duration 0.0000001
 probe 2 "spotcheck redis: cannot connect to redis://127.0.0.1:1*" -- redis --url $dead --duration 0.5 --nodes 64
 probe 2 "spotcheck redis: --namespace must not be empty" -- redis --url $dead --namespace ""
 probe 2 "spotcheck redis: unknown integration scenario 'nope'*" -- redis --url $dead --scenario nope
