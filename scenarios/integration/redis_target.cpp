@@ -79,9 +79,9 @@ std::string RedisTarget::check_namespace(redis::RedisSession& session) {
   const std::string marker = redis::marker_key(ns);
   const std::string secret = redis::scan_secret_key(ns);
   const bool marked = session.found_marker();
-  const bool empty = std::all_of(keys.begin(), keys.end(), [&](const std::string& key) {
-    return key == secret || (marked && key == marker);
-  });
+  // Without the marker even a key at the scan secret's name is someone else's.
+  const bool empty = std::all_of(keys.begin(), keys.end(),
+                                 [&](const std::string& key) { return marked && (key == secret || key == marker); });
   if (empty) {
     _start = NamespaceStart::empty;  // only the provider's own bookkeeping: removed afterwards
   } else if (!_options.adopt_namespace) {

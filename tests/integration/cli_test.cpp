@@ -255,6 +255,22 @@ TEST(IntegrationCli, AnAdoptedForeignKeyAtTheMarkersNameIsNeverChangedOrRemoved)
   testing::remove_raw_namespace(url, ns);
 }
 
+TEST(IntegrationCli, AForeignKeyAtTheScanSecretsNameIsForeignToo) {
+  SPOTCHECK_REDIS_URL_OR_RETURN(url);
+  const std::string ns = store::redis::testing::unique_namespace();
+  ASSERT_TRUE(testing::set_raw_key(url, ns + "scan-secret", "someone else's"));
+  RedisCommandOptions options = quick(url);
+  options.key_namespace = ns;
+  expect_one_line_error(run(options), "--adopt-namespace");
+  options.adopt_namespace = true;
+  const CommandResult adopted = run(options);
+  EXPECT_EQ(adopted.exit_code, kRedisExitPassed) << adopted.out << adopted.err;
+  EXPECT_EQ(adopted.out.find("namespace: removed"), std::string::npos) << adopted.out;
+  EXPECT_EQ(testing::get_raw_key(url, ns + "scan-secret"), "someone else's");
+  EXPECT_EQ(testing::count_keys(url, ns), 1);
+  testing::remove_raw_namespace(url, ns);
+}
+
 TEST(IntegrationCli, AdoptingIsRefusedWhenAForeignKeyHoldsANameTheScriptsWrite) {
   SPOTCHECK_REDIS_URL_OR_RETURN(url);
   const std::string ns = store::redis::testing::unique_namespace();

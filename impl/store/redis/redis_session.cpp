@@ -199,7 +199,7 @@ ScriptCall RedisSession::eval(ScriptId script, std::span<const std::string_view>
   return ScriptCall{nullptr, CallFailure::kNotSent, false, false, "script retry loop ended"};
 }
 
-std::string RedisSession::find_key(std::string_view except, bool& found) {
+std::string RedisSession::find_key(std::string_view except, bool& found, bool count_secret) {
   found = false;
   const std::string pattern = glob_escape(_options.key_namespace) + "*";
   const std::string secret_key = scan_secret_key(_options.key_namespace);
@@ -213,7 +213,7 @@ std::string RedisSession::find_key(std::string_view except, bool& found) {
     const redisReply* keys = r.reply->element[1];
     for (std::size_t i = 0; i < keys->elements; ++i) {
       const std::string_view key = reply_text(keys->element[i]);
-      if (key != except && key != secret_key) {
+      if (key != except && (count_secret || key != secret_key)) {
         found = true;
         return {};
       }
@@ -250,7 +250,8 @@ std::string RedisSession::check_namespace(bool& write_marker) {
   }
   bool found = r.reply->type != REDIS_REPLY_NIL;  // a foreign key at the marker's name
   if (!found) {
-    if (std::string error = find_key(marker, found); !error.empty()) {
+    // Without the marker a scan secret is not the provider's either.
+    if (std::string error = find_key(marker, found, /*count_secret=*/true); !error.empty()) {
       return error;
     }
   }

@@ -96,8 +96,9 @@ class RedisSession {
   std::string write_marker();
   std::string claim_namespace();
   std::string load_scan_secret();
-  // Any key under the namespace other than `except`: found/none, or an error.
-  std::string find_key(std::string_view except, bool& found);
+  // Any key under the namespace other than `except` (and the scan secret, unless
+  // count_secret): found/none, or an error.
+  std::string find_key(std::string_view except, bool& found, bool count_secret = false);
 
   RedisStoreOptions _options;
   const platform::Clock& _clock;
