@@ -27,9 +27,16 @@ int usage(std::ostream& err, const std::string& text) {
 
 // At most max_bytes + 1 bytes of `path` into `text` (one more tells the file is too big).
 std::string read_bounded(const std::string& path, std::size_t max_bytes, std::string& text) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO nobody writes must not hang (its read then ends at once, empty).
+  // Reads block again, so a pipe (--url-file <(...)) is read to its end.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     return std::strerror(errno);
+  }
+  if (const int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+    const std::string error = std::strerror(errno);
+    ::close(fd);
+    return error;
   }
   std::array<char, 1'024> buffer{};
   std::string error;

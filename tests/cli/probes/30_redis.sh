@@ -41,6 +41,11 @@ probe 2 "spotcheck redis: --url-file '$scratch/redis-url-two' must hold one redi
 probe 2 "spotcheck redis: --url-file '$scratch/redis-url-big' is larger than 4096 bytes*" -- redis --url-file "$scratch/redis-url-big"
 probe 2 "spotcheck redis: --url-file '$scratch/redis-url-bad': malformed redis URL: the scheme*" -- redis --url-file "$scratch/redis-url-bad"
 probe 2 "spotcheck redis: cannot connect to redis://127.0.0.1:1: Connection refused" -- redis --url-file "$scratch/redis-url"
+# A FIFO nobody writes does not hang; a pipe is read to its end.
+mkfifo "$scratch/redis-url-fifo"
+probe 2 "spotcheck redis: --url-file '$scratch/redis-url-fifo' is empty*" -- redis --url-file "$scratch/redis-url-fifo"
+probe 2 "spotcheck redis: cannot connect to redis://127.0.0.1:1: Connection refused" -- redis --url-file <(printf 'redis://:probe-secret-pw@127.0.0.1:1\n')
+probe 2 "spotcheck redis: --url-file '/dev/zero' is larger than 4096 bytes*" -- redis --url-file /dev/zero
 probe 2 "spotcheck redis: malformed redis URL: the port must be*" -- redis --url "redis://:probe-secret-pw@127.0.0.1:x"
 
 # No error above may show the password (the runner checks first lines only: look at all of it).
