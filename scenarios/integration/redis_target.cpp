@@ -157,11 +157,14 @@ NamespaceCleanup RedisTarget::remove_run_keys() {
   NamespaceCleanup out;
   redis::RedisSession& session = *_stores.session;
   const std::string& ns = _options.key_namespace;
-  std::vector<std::string> keys;
   constexpr std::size_t kRunKeysMax = 100'000'000;
-  std::string error = session.list_keys(keys, kRunKeysMax);
+  constexpr std::size_t kUnlinkBatch = 256;
+  // A write a node sent before the stop may still be applied (the server had it buffered) after
+  // a listing: list again until a listing finds nothing to remove (bounded).
+  constexpr int kRoundsMax = 3;
   long kept_before = 0;  // keys the namespace held before the run
   long not_ours = 0;     // keys that appeared, at names the provider never writes
+  std::string error;
   std::vector<std::string_view> batch;
   const auto flush = [&]() -> std::string {
     if (batch.size() <= 1) {
@@ -178,23 +181,35 @@ NamespaceCleanup RedisTarget::remove_run_keys() {
     batch.assign(1, "UNLINK");
     return {};
   };
-  constexpr std::size_t kUnlinkBatch = 256;
-  batch.assign(1, "UNLINK");
-  for (std::size_t i = 0; error.empty() && i < keys.size(); ++i) {
-    const std::string& key = keys[i];
-    if (std::binary_search(_keys_before.begin(), _keys_before.end(), key)) {
-      ++kept_before;
-    } else if (!redis::is_provider_key(ns, key)) {
-      ++not_ours;
-    } else {
-      batch.push_back(key);
-      if (batch.size() > kUnlinkBatch) {
-        error = flush();
+  for (int round = 0; round < kRoundsMax && error.empty(); ++round) {
+    std::vector<std::string> keys;
+    error = session.list_keys(keys, kRunKeysMax);
+    kept_before = 0;
+    not_ours = 0;
+    const long removed_before = out.removed_keys;
+    batch.assign(1, "UNLINK");
+    for (std::size_t i = 0; error.empty() && i < keys.size(); ++i) {
+      const std::string& key = keys[i];
+      if (std::binary_search(_keys_before.begin(), _keys_before.end(), key)) {
+        ++kept_before;
+      } else if (!redis::is_provider_key(ns, key)) {
+        ++not_ours;
+      } else {
+        batch.push_back(key);
+        if (batch.size() > kUnlinkBatch) {
+          error = flush();
+        }
       }
     }
-  }
-  if (error.empty()) {
-    error = flush();
+    if (error.empty()) {
+      error = flush();
+    }
+    if (error.empty() && out.removed_keys == removed_before) {
+      break;  // this listing found nothing of the run's: the counts are final
+    }
+    if (error.empty() && round + 1 == kRoundsMax) {
+      error = "keys of the run kept appearing";
+    }
   }
   if (!error.empty()) {
     out.failed = true;
