@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 
@@ -104,6 +105,10 @@ class WorldRun {
     world.add_observer(_activity);
 
     std::string error;
+    if (stop_requested()) {
+      world.remove_observer(_activity);
+      return;
+    }
     const auto start = _target.sample_time([&world] { return world.now_us(); }, error);
     if (!start.has_value()) {
       _report.setup_error = error;
@@ -131,7 +136,27 @@ class WorldRun {
     add_nodes(world, envs);
     schedule_faults(world);
     const TimeUs end_us = _request.duration_us + _config.drain_us;
-    _report.run = world.run_until(end_us, kMaxSteps);
+    // In slices, so that a stop request (a signal) is seen within kStopPollUs.
+    for (;;) {
+      _report.run = world.run_until(std::min(end_us, world.now_us() + kStopPollUs), kMaxSteps - world.steps());
+      if (_report.run.status != sim::RunStatus::time_limit || world.now_us() >= end_us) {
+        break;
+      }
+      if (stop_requested()) {
+        break;
+      }
+    }
+    if (_report.stopped()) {
+      _report.stopped_at_us = world.now_us();
+      _report.violation = suite->violation();
+      if (_report.violation.has_value()) {
+        _report.problem_context = context_before(world.trace(), _report.violation->event_index);
+      }
+      _report.activity = _activity.counts();
+      suite->detach();
+      world.remove_observer(_activity);
+      return;
+    }
     if (_report.run.ok()) {
       suite->finish(properties::RunEnd{world.now_us(), world.trace().size()});
     }
@@ -164,6 +189,14 @@ class WorldRun {
   }
 
  private:
+  // True (and noted in the report) once the caller asks the run to stop.
+  bool stop_requested() {
+    if (_report.stopped_by == 0 && _request.stop_requested) {
+      _report.stopped_by = _request.stop_requested();
+    }
+    return _report.stopped_by != 0;
+  }
+
   void add_nodes(sim::World& world, std::vector<location::LocationNodeEnv>& envs) {
     for (std::uint32_t i = 0; i < _config.node_count; ++i) {
       const platform::RoutingId rid = kFirstNodeRoutingId + i;
@@ -309,6 +342,9 @@ std::string IntegrationReport::failure_reason() const {
   if (!setup_error.empty()) {
     return setup_error;
   }
+  if (stopped()) {
+    return "interrupted by " + signal_name(stopped_by);
+  }
   if (violation.has_value()) {
     return "property " + violation->property + " violated: " + violation->message;
   }
@@ -332,6 +368,16 @@ std::string IntegrationReport::failure_reason() const {
   return {};
 }
 
+std::string signal_name(int signal_number) {
+  if (signal_number == SIGINT) {
+    return "SIGINT";
+  }
+  if (signal_number == SIGTERM) {
+    return "SIGTERM";
+  }
+  return "signal " + std::to_string(signal_number);
+}
+
 IntegrationReport run_integration(const IntegrationRequest& request) {
   assert(request.scenario.node_count >= 1);
   assert(request.duration_us > 0);
@@ -344,6 +390,12 @@ IntegrationReport run_integration(const IntegrationRequest& request) {
     report.setup_error = "invalid protocol timing: " + invalid->message;
     return report;
   }
+  if (request.stop_requested) {
+    report.stopped_by = request.stop_requested();
+    if (report.stopped()) {
+      return report;  // nothing written
+    }
+  }
   RedisTarget::Opened opened = RedisTarget::open(request.redis);
   if (opened.target == nullptr) {
     report.setup_error = opened.error;
@@ -352,14 +404,16 @@ IntegrationReport run_integration(const IntegrationRequest& request) {
   RedisTarget& target = *opened.target;
   report.url = target.url_redacted();
   report.key_namespace = target.key_namespace();
+  report.namespace_start = target.namespace_start();
   {
     WorldRun world_run(request, target, report);
     world_run.run();
   }
-  if (report.setup_error.empty()) {
+  if (report.setup_error.empty() && !report.stopped()) {
     note_missing_activity(request.scenario, report);
   }
-  report.namespace_outcome = target.finish();
+  report.namespace_cleanup = target.finish();
+  report.namespace_outcome = report.namespace_cleanup.outcome;
   return report;
 }
 

@@ -51,7 +51,14 @@ struct IntegrationRequest {
   std::vector<StoreFault> store_faults;
   // Around every store call of every node (tests aim faults at single calls with them).
   StoreCallHooks store_hooks;
+  // Polled before the run and between its slices (every kStopPollUs): non-zero stops the run
+  // early, as if its time were up but without the end-of-run checks and audits; the value (a
+  // signal number, e.g. SIGINT) is reported. The namespace is cleaned up as after any run.
+  std::function<int()> stop_requested;
 };
+
+// How often a run polls stop_requested (a blocked store call can delay it by one command timeout).
+inline constexpr TimeUs kStopPollUs = platform::millis(50);
 
 // How the checkers' store clock (StoreNow = epoch_ms + world_us / 1000) lines up with Redis TIME.
 // The checkers place some events (object.work, lease.lost) in store time through this mapping and
@@ -77,7 +84,13 @@ struct IntegrationReport {
   std::uint32_t node_count = 0;
   std::string url;            // redacted
   std::string key_namespace;
-  std::string namespace_outcome;  // removed / kept ...
+  std::string namespace_outcome;  // removed / kept ... (namespace_cleanup.outcome)
+  NamespaceCleanup namespace_cleanup;
+  NamespaceStart namespace_start = NamespaceStart::empty;
+  // Non-zero: stop_requested() returned this (a signal number) and the run stopped early, at
+  // stopped_at_us of its clock (0: before it started).
+  int stopped_by = 0;
+  TimeUs stopped_at_us = 0;
 
   sim::RunOutcome run;
   std::vector<std::string> properties;  // the checkers that judged the run
@@ -90,13 +103,17 @@ struct IntegrationReport {
   std::vector<std::string> fault_log;        // "t=1.502s pause node-2 for 2.500s", ...
   std::vector<std::string> missing_activity;  // expectations of the scenario not met (warnings)
 
-  // Setup fine, run ended by time, no property violation, both audits clean, clocks consistent.
+  bool stopped() const { return stopped_by != 0; }
+  // Setup fine, not stopped, run ended by time, no property violation, both audits clean, clocks consistent.
   bool passed() const;
   // The first reason the run did not pass, one line; empty when passed.
   std::string failure_reason() const;
 };
 
 IntegrationReport run_integration(const IntegrationRequest& request);
+
+// "SIGINT", "SIGTERM", else "signal N".
+std::string signal_name(int signal_number);
 
 // Human-readable summary: scenario, requests and outcomes, protocol activity, verdicts.
 std::string format_summary(const IntegrationReport& report);

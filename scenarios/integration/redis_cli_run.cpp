@@ -1,20 +1,178 @@
 #include "scenarios/integration/redis_cli_run.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <charconv>
 #include <cmath>
+#include <cstring>
 #include <random>
 
+#include "impl/store/redis/redis_url.h"
 #include "scenarios/integration/integration_run.h"
+#include "scenarios/integration/stop_signals.h"
 
 namespace spotcheck::scenarios::integration {
 
 namespace {
+
+namespace redis = spotcheck::store::redis;
 
 int usage(std::ostream& err, const std::string& text) {
   err << "spotcheck redis: " << text << "\n";
   return kRedisExitUsage;
 }
 
+// At most max_bytes + 1 bytes of `path` into `text` (one more tells the file is too big).
+std::string read_bounded(const std::string& path, std::size_t max_bytes, std::string& text) {
+  // O_NONBLOCK: opening a FIFO nobody writes must not hang (its read then ends at once, empty).
+  // Reads block again, so a pipe (--url-file <(...)) is read to its end.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    return std::strerror(errno);
+  }
+  if (const int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+    const std::string error = std::strerror(errno);
+    ::close(fd);
+    return error;
+  }
+  std::array<char, 1'024> buffer{};
+  std::string error;
+  // Bound: each round adds at least one byte until max_bytes + 1 (or end of file, or an error).
+  while (text.size() <= max_bytes) {
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      error = std::strerror(errno);
+      break;
+    }
+    if (n == 0) {
+      break;
+    }
+    text.append(buffer.data(), static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return error;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// The file's one line, surrounding whitespace removed; `error` otherwise. Never quotes the content.
+std::string url_from_file(const std::string& path, std::string& url) {
+  std::string text;
+  if (std::string error = read_bounded(path, kRedisUrlFileMaxBytes, text); !error.empty()) {
+    return "cannot read --url-file '" + path + "': " + error;
+  }
+  if (text.size() > kRedisUrlFileMaxBytes) {
+    return "--url-file '" + path + "' is larger than " + std::to_string(kRedisUrlFileMaxBytes) +
+           " bytes; it must hold one redis URL";
+  }
+  std::size_t begin = 0;
+  std::size_t end = text.size();
+  while (begin < end && is_space(text[begin])) {
+    ++begin;
+  }
+  while (end > begin && is_space(text[end - 1])) {
+    --end;
+  }
+  if (begin == end) {
+    return "--url-file '" + path + "' is empty; it must hold one redis URL";
+  }
+  for (std::size_t i = begin; i < end; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      return "--url-file '" + path + "' must hold one redis URL on one line (no other text, no control characters)";
+    }
+  }
+  url = text.substr(begin, end - begin);
+  return {};
+}
+
 }  // namespace
+
+ResolvedRedisUrl resolve_redis_url(const RedisCommandOptions& options) {
+  ResolvedRedisUrl out;
+  if (options.url.has_value() && !options.url_file.empty()) {
+    out.error = "give --url or --url-file, not both";
+    return out;
+  }
+  std::string text = options.url.value_or(std::string(kDefaultRedisUrl));
+  redis::RedisUrlParse parsed;
+  if (!options.url_file.empty()) {
+    if (std::string error = url_from_file(options.url_file, text); !error.empty()) {
+      out.error = std::move(error);
+      return out;
+    }
+    parsed = redis::parse_redis_url_unquoted(text);  // any part of it may be secret
+    if (!parsed.url) {
+      out.error = "--url-file '" + options.url_file + "': " + parsed.error;
+      return out;
+    }
+  } else {
+    parsed = redis::parse_redis_url(text);
+    if (!parsed.url) {
+      out.error = parsed.error;
+      return out;
+    }
+  }
+  // As redis-cli: REDISCLI_AUTH is the password unless the URL gives one.
+  if (options.rediscli_auth.has_value() && !options.rediscli_auth->empty() && parsed.url->password.empty()) {
+    parsed.url->password = *options.rediscli_auth;
+    text = parsed.url->text();
+  }
+  out.url = std::move(text);
+  return out;
+}
+
+std::optional<std::uint64_t> parse_plain_uint64(std::string_view text) {
+  if (text.empty() || (text.size() > 1 && text.front() == '0')) {
+    return std::nullopt;
+  }
+  for (const char c : text) {
+    if (c < '0' || c > '9') {
+      return std::nullopt;
+    }
+  }
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    return std::nullopt;  // overflow
+  }
+  return value;
+}
+
+std::optional<double> parse_plain_seconds(std::string_view text) {
+  const std::size_t dot = text.find('.');
+  const std::string_view whole = text.substr(0, dot);
+  const std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+  const auto digits = [](std::string_view part) {
+    for (const char c : part) {
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  };
+  constexpr std::size_t kDigitsMax = 12;
+  constexpr std::size_t kFractionDigitsMax = 6;  // microseconds: a run's clock resolution
+  if (whole.empty() || whole.size() > kDigitsMax || !digits(whole) || (whole.size() > 1 && whole.front() == '0')) {
+    return std::nullopt;
+  }
+  if (dot != std::string_view::npos &&
+      (fraction.empty() || fraction.size() > kFractionDigitsMax || !digits(fraction))) {
+    return std::nullopt;
+  }
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
 
 int run_redis_command(const RedisCommandOptions& options, std::ostream& out, std::ostream& err) {
   IntegrationRequest request;
@@ -28,29 +186,74 @@ int run_redis_command(const RedisCommandOptions& options, std::ostream& out, std
   if (!std::isfinite(options.duration_s) || options.duration_s <= 0.0 || options.duration_s > kRedisDurationMaxS) {
     return usage(err, "--duration must be in (0, " + std::to_string(static_cast<int>(kRedisDurationMaxS)) + "] seconds");
   }
-  if (options.nodes > kRedisNodesMax) {
-    return usage(err, "--nodes must be at most " + std::to_string(kRedisNodesMax));
+  if (options.nodes.has_value() && (*options.nodes < 1 || *options.nodes > kRedisNodesMax)) {
+    return usage(err, "--nodes must be 1.." + std::to_string(kRedisNodesMax));
   }
-  if (options.nodes > 0) {
-    request.scenario.node_count = options.nodes;
+  if (options.key_namespace.has_value() && options.key_namespace->empty()) {
+    return usage(err, "--namespace must not be empty");
+  }
+  ResolvedRedisUrl url = resolve_redis_url(options);
+  if (!url.error.empty()) {
+    return usage(err, url.error);
+  }
+  if (options.nodes.has_value()) {
+    request.scenario.node_count = *options.nodes;
   }
   request.duration_us = static_cast<TimeUs>(std::llround(options.duration_s * 1e6));
+  if (request.duration_us <= 0) {
+    return usage(err, "--duration must be at least 0.000001 seconds");
+  }
   if (options.seed.has_value()) {
     request.seed = *options.seed;
   } else {
     std::random_device device;  // integration runs are not replayable; the seed is printed anyway
     request.seed = (static_cast<std::uint64_t>(device()) << 32) ^ device();
   }
-  request.redis.url = options.url;
-  request.redis.key_namespace = options.key_namespace;
+  request.redis.url = std::move(url.url);
+  request.redis.key_namespace = options.key_namespace.value_or("");
   request.redis.adopt_namespace = options.adopt_namespace;
   request.redis.keep = options.keep;
+  const std::string scenario = request.scenario.name;
+  const std::uint64_t seed = request.seed;
+  const std::uint32_t node_count = request.scenario.node_count;
+  request.redis.before_first_write = [&out, scenario, seed, node_count](const std::string& key_namespace,
+                                                                         const std::string& url_redacted) {
+    out << "start: namespace '" << key_namespace << "' on " << url_redacted << ", scenario " << scenario << ", seed "
+        << seed << ", " << node_count << " nodes" << std::endl;  // flushed: an interrupted run has said where it wrote
+  };
+
+  StopSignals signals;  // SIGINT/SIGTERM stop the run; the handlers go when the command ends
+  request.stop_requested = options.stop_requested ? options.stop_requested : [] { return StopSignals::requested(); };
 
   const IntegrationReport report = run_integration(request);
+  const int stopped_by = report.stopped() ? report.stopped_by : request.stop_requested();
+  if (stopped_by != 0) {
+    if (report.key_namespace.empty()) {
+      // Stopped before the namespace was taken (or while taking it failed): nothing was written.
+      err << "spotcheck redis: interrupted by " << signal_name(stopped_by) << " before anything was written"
+          << (report.setup_error.empty() ? std::string() : " (" + report.setup_error + ")") << "\n";
+      return exit_status_for_signal(stopped_by);
+    }
+    out << format_summary(report) << std::flush;  // a signal after the run's end: the whole summary
+    const NamespaceCleanup& cleanup = report.namespace_cleanup;
+    err << "spotcheck redis: interrupted by " << signal_name(stopped_by) << "; "
+        << (cleanup.failed ? "cleanup failed: " + cleanup.left
+                           : "namespace '" + report.key_namespace + "': " + cleanup.outcome)
+        << "\n";
+    return exit_status_for_signal(stopped_by);
+  }
   if (!report.setup_error.empty()) {
-    return usage(err, report.setup_error);
+    std::string error = report.setup_error;
+    constexpr std::string_view kPutInUrl = "(NOAUTH); put it in the URL";
+    if (const std::size_t at = error.find(kPutInUrl); at != std::string::npos) {
+      error.replace(at, kPutInUrl.size(), "(NOAUTH); put it in the URL (--url or --url-file) or in REDISCLI_AUTH");
+    }
+    return usage(err, error);
   }
   out << format_summary(report);
+  if (report.namespace_cleanup.failed) {
+    err << "spotcheck redis: cleanup failed: " << report.namespace_cleanup.left << "\n";
+  }
   if (!report.passed()) {
     err << "spotcheck redis: " << report.failure_reason() << "\n";
     return kRedisExitFailed;

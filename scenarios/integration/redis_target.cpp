@@ -1,5 +1,6 @@
 #include "scenarios/integration/redis_target.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdio>
@@ -11,6 +12,7 @@
 namespace spotcheck::scenarios::integration {
 
 namespace redis = spotcheck::store::redis;
+using redis::CallResult;
 
 namespace {
 
@@ -51,7 +53,9 @@ RedisTarget::Opened RedisTarget::open(const RedisTargetOptions& options) {
   store_options.command_timeout_ms = chosen.command_timeout_ms;
   store_options.adopt_foreign_namespace = chosen.adopt_namespace;
   std::unique_ptr<RedisTarget> target(new RedisTarget(chosen, store_options));
-  target->_stores = redis::open_redis_stores(store_options, target->_clock);
+  RedisTarget* self = target.get();
+  target->_stores = redis::open_redis_stores(store_options, target->_clock,
+                                             [self](redis::RedisSession& session) { return self->check_namespace(session); });
   if (!target->_stores.error.empty()) {
     out.error = target->_stores.error;
     if (out.error.find(kForeignText) != std::string::npos) {
@@ -61,24 +65,53 @@ RedisTarget::Opened RedisTarget::open(const RedisTargetOptions& options) {
     }
     return out;
   }
-  std::string error;
-  target->_was_empty = target->_stores.session->namespace_is_empty(error);
-  if (!error.empty()) {
-    out.error = error;
-    return out;
-  }
-  if (!target->_was_empty && !chosen.adopt_namespace) {
-    out.error = "redis namespace '" + chosen.key_namespace + "' on " + target->url_redacted() +
-                " already holds data (an earlier run's?); pass another --namespace, or --adopt-namespace to run on top of it";
-    return out;
-  }
   out.target = std::move(target);
   return out;
 }
 
+std::string RedisTarget::check_namespace(redis::RedisSession& session) {
+  const std::string& ns = _options.key_namespace;
+  const std::string url = session.url().redacted();
+  std::vector<std::string> keys;
+  if (std::string error = session.list_keys(keys, _options.adopt_keys_max); !error.empty()) {
+    return "cannot take redis namespace '" + ns + "' on " + url + ": " + error;
+  }
+  const std::string marker = redis::marker_key(ns);
+  const std::string secret = redis::scan_secret_key(ns);
+  const bool marked = session.found_marker();
+  // Without the marker even a key at the scan secret's name is someone else's.
+  const bool empty = std::all_of(keys.begin(), keys.end(),
+                                 [&](const std::string& key) { return marked && (key == secret || key == marker); });
+  if (empty) {
+    _start = NamespaceStart::empty;  // only the provider's own bookkeeping: removed afterwards
+  } else if (!_options.adopt_namespace) {
+    // A foreign namespace was refused by the session already: this is an earlier run's data.
+    return "redis namespace '" + ns + "' on " + url +
+           " already holds data (an earlier run's?); pass another --namespace, or --adopt-namespace to run on top of it";
+  } else if (marked) {
+    _start = NamespaceStart::earlier_run;
+    _keys_before = std::move(keys);
+  } else {
+    // The scripts would change a foreign key at the name of one of their namespace-wide structures.
+    for (const std::string& shared : redis::provider_shared_keys(ns)) {
+      if (std::binary_search(keys.begin(), keys.end(), shared)) {
+        return "redis namespace '" + ns + "' on " + url + " holds a key '" + shared +
+               "' that spotcheck's store scripts would change; refusing to adopt it";
+      }
+    }
+    _start = NamespaceStart::foreign;
+    _keys_before = std::move(keys);
+  }
+  if (_options.before_first_write) {
+    _options.before_first_write(ns, url);
+  }
+  return {};
+}
+
 redis::RedisStoreOptions RedisTarget::node_options() const {
   redis::RedisStoreOptions node = _store_options;
-  node.adopt_foreign_namespace = false;  // claimed by the admin session: the marker is there
+  // An empty namespace now carries the marker; an earlier run's had it; a foreign one stays unmarked.
+  node.adopt_foreign_namespace = _start == NamespaceStart::foreign;
   return node;
 }
 
@@ -109,41 +142,110 @@ std::optional<std::int64_t> RedisTarget::redis_time_us(std::string& error) {
   return *seconds * platform::kMicrosPerSecond + *micros;
 }
 
-std::string RedisTarget::remove_namespace() {
-  redis::RedisSession& session = *_stores.session;
-  if (std::string error = session.clear_namespace(); !error.empty()) {
+std::string RedisTarget::count_left(long& left) {
+  std::vector<std::string> keys;
+  constexpr std::size_t kCountMax = 100'000'000;
+  if (std::string error = _stores.session->list_keys(keys, kCountMax); !error.empty()) {
+    left = -1;
     return error;
   }
-  // clear_namespace() claims the namespace again: remove its marker and scan secret too.
-  redis::RedisConnection& connection = session.connection();
-  const platform::TimeUs timeout_us = _options.command_timeout_ms * platform::kMicrosPerMilli;
-  if (std::string failed = connection.ensure_connected(timeout_us); !failed.empty()) {
-    return failed;
-  }
-  const std::string marker = redis::marker_key(_options.key_namespace);
-  const std::string secret = redis::scan_secret_key(_options.key_namespace);
-  const std::array<std::string_view, 3> argv{"UNLINK", marker, secret};
-  redis::CallResult result = connection.call(argv, timeout_us);
-  if (result.failure != redis::CallFailure::kNone) {
-    return result.message;
-  }
-  if (result.reply->type == REDIS_REPLY_ERROR) {
-    return std::string(redis::reply_text(result.reply.get()));
-  }
+  left = static_cast<long>(keys.size());
   return {};
 }
 
-std::string RedisTarget::finish() {
-  if (_options.keep) {
-    return "kept (--keep)";
+NamespaceCleanup RedisTarget::remove_run_keys() {
+  NamespaceCleanup out;
+  redis::RedisSession& session = *_stores.session;
+  const std::string& ns = _options.key_namespace;
+  constexpr std::size_t kRunKeysMax = 100'000'000;
+  constexpr std::size_t kUnlinkBatch = 256;
+  // A write a node sent before the stop may still be applied (the server had it buffered) after
+  // a listing: list again until a listing finds nothing to remove (bounded).
+  constexpr int kRoundsMax = 3;
+  long kept_before = 0;  // keys the namespace held before the run
+  long not_ours = 0;     // keys that appeared, at names the provider never writes
+  std::string error;
+  std::vector<std::string_view> batch;
+  const auto flush = [&]() -> std::string {
+    if (batch.size() <= 1) {
+      return {};
+    }
+    CallResult result = session.command(batch);
+    if (result.failure != redis::CallFailure::kNone) {
+      return "UNLINK failed: " + result.message;
+    }
+    if (result.reply->type == REDIS_REPLY_ERROR) {
+      return "UNLINK failed: " + std::string(redis::reply_text(result.reply.get()));
+    }
+    out.removed_keys += static_cast<long>(batch.size() - 1);
+    batch.assign(1, "UNLINK");
+    return {};
+  };
+  for (int round = 0; round < kRoundsMax && error.empty(); ++round) {
+    std::vector<std::string> keys;
+    error = session.list_keys(keys, kRunKeysMax);
+    kept_before = 0;
+    not_ours = 0;
+    const long removed_before = out.removed_keys;
+    batch.assign(1, "UNLINK");
+    for (std::size_t i = 0; error.empty() && i < keys.size(); ++i) {
+      const std::string& key = keys[i];
+      if (std::binary_search(_keys_before.begin(), _keys_before.end(), key)) {
+        ++kept_before;
+      } else if (!redis::is_provider_key(ns, key)) {
+        ++not_ours;
+      } else {
+        batch.push_back(key);
+        if (batch.size() > kUnlinkBatch) {
+          error = flush();
+        }
+      }
+    }
+    if (error.empty()) {
+      error = flush();
+    }
+    if (error.empty() && out.removed_keys == removed_before) {
+      break;  // this listing found nothing of the run's: the counts are final
+    }
+    if (error.empty() && round + 1 == kRoundsMax) {
+      error = "keys of the run kept appearing";
+    }
   }
-  if (!_was_empty) {
-    return "kept (it held keys before the run)";
+  if (!error.empty()) {
+    out.failed = true;
+    count_left(out.left_keys);  // -1 when it fails too
+    out.left = "namespace '" + ns + "' on " + url_redacted() + ": " +
+               (out.left_keys >= 0 ? std::to_string(out.left_keys) + " keys left"
+                                   : "an unknown number of keys left (counting them failed too)");
+    out.outcome = "removing the run's keys FAILED (" + error + "); " + out.left;
+    return out;
   }
-  if (std::string error = remove_namespace(); !error.empty()) {
-    return "removing it failed: " + error;
+  out.left_keys = kept_before + not_ours;
+  if (out.left_keys == 0) {
+    out.outcome = "removed (" + std::to_string(out.removed_keys) + " keys)";
+    return out;
   }
-  return "removed";
+  out.outcome = "the run's " + std::to_string(out.removed_keys) + " keys removed; left as they were: ";
+  if (kept_before > 0) {
+    out.outcome += std::to_string(kept_before) + " keys it held before the run";
+  }
+  if (not_ours > 0) {
+    out.outcome += std::string(kept_before > 0 ? ", " : "") + std::to_string(not_ours) +
+                   " keys at names spotcheck never writes";
+  }
+  return out;
+}
+
+NamespaceCleanup RedisTarget::finish() {
+  if (_options.keep || _start == NamespaceStart::earlier_run) {
+    NamespaceCleanup out;
+    out.outcome = _options.keep ? "kept (--keep)" : "kept (it held an earlier run's data)";
+    if (std::string error = count_left(out.left_keys); error.empty()) {
+      out.outcome += ", " + std::to_string(out.left_keys) + " keys";
+    }
+    return out;
+  }
+  return remove_run_keys();
 }
 
 }  // namespace spotcheck::scenarios::integration

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "impl/platform/time.h"
 #include "impl/store/redis/redis_stores.h"
@@ -19,13 +21,35 @@ struct RedisTargetOptions {
   std::string url = "redis://127.0.0.1:6379";
   // Empty: a fresh namespace "spotcheck:it:<16 random hex>:" is made up.
   std::string key_namespace;
-  // Run in a namespace that already holds keys (foreign, or from an earlier run). It is then
-  // never removed afterwards.
+  // Run in a namespace that already holds keys (foreign, or from an earlier run). Every key it
+  // held before the run is left as it was: the marker is not written, cleanup removes only keys
+  // the run added. One that holds an earlier run's data (the provider's marker) is kept whole.
   bool adopt_namespace = false;
   // Leave the namespace in Redis after the run.
   bool keep = false;
   std::int64_t connect_timeout_ms = 1'000;
   std::int64_t command_timeout_ms = 1'000;
+  // Keys an adopted namespace may hold (they are listed to be left alone); more is refused.
+  std::size_t adopt_keys_max = 100'000;
+  // Called once the namespace has been checked, right before the first key is written (the
+  // namespace name and the redacted URL), so a caller can print where the run writes.
+  std::function<void(const std::string& key_namespace, const std::string& url_redacted)> before_first_write;
+};
+
+// What the namespace held when the run began.
+enum class NamespaceStart {
+  empty,        // nothing (or only the provider's marker and scan secret): removed afterwards
+  foreign,      // adopted: keys spotcheck did not write; only the run's own keys are removed
+  earlier_run,  // adopted: an earlier run's data (the marker is there); kept whole
+};
+
+// What finish() did with the namespace.
+struct NamespaceCleanup {
+  std::string outcome;    // one line: "removed (N keys)", "kept (--keep), N keys", "the run's 12 keys removed; ..."
+  bool failed = false;    // removing the run's keys failed: `left` says what is there
+  std::string left;       // "namespace 'ns' on url: N keys left" (set when failed)
+  long removed_keys = 0;  // keys unlinked
+  long left_keys = -1;    // keys under the namespace afterwards (-1: unknown)
 };
 
 // Redis TIME read from the run's clock: the Redis clock reading lies between before_us and
@@ -48,7 +72,10 @@ class RedisTarget {
   store::redis::RedisStoreOptions node_options() const;
   const std::string& key_namespace() const { return _options.key_namespace; }
   std::string url_redacted() const { return _stores.session->url().redacted(); }
-  bool namespace_was_empty() const { return _was_empty; }
+  bool namespace_was_empty() const { return _start == NamespaceStart::empty; }
+  NamespaceStart namespace_start() const { return _start; }
+  // Keys the namespace held before the run (empty unless it was adopted).
+  std::size_t keys_before() const { return _keys_before.size(); }
   // The admin session's Location Store (audits) and its clock (deadlines for it).
   store::LocationStore& location() { return *_stores.location; }
   const platform::Clock& clock() const { return _clock; }
@@ -74,20 +101,26 @@ class RedisTarget {
     return best;
   }
 
-  // Removes the namespace (every key, the marker too) unless `keep` was asked or the namespace
-  // held keys before the run. Returns what happened, one line ("removed", "kept (--keep)", ...).
-  std::string finish();
+  // Unless `keep` was asked or the namespace held an earlier run's data, removes the keys of the
+  // provider's layout (store::redis::is_provider_key) that the namespace did not hold before the
+  // run: all of them for an empty namespace, only the run's own in an adopted one. A key that was
+  // there before, or that the provider never writes, is left alone (and counted).
+  NamespaceCleanup finish();
 
  private:
   RedisTarget(RedisTargetOptions options, store::redis::RedisStoreOptions store_options);
   std::optional<std::int64_t> redis_time_us(std::string& error);
-  std::string remove_namespace();
+  // Read-only checks of the namespace by the admin session, before anything is written.
+  std::string check_namespace(store::redis::RedisSession& session);
+  NamespaceCleanup remove_run_keys();
+  std::string count_left(long& left);
 
   RedisTargetOptions _options;
   store::redis::RedisStoreOptions _store_options;
   store::redis::SteadyClock _clock;
   store::redis::RedisStores _stores;
-  bool _was_empty = false;
+  NamespaceStart _start = NamespaceStart::empty;
+  std::vector<std::string> _keys_before;  // sorted; the keys cleanup leaves alone
 };
 
 // "spotcheck:it:<16 hex>:" from a nondeterministic source (integration runs are not replayable).

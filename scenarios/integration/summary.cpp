@@ -61,15 +61,26 @@ std::string format_summary(const IntegrationReport& report) {
   for (const std::string& fault : report.fault_log) {
     out << "  fault: " << fault << "\n";
   }
+  if (report.stopped()) {
+    out << "interrupted: " << signal_name(report.stopped_by) << " at t=" << seconds_text(report.stopped_at_us)
+        << "; the run stopped there (no end-of-run checks, no store audit)\n";
+  }
   if (report.violation.has_value()) {
     out << "properties: VIOLATED " << report.violation->property << ": " << report.violation->message << "\n";
   } else if (!report.run.ok()) {
     out << "properties: run failed: " << report.run.problem << "\n";
+  } else if (report.stopped()) {
+    out << "properties: no violation until stopped (" << join(report.properties, ", ") << ")\n";
   } else {
     out << "properties: pass (" << join(report.properties, ", ") << ")\n";
   }
   for (const std::string& line : report.problem_context) {
     out << "  | " << line << "\n";
+  }
+  if (report.stopped()) {
+    out << "namespace: " << report.namespace_outcome << "\n";
+    out << "verdict: INTERRUPTED (" << signal_name(report.stopped_by) << ")\n";
+    return out.str();
   }
   if (auto text = report.capacity.violation()) {
     out << "store audit: " << *text << "\n";

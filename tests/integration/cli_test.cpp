@@ -1,11 +1,19 @@
 // `spotcheck redis` (run_redis_command, the code behind the subcommand): exit status and the
-// one-line errors for a malformed URL, an unreachable server, a failed authentication, a namespace
-// holding foreign keys or earlier data; a passing run and what it leaves in Redis.
+// one-line errors for a malformed URL, an unreadable --url-file, an unreachable server, a failed
+// authentication, a namespace holding foreign keys or earlier data; a passing run and what it
+// leaves in Redis; an adopted namespace's keys left as they were; a stopped run cleaning up.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 #include "scenarios/integration/redis_cli_run.h"
+#include "scenarios/integration/stop_signals.h"
 #include "tests/integration/integration_test_env.h"
 
 namespace spotcheck::scenarios::integration {
@@ -70,6 +78,121 @@ TEST(IntegrationCli, BadOptionsAreUsageErrors) {
   EXPECT_EQ(run(options).exit_code, kRedisExitUsage);
   options.duration_s = -3;
   EXPECT_EQ(run(options).exit_code, kRedisExitUsage);
+  options = quick("redis://127.0.0.1:1");
+  options.nodes = 0;  // was silently the scenario's 4
+  expect_one_line_error(run(options), "--nodes must be 1..64");
+  options.nodes = kRedisNodesMax + 1;
+  expect_one_line_error(run(options), "--nodes must be 1..64");
+  options = quick("redis://127.0.0.1:1");
+  options.duration_s = 1e-9;  // rounds to no time at all
+  expect_one_line_error(run(options), "--duration must be at least");
+  options = quick("redis://127.0.0.1:1");
+  options.key_namespace = "";  // was silently a fresh one
+  expect_one_line_error(run(options), "--namespace must not be empty");
+}
+
+TEST(IntegrationCli, NumericFlagsArePlainDecimal) {
+  EXPECT_EQ(parse_plain_uint64("0"), 0U);
+  EXPECT_EQ(parse_plain_uint64("18446744073709551615"), 18446744073709551615ULL);
+  for (const char* bad : {"", "-1", "+1", "010", "0x10", "18446744073709551616", "1e3", " 1", "1 ", "1.0"}) {
+    EXPECT_FALSE(parse_plain_uint64(bad).has_value()) << bad;
+  }
+  EXPECT_EQ(parse_plain_seconds("5"), 5.0);
+  EXPECT_EQ(parse_plain_seconds("0.25"), 0.25);
+  EXPECT_EQ(parse_plain_seconds("0.000001"), 0.000001);
+  for (const char* bad : {"", "-1", "+1", "1e3", "0x10", "nan", "inf", ".5", "5.", "05", "1.2.3", "1,5", "0.0000001"}) {
+    EXPECT_FALSE(parse_plain_seconds(bad).has_value()) << bad;
+  }
+}
+
+// A scratch file holding `text`, removed at the end of the test.
+class ScratchFile {
+ public:
+  explicit ScratchFile(const std::string& text) {
+    _path = ::testing::TempDir() + "spotcheck-url-" + std::to_string(::getpid()) + "-" + std::to_string(++_count);
+    std::ofstream(_path) << text;
+  }
+  ~ScratchFile() { std::remove(_path.c_str()); }
+  const std::string& path() const { return _path; }
+
+ private:
+  static inline int _count = 0;
+  std::string _path;
+};
+
+TEST(IntegrationCli, UrlFileErrorsAreOneLineAndNeverShowTheUrl) {
+  RedisCommandOptions options = quick("redis://127.0.0.1:1");
+  const ScratchFile url_file("redis://:hunter2-secret@127.0.0.1:1\n");
+  options.url_file = url_file.path();
+  expect_one_line_error(run(options), "give --url or --url-file, not both");
+  options.url.reset();
+  options.url_file = url_file.path() + ".missing";
+  expect_one_line_error(run(options), "cannot read --url-file");
+  options.url_file = ::testing::TempDir();
+  expect_one_line_error(run(options), "cannot read --url-file");
+  const ScratchFile empty(" \n");
+  options.url_file = empty.path();
+  expect_one_line_error(run(options), "is empty");
+  const ScratchFile two_lines("redis://:hunter2-secret@127.0.0.1:1\nredis://127.0.0.1:2\n");
+  options.url_file = two_lines.path();
+  const CommandResult two = run(options);
+  expect_one_line_error(two, "one redis URL on one line");
+  EXPECT_EQ(two.err.find("hunter2"), std::string::npos) << two.err;
+  const ScratchFile big(std::string(kRedisUrlFileMaxBytes + 1, 'a'));
+  options.url_file = big.path();
+  expect_one_line_error(run(options), "is larger than 4096 bytes");
+  // Malformed without an '@': a plain --url would be quoted; a file's content never is.
+  const ScratchFile malformed("redis//hunter2-secret.example:1\n");
+  options.url_file = malformed.path();
+  const CommandResult bad = run(options);
+  expect_one_line_error(bad, "malformed redis URL");
+  EXPECT_EQ(bad.err.find("hunter2"), std::string::npos) << bad.err;
+  // A readable file: it is the URL (here an unreachable one).
+  options.url_file = url_file.path();
+  const CommandResult unreachable = run(options);
+  expect_one_line_error(unreachable, "cannot connect to redis://127.0.0.1:1");
+  EXPECT_EQ(unreachable.err.find("hunter2"), std::string::npos) << unreachable.err;
+}
+
+TEST(IntegrationCli, ThePasswordMayComeFromAFileOrRedisCliAuthAndIsNeverPrinted) {
+  const std::string password = "pw-in-a-file-9f3";
+  PrivateRedisServer server(password);
+  SPOTCHECK_REQUIRE_PRIVATE_SERVER(server);
+  const std::string plain = "redis://127.0.0.1:" + std::to_string(server.port());
+  const auto expect_no_password = [&](const CommandResult& result) {
+    EXPECT_EQ(result.out.find(password), std::string::npos) << result.out;
+    EXPECT_EQ(result.err.find(password), std::string::npos) << result.err;
+  };
+
+  RedisCommandOptions options = quick(plain);
+  options.url.reset();
+  const ScratchFile url_file(server.url() + "\n");
+  options.url_file = url_file.path();
+  const CommandResult from_file = run(options);
+  EXPECT_EQ(from_file.exit_code, kRedisExitPassed) << from_file.out << from_file.err;
+  EXPECT_NE(from_file.out.find("start: namespace 'spotcheck:it:"), std::string::npos) << from_file.out;
+  expect_no_password(from_file);
+
+  options = quick(plain);
+  options.rediscli_auth = password;
+  const CommandResult from_env = run(options);
+  EXPECT_EQ(from_env.exit_code, kRedisExitPassed) << from_env.out << from_env.err;
+  EXPECT_NE(from_env.out.find("verdict: PASS"), std::string::npos) << from_env.out;
+  expect_no_password(from_env);
+
+  // The URL's password wins over REDISCLI_AUTH (as redis-cli); a wrong one is never echoed.
+  options.rediscli_auth = "not-" + password;
+  const CommandResult wrong = run(options);
+  EXPECT_EQ(wrong.exit_code, kRedisExitUsage) << wrong.out << wrong.err;
+  EXPECT_EQ(wrong.err.find("not-" + password), std::string::npos) << wrong.err;
+  EXPECT_EQ(wrong.err.find('\n'), wrong.err.size() - 1) << wrong.err;
+  options = quick(server.url());
+  options.rediscli_auth = "not-" + password;
+  EXPECT_EQ(run(options).exit_code, kRedisExitPassed);
+  // An empty REDISCLI_AUTH is no password.
+  options = quick(plain);
+  options.rediscli_auth = "";
+  expect_one_line_error(run(options), "NOAUTH");
 }
 
 TEST(IntegrationCli, AuthenticationFailureIsAOneLineUsageErrorWithoutThePassword) {
@@ -102,9 +225,188 @@ TEST(IntegrationCli, ForeignNamespaceIsRefusedUnlessAdoptedAndThenKept) {
   options.adopt_namespace = true;
   const CommandResult adopted = run(options);
   EXPECT_EQ(adopted.exit_code, kRedisExitPassed) << adopted.out << adopted.err;
-  EXPECT_NE(adopted.out.find("kept (it held keys before the run)"), std::string::npos) << adopted.out;
+  // Only the run's own keys go: the foreign key stays, unchanged, and is the only one left.
+  EXPECT_NE(adopted.out.find("namespace: the run's "), std::string::npos) << adopted.out;
+  EXPECT_NE(adopted.out.find("left as they were: 1 keys it held before the run"), std::string::npos) << adopted.out;
+  EXPECT_EQ(adopted.out.find("namespace: removed"), std::string::npos) << adopted.out;
   EXPECT_EQ(testing::get_raw_key(url, ns + "someone-elses-key"), "precious");
+  EXPECT_EQ(testing::count_keys(url, ns), 1);
   testing::remove_raw_namespace(url, ns);
+}
+
+// Issue 9: a foreign key at the provider's marker name was overwritten and, being the only key,
+// deleted as "namespace removed".
+TEST(IntegrationCli, AnAdoptedForeignKeyAtTheMarkersNameIsNeverChangedOrRemoved) {
+  SPOTCHECK_REDIS_URL_OR_RETURN(url);
+  const std::string ns = store::redis::testing::unique_namespace();
+  ASSERT_TRUE(testing::set_raw_key(url, ns + "provider", "not-spotchecks"));
+  RedisCommandOptions options = quick(url);
+  options.key_namespace = ns;
+  expect_one_line_error(run(options), "--adopt-namespace");
+  options.adopt_namespace = true;
+  const CommandResult adopted = run(options);
+  EXPECT_EQ(adopted.exit_code, kRedisExitPassed) << adopted.out << adopted.err;
+  EXPECT_EQ(adopted.out.find("namespace: removed"), std::string::npos) << adopted.out;
+  EXPECT_NE(adopted.out.find("1 keys it held before the run"), std::string::npos) << adopted.out;
+  EXPECT_EQ(testing::get_raw_key(url, ns + "provider"), "not-spotchecks");
+  EXPECT_EQ(testing::count_keys(url, ns), 1);
+  // Still foreign: a run without --adopt-namespace is refused again.
+  options.adopt_namespace = false;
+  expect_one_line_error(run(options), "--adopt-namespace");
+  testing::remove_raw_namespace(url, ns);
+}
+
+TEST(IntegrationCli, AForeignKeyAtTheScanSecretsNameIsForeignToo) {
+  SPOTCHECK_REDIS_URL_OR_RETURN(url);
+  const std::string ns = store::redis::testing::unique_namespace();
+  ASSERT_TRUE(testing::set_raw_key(url, ns + "scan-secret", "someone else's"));
+  RedisCommandOptions options = quick(url);
+  options.key_namespace = ns;
+  expect_one_line_error(run(options), "--adopt-namespace");
+  options.adopt_namespace = true;
+  const CommandResult adopted = run(options);
+  EXPECT_EQ(adopted.exit_code, kRedisExitPassed) << adopted.out << adopted.err;
+  EXPECT_EQ(adopted.out.find("namespace: removed"), std::string::npos) << adopted.out;
+  EXPECT_EQ(testing::get_raw_key(url, ns + "scan-secret"), "someone else's");
+  EXPECT_EQ(testing::count_keys(url, ns), 1);
+  testing::remove_raw_namespace(url, ns);
+}
+
+TEST(IntegrationCli, AdoptingIsRefusedWhenAForeignKeyHoldsANameTheScriptsWrite) {
+  SPOTCHECK_REDIS_URL_OR_RETURN(url);
+  const std::string ns = store::redis::testing::unique_namespace();
+  ASSERT_TRUE(testing::set_raw_key(url, ns + "idx", "not-an-index"));
+  RedisCommandOptions options = quick(url);
+  options.key_namespace = ns;
+  options.adopt_namespace = true;
+  const CommandResult refused = run(options);
+  expect_one_line_error(refused, "holds a key '" + ns + "idx' that spotcheck's store scripts would change");
+  EXPECT_EQ(testing::get_raw_key(url, ns + "idx"), "not-an-index");
+  EXPECT_EQ(testing::count_keys(url, ns), 1);
+  testing::remove_raw_namespace(url, ns);
+}
+
+TEST(IntegrationCli, AnAdoptedEarlierRunIsKeptWhole) {
+  SPOTCHECK_REDIS_URL_OR_RETURN(url);
+  const std::string ns = store::redis::testing::unique_namespace();
+  RedisCommandOptions options = quick(url);
+  options.key_namespace = ns;
+  options.keep = true;
+  ASSERT_EQ(run(options).exit_code, kRedisExitPassed);
+  const long kept = testing::count_keys(url, ns);
+  ASSERT_GT(kept, 0);
+  options.keep = false;
+  options.adopt_namespace = true;
+  const CommandResult again = run(options);
+  // The run itself (on top of the earlier run's rows, under -j load) is not what this test is about.
+  EXPECT_TRUE(again.exit_code == kRedisExitPassed || again.exit_code == kRedisExitFailed) << again.out << again.err;
+  EXPECT_NE(again.out.find("namespace: kept (it held an earlier run's data)"), std::string::npos) << again.out;
+  EXPECT_GE(testing::count_keys(url, ns), kept);
+  testing::remove_raw_namespace(url, ns);
+}
+
+// Stopped (as by a signal) after the namespace was announced: exit 128 + n, the summary so far,
+// and none of the run's keys left; in an adopted namespace the foreign key stays.
+TEST(IntegrationCli, AStoppedRunRemovesItsOwnKeysAndExits128PlusTheSignal) {
+  SPOTCHECK_REDIS_URL_OR_RETURN(url);
+  for (const bool adopt : {false, true}) {
+    const std::string ns = store::redis::testing::unique_namespace();
+    if (adopt) {
+      ASSERT_TRUE(testing::set_raw_key(url, ns + "someone-elses-key", "precious"));
+    }
+    RedisCommandOptions options = quick(url);
+    options.key_namespace = ns;
+    options.adopt_namespace = adopt;
+    options.duration_s = 60;
+    std::ostringstream out;
+    std::ostringstream err;
+    const auto started = std::chrono::steady_clock::now();
+    options.stop_requested = [&] {
+      const bool announced = out.str().find("start: namespace '" + ns + "'") != std::string::npos;
+      return announced && std::chrono::steady_clock::now() - started > std::chrono::milliseconds(1'500) ? SIGTERM : 0;
+    };
+    const int code = run_redis_command(options, out, err);
+    EXPECT_EQ(code, 128 + SIGTERM) << out.str() << err.str();
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
+    EXPECT_EQ(out.str().rfind("start: namespace '" + ns + "' on redis://127.0.0.1:", 0), 0U) << out.str();
+    EXPECT_NE(out.str().find("interrupted: SIGTERM at t="), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("requests: "), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("verdict: INTERRUPTED (SIGTERM)"), std::string::npos) << out.str();
+    EXPECT_EQ(err.str().rfind("spotcheck redis: interrupted by SIGTERM; namespace '" + ns + "': ", 0), 0U) << err.str();
+    EXPECT_EQ(err.str().find('\n'), err.str().size() - 1) << err.str();
+    EXPECT_EQ(testing::count_keys(url, ns), adopt ? 1 : 0);
+    if (adopt) {
+      EXPECT_EQ(testing::get_raw_key(url, ns + "someone-elses-key"), "precious");
+      EXPECT_NE(err.str().find("1 keys it held before the run"), std::string::npos) << err.str();
+    } else {
+      EXPECT_NE(err.str().find("': removed ("), std::string::npos) << err.str();
+    }
+    testing::remove_raw_namespace(url, ns);
+  }
+}
+
+TEST(IntegrationCli, StopSignalsTurnSigintAndSigtermIntoARequestAndRestoreTheOldHandlers) {
+  struct sigaction before {};
+  ASSERT_EQ(sigaction(SIGTERM, nullptr, &before), 0);
+  {
+    StopSignals signals;
+    EXPECT_EQ(StopSignals::requested(), 0);
+    ASSERT_EQ(std::raise(SIGTERM), 0);  // the process lives on
+    EXPECT_EQ(StopSignals::requested(), SIGTERM);
+    ASSERT_EQ(std::raise(SIGINT), 0);
+    EXPECT_EQ(StopSignals::requested(), SIGTERM);  // the first one wins
+    EXPECT_EQ(exit_status_for_signal(SIGINT), 130);
+    EXPECT_EQ(exit_status_for_signal(SIGTERM), 143);
+  }
+  struct sigaction after {};
+  ASSERT_EQ(sigaction(SIGTERM, nullptr, &after), 0);
+  EXPECT_EQ(after.sa_handler, before.sa_handler);
+  StopSignals again;
+  EXPECT_EQ(StopSignals::requested(), 0);  // a new StopSignals starts clean
+}
+
+TEST(IntegrationCli, AStopBeforeAnythingWasWrittenExitsAtOnce) {
+  SPOTCHECK_REDIS_URL_OR_RETURN(url);
+  RedisCommandOptions options = quick(url);
+  options.stop_requested = [] { return SIGINT; };
+  const CommandResult stopped = run(options);
+  EXPECT_EQ(stopped.exit_code, 128 + SIGINT);
+  EXPECT_EQ(stopped.err, "spotcheck redis: interrupted by SIGINT before anything was written\n");
+  EXPECT_TRUE(stopped.out.empty()) << stopped.out;
+}
+
+// Cleanup that cannot reach the server says what it left: the namespace and the keys.
+TEST(IntegrationCli, AStoppedRunWhoseCleanupFailsSaysWhatWasLeft) {
+  PrivateRedisServer server;
+  SPOTCHECK_REQUIRE_PRIVATE_SERVER(server);
+  const std::string ns = store::redis::testing::unique_namespace();
+  RedisCommandOptions options = quick(server.url());
+  options.key_namespace = ns;
+  options.duration_s = 60;
+  std::ostringstream out;
+  std::ostringstream err;
+  const auto started = std::chrono::steady_clock::now();
+  bool frozen = false;
+  options.stop_requested = [&] {
+    if (!frozen && out.str().find("start: namespace") != std::string::npos &&
+        std::chrono::steady_clock::now() - started > std::chrono::milliseconds(1'500)) {
+      frozen = ::kill(server.pid(), SIGSTOP) == 0;  // the cleanup's commands time out
+    }
+    return frozen ? SIGINT : 0;
+  };
+  const int code = run_redis_command(options, out, err);
+  ::kill(server.pid(), SIGCONT);
+  ASSERT_TRUE(frozen);
+  EXPECT_EQ(code, 128 + SIGINT) << out.str() << err.str();
+  EXPECT_EQ(err.str().rfind("spotcheck redis: interrupted by SIGINT; cleanup failed: namespace '" + ns + "' on " +
+                                "redis://127.0.0.1:" + std::to_string(server.port()) + ": ",
+                            0),
+            0U)
+      << err.str();
+  EXPECT_NE(err.str().find("keys left"), std::string::npos) << err.str();
+  EXPECT_EQ(err.str().find('\n'), err.str().size() - 1) << err.str();
+  EXPECT_NE(out.str().find("namespace: removing the run's keys FAILED"), std::string::npos) << out.str();
+  EXPECT_GT(testing::count_keys(server.url(), ns), 0);  // what it said: keys are left
 }
 
 TEST(IntegrationCli, PassingRunPrintsTheSummaryAndRemovesItsNamespaceUnlessKept) {
@@ -116,7 +418,7 @@ TEST(IntegrationCli, PassingRunPrintsTheSummaryAndRemovesItsNamespaceUnlessKept)
   ASSERT_EQ(passed.exit_code, kRedisExitPassed) << passed.out << passed.err;
   for (const char* part : {"scenario contention on redis://127.0.0.1:", "requests: ", "protocol: leases registered",
                            "properties: pass (", "single-owner", "store audit: capacity counters pass",
-                           "owners pass", "namespace: removed", "verdict: PASS"}) {
+                           "owners pass", "namespace: removed (", "verdict: PASS"}) {
     EXPECT_NE(passed.out.find(part), std::string::npos) << part << "\n" << passed.out;
   }
   EXPECT_EQ(testing::count_keys(url, ns), 0);

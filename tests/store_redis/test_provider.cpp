@@ -194,11 +194,53 @@ TEST_F(RedisProvider, ANamespaceWithForeignKeysIsRefusedUnlessAdopted) {
   options.adopt_foreign_namespace = true;
   RedisStores adopted = open_redis_stores(options, test_clock());
   ASSERT_NE(adopted.session, nullptr) << adopted.error;
-  // Once adopted (marker written), later opens need no override.
+  // An adopted namespace is not marked as the provider's: later opens still need the override.
+  EXPECT_EQ(raw({"EXISTS", options.key_namespace + "provider"})->integer, 0);
   options.adopt_foreign_namespace = false;
   const RedisStores again = open_redis_stores(options, test_clock());
-  EXPECT_NE(again.session, nullptr) << again.error;
+  EXPECT_EQ(again.session, nullptr);
   EXPECT_EQ(adopted.session->clear_namespace(), "");
+}
+
+// Issue 9: adopting wrote the marker over a foreign key of that name.
+TEST_F(RedisProvider, AdoptingNeverChangesAForeignKeyAtTheMarkersName) {
+  RedisStoreOptions options = test_options(_url);
+  raw({"SET", options.key_namespace + "provider", "someone else's"});
+  options.adopt_foreign_namespace = true;
+  std::vector<std::string> seen;
+  RedisStores adopted = open_redis_stores(options, test_clock(), [&](RedisSession& session) {
+    EXPECT_EQ(session.list_keys(seen, 10), "");  // the hook runs before anything is written
+    return std::string();
+  });
+  ASSERT_NE(adopted.session, nullptr) << adopted.error;
+  EXPECT_EQ(seen, std::vector<std::string>{options.key_namespace + "provider"});
+  EXPECT_FALSE(adopted.session->found_marker());
+  EXPECT_EQ(reply_text(raw({"GET", options.key_namespace + "provider"}).get()), "someone else's");
+  WriteRequest request;
+  request.mutations.push_back(Put{"k", "v"});
+  EXPECT_TRUE(std::holds_alternative<Applied>(adopted.location->write(request, kNoDeadline)));
+  EXPECT_EQ(reply_text(raw({"GET", options.key_namespace + "provider"}).get()), "someone else's");
+  // A refusing hook aborts the open.
+  const RedisStores aborted =
+      open_redis_stores(options, test_clock(), [](RedisSession&) { return std::string("not now"); });
+  EXPECT_EQ(aborted.session, nullptr);
+  EXPECT_EQ(aborted.error, "not now");
+  EXPECT_EQ(adopted.session->clear_namespace(), "");  // tests' cleanup: the foreign key too
+}
+
+TEST_F(RedisProvider, ListKeysAndTheKeyLayout) {
+  put("k", "v");
+  std::vector<std::string> keys;
+  EXPECT_EQ(session().list_keys(keys, 1'000), "");
+  ASSERT_FALSE(keys.empty());
+  for (const std::string& key : keys) {
+    EXPECT_TRUE(is_provider_key(ns(), key)) << key;
+  }
+  EXPECT_FALSE(is_provider_key(ns(), ns() + "someone-elses"));
+  EXPECT_FALSE(is_provider_key(ns(), ns() + "rec:"));
+  EXPECT_FALSE(is_provider_key(ns(), "other:" + ns() + "idx"));
+  std::vector<std::string> few;
+  EXPECT_NE(session().list_keys(few, 1), "");  // more keys than allowed
 }
 
 TEST_F(RedisProvider, NamespaceIsEmptyAndClearNamespaceTouchOnlyTheNamespace) {

@@ -73,6 +73,49 @@ TEST(RedisUrl, MalformedUrlsGiveOneLineErrorsWithoutThePassword) {
   }
 }
 
+TEST(RedisUrl, TextRoundTripsEscapedCredentialsAndUnquotedErrorsNeverShowTheText) {
+  RedisUrl url;
+  url.host = "::1";
+  url.port = 7000;
+  url.user = "us er";
+  url.password = "p@ss:w/rd%\x01";
+  url.db = 3;
+  const RedisUrlParse back = parse_redis_url(url.text());
+  ASSERT_TRUE(back.url.has_value()) << back.error;
+  EXPECT_EQ(back.url->host, url.host);
+  EXPECT_EQ(back.url->port, url.port);
+  EXPECT_EQ(back.url->user, url.user);
+  EXPECT_EQ(back.url->password, url.password);
+  EXPECT_EQ(back.url->db, url.db);
+  url.user.clear();
+  ASSERT_TRUE(parse_redis_url(url.text()).url.has_value());
+  EXPECT_EQ(parse_redis_url(url.text()).url->password, url.password);
+
+  // Without an '@' the plain parser quotes the text; the unquoted one never does.
+  EXPECT_NE(parse_redis_url("redis://host:secret").error.find("secret"), std::string::npos);
+  const RedisUrlParse unquoted = parse_redis_url_unquoted("redis://host:secret");
+  EXPECT_FALSE(unquoted.url.has_value());
+  EXPECT_EQ(unquoted.error.find("secret"), std::string::npos) << unquoted.error;
+  EXPECT_EQ(unquoted.error.rfind("malformed redis URL: ", 0), 0U) << unquoted.error;
+  EXPECT_TRUE(parse_redis_url_unquoted("redis://127.0.0.1:6379").url.has_value());
+}
+
+TEST(RedisKeyLayout, ProviderKeysAreTheLayoutsNamesOnly) {
+  const std::string ns = "n:";
+  for (const char* name : {"provider", "scan-secret", "idx", "seq", "scans", "scansnap", "gcq", "scanseq",
+                           "rec:ab", "hist:ab", "old:ab:1", "reloc:ab"}) {
+    EXPECT_TRUE(is_provider_key(ns, ns + name)) << name;
+  }
+  for (const char* name : {"", "rec:", "idx2", "someone", "Provider"}) {
+    EXPECT_FALSE(is_provider_key(ns, ns + name)) << name;
+  }
+  EXPECT_FALSE(is_provider_key(ns, "m:idx"));
+  EXPECT_EQ(provider_shared_keys(ns).size(), 6U);
+  for (const std::string& key : provider_shared_keys(ns)) {
+    EXPECT_TRUE(is_provider_key(ns, key)) << key;
+  }
+}
+
 TEST(RedisKeyLayout, RecordKeyIsNamespaceRecSha256Hex) {
   // SHA-256("abc"), FIPS 180-2 test vector.
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

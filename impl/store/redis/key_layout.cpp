@@ -14,6 +14,9 @@ namespace {
 
 constexpr char kEscapedZero = '\xff';
 constexpr std::string_view kTerminator{"\0\1", 2};
+// Keep in step with lua/common.lua and scan.lua (docs/redis.md, "Key layout").
+constexpr std::array<std::string_view, 6> kSharedNames = {"idx", "seq", "scans", "scansnap", "gcq", "scanseq"};
+constexpr std::array<std::string_view, 4> kPrefixes = {"rec:", "hist:", "old:", "reloc:"};
 
 }  // namespace
 
@@ -122,6 +125,36 @@ std::optional<Key> key_of_index_member(std::string_view member) {
     return std::nullopt;
   }
   return key;
+}
+
+bool is_provider_key(std::string_view key_namespace, std::string_view key) {
+  if (key.substr(0, key_namespace.size()) != key_namespace) {
+    return false;
+  }
+  const std::string_view name = key.substr(key_namespace.size());
+  if (name == "provider" || name == "scan-secret") {
+    return true;
+  }
+  for (const std::string_view shared : kSharedNames) {
+    if (name == shared) {
+      return true;
+    }
+  }
+  for (const std::string_view prefix : kPrefixes) {
+    if (name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> provider_shared_keys(std::string_view key_namespace) {
+  std::vector<std::string> out;
+  out.reserve(kSharedNames.size());
+  for (const std::string_view shared : kSharedNames) {
+    out.push_back(std::string(key_namespace) + std::string(shared));
+  }
+  return out;
 }
 
 std::string glob_escape(std::string_view text) {

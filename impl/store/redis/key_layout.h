@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "impl/store/spi/types.h"
 
@@ -37,6 +38,14 @@ std::string index_member(const Key& key, std::string_view key_sha);
 std::optional<Key> key_of_index_member(std::string_view member);
 // The order-preserving prefix-free encoding escape(key) + "\0\1" used for range bounds.
 std::string index_bound(const Key& key);
+
+// Whether `key` is a name the provider's layout gives out under `key_namespace`: the marker, the
+// scan secret, the namespace-wide structures (provider_shared_keys) or a rec:/hist:/old:/reloc:
+// key. A key that is not is never written by the provider.
+bool is_provider_key(std::string_view key_namespace, std::string_view key);
+// The namespace-wide structures the scripts write (the key index, sequences, open scans, the old
+// versions' queue): idx, seq, scans, scansnap, gcq, scanseq.
+std::vector<std::string> provider_shared_keys(std::string_view key_namespace);
 
 // `text` with the glob specials * ? [ ] \ escaped, for SCAN MATCH.
 std::string glob_escape(std::string_view text);

@@ -54,7 +54,8 @@ RedisSession::RedisSession(const RedisStoreOptions& options, RedisUrl url, const
       _clock(clock),
       _connection(std::move(url), options.connect_timeout_ms * platform::kMicrosPerMilli) {}
 
-RedisSession::Opened RedisSession::open(const RedisStoreOptions& options, const platform::Clock& clock) {
+RedisSession::Opened RedisSession::open(const RedisStoreOptions& options, const platform::Clock& clock,
+                                        const BeforeFirstWrite& before_first_write) {
   Opened out;
   RedisUrlParse parsed = parse_redis_url(options.url);
   if (!parsed.url) {
@@ -83,9 +84,22 @@ RedisSession::Opened RedisSession::open(const RedisStoreOptions& options, const 
       return out;
     }
   }
-  if (std::string error = session->claim_namespace(); !error.empty()) {
+  bool marker_needed = false;
+  if (std::string error = session->check_namespace(marker_needed); !error.empty()) {
     out.error = error;
     return out;
+  }
+  if (before_first_write) {
+    if (std::string error = before_first_write(*session); !error.empty()) {
+      out.error = error;
+      return out;
+    }
+  }
+  if (marker_needed) {
+    if (std::string error = session->write_marker(); !error.empty()) {
+      out.error = error;
+      return out;
+    }
   }
   if (std::string error = session->load_scan_secret(); !error.empty()) {
     out.error = error;
@@ -185,7 +199,7 @@ ScriptCall RedisSession::eval(ScriptId script, std::span<const std::string_view>
   return ScriptCall{nullptr, CallFailure::kNotSent, false, false, "script retry loop ended"};
 }
 
-std::string RedisSession::find_key(std::string_view except, bool& found) {
+std::string RedisSession::find_key(std::string_view except, bool& found, bool count_secret) {
   found = false;
   const std::string pattern = glob_escape(_options.key_namespace) + "*";
   const std::string secret_key = scan_secret_key(_options.key_namespace);
@@ -199,7 +213,7 @@ std::string RedisSession::find_key(std::string_view except, bool& found) {
     const redisReply* keys = r.reply->element[1];
     for (std::size_t i = 0; i < keys->elements; ++i) {
       const std::string_view key = reply_text(keys->element[i]);
-      if (key != except && key != secret_key) {
+      if (key != except && (count_secret || key != secret_key)) {
         found = true;
         return {};
       }
@@ -218,7 +232,8 @@ bool RedisSession::namespace_is_empty(std::string& error) {
   return error.empty() && !found;
 }
 
-std::string RedisSession::claim_namespace() {
+std::string RedisSession::check_namespace(bool& write_marker) {
+  write_marker = false;
   const std::string marker = marker_key(_options.key_namespace);
   const std::array<std::string_view, 2> get{"GET", marker};
   CallResult r = command(get);
@@ -230,26 +245,43 @@ std::string RedisSession::claim_namespace() {
     return "reading the namespace marker failed: " + why;
   }
   if (r.reply->type == REDIS_REPLY_STRING && reply_text(r.reply.get()) == kMarkerValue) {
+    _found_marker = true;
     return {};
   }
-  if (!_options.adopt_foreign_namespace) {
-    bool found = r.reply->type != REDIS_REPLY_NIL;
-    if (!found) {
-      if (std::string error = find_key(marker, found); !error.empty()) {
-        return error;
-      }
-    }
-    if (found) {
-      return "redis namespace '" + _options.key_namespace + "' on " + _connection.url().redacted() +
-             " holds keys this provider did not write; refusing to use it (set adopt_foreign_namespace to override)";
+  bool found = r.reply->type != REDIS_REPLY_NIL;  // a foreign key at the marker's name
+  if (!found) {
+    // Without the marker a scan secret is not the provider's either.
+    if (std::string error = find_key(marker, found, /*count_secret=*/true); !error.empty()) {
+      return error;
     }
   }
-  const std::array<std::string_view, 3> set{"SET", marker, kMarkerValue};
+  if (found && !_options.adopt_foreign_namespace) {
+    return "redis namespace '" + _options.key_namespace + "' on " + _connection.url().redacted() +
+           " holds keys this provider did not write; refusing to use it (set adopt_foreign_namespace to override)";
+  }
+  // An adopted namespace that holds keys stays unmarked: the marker would claim foreign keys (or
+  // overwrite one at its name).
+  write_marker = !found;
+  return {};
+}
+
+std::string RedisSession::write_marker() {
+  // NX: never overwrite a key someone else wrote there meanwhile.
+  const std::string marker = marker_key(_options.key_namespace);
+  const std::array<std::string_view, 4> set{"SET", marker, kMarkerValue, "NX"};
   CallResult w = command(set);
   if (w.failure != CallFailure::kNone || w.reply->type == REDIS_REPLY_ERROR) {
     return "writing the namespace marker failed: " + describe_failure(w);
   }
   return {};
+}
+
+std::string RedisSession::claim_namespace() {
+  bool marker_needed = false;
+  if (std::string error = check_namespace(marker_needed); !error.empty()) {
+    return error;
+  }
+  return marker_needed ? write_marker() : std::string();
 }
 
 std::string RedisSession::load_scan_secret() {
@@ -271,6 +303,32 @@ std::string RedisSession::load_scan_secret() {
   }
   _scan_secret = std::string(reply_text(r.reply.get()));
   return {};
+}
+
+std::string RedisSession::list_keys(std::vector<std::string>& keys, std::size_t max_keys) {
+  const std::string pattern = glob_escape(_options.key_namespace) + "*";
+  std::string cursor = "0";
+  for (std::size_t round = 0; round < kMaxScanRounds; ++round) {
+    const std::array<std::string_view, 6> argv{"SCAN", cursor, "MATCH", pattern, "COUNT", kScanCount};
+    CallResult r = command(argv);
+    if (r.failure != CallFailure::kNone || r.reply->type != REDIS_REPLY_ARRAY || r.reply->elements != 2) {
+      return "SCAN of namespace '" + _options.key_namespace + "' failed: " + describe_failure(r);
+    }
+    const redisReply* batch = r.reply->element[1];
+    for (std::size_t i = 0; i < batch->elements; ++i) {
+      if (keys.size() >= max_keys) {
+        return "namespace '" + _options.key_namespace + "' holds more than " + std::to_string(max_keys) + " keys";
+      }
+      keys.emplace_back(reply_text(batch->element[i]));
+    }
+    cursor = std::string(reply_text(r.reply->element[0]));
+    if (cursor == "0") {
+      std::sort(keys.begin(), keys.end());  // SCAN may return a key twice
+      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+      return {};
+    }
+  }
+  return "SCAN of namespace '" + _options.key_namespace + "' did not finish";
 }
 
 std::string RedisSession::clear_namespace() {

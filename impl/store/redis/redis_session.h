@@ -6,10 +6,12 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "impl/platform/clock.h"
 #include "impl/store/redis/key_layout.h"
@@ -30,7 +32,9 @@ struct RedisStoreOptions {
   std::int64_t scan_continuation_ttl_ms = 30'000;
   // Index members a scan page may examine once it holds an entry (bounds one script's run).
   std::uint32_t scan_examine_budget = 4'096;
-  // Use a namespace that already holds keys this provider did not write (no marker key).
+  // Use a namespace that already holds keys this provider did not write (no marker key). Such a
+  // namespace is never marked as the provider's: the marker is written only into a namespace that
+  // holds no key at all, and a foreign key at the marker's name is never changed.
   bool adopt_foreign_namespace = false;
 };
 
@@ -49,8 +53,13 @@ class RedisSession {
     std::shared_ptr<RedisSession> session;  // null on failure
     std::string error;                      // one line
   };
+  // Runs once an open has checked the namespace, right before its first write (the marker, the
+  // scan secret); nothing has been written by this open yet. A non-empty result aborts the open
+  // with that error.
+  using BeforeFirstWrite = std::function<std::string(RedisSession&)>;
   // Parses the URL, connects (AUTH, SELECT), loads the scripts, claims the namespace.
-  static Opened open(const RedisStoreOptions& options, const platform::Clock& clock);
+  static Opened open(const RedisStoreOptions& options, const platform::Clock& clock,
+                     const BeforeFirstWrite& before_first_write = {});
 
   // EVALSHA with ARGV = [namespace, args...]; NOSCRIPT reloads the script and retries once.
   // The command timeout is min(command_timeout_ms, deadline_us - clock.now_us()).
@@ -63,9 +72,16 @@ class RedisSession {
   // Removes every key under the namespace (SCAN MATCH ns* + UNLINK; never FLUSHALL), then claims
   // the namespace again. For tests and tools. Returns an empty string on success.
   std::string clear_namespace();
+  // Every key under the namespace (SCAN MATCH), added to `keys` (then sorted, each once). Fails (non-empty result) when
+  // the scan fails or more than max_keys keys are there.
+  std::string list_keys(std::vector<std::string>& keys, std::size_t max_keys);
+  // A plain command for setup and maintenance (bounded by the command timeout).
+  CallResult command(std::span<const std::string_view> argv);
 
   const RedisStoreOptions& options() const { return _options; }
   const std::string& key_namespace() const { return _options.key_namespace; }
+  // The namespace carried the provider's marker when this session opened it.
+  bool found_marker() const { return _found_marker; }
   const std::string& scan_secret() const { return _scan_secret; }
   const RedisUrl& url() const { return _connection.url(); }
   RedisConnection& connection() { return _connection; }
@@ -74,19 +90,22 @@ class RedisSession {
 
  private:
   platform::TimeUs timeout_for(DeadlineUs deadline_us) const;
-  // A plain command for setup and maintenance (bounded by the command timeout).
-  CallResult command(std::span<const std::string_view> argv);
   std::string load_script(ScriptId script);
+  // Read-only: may this session use the namespace, and must it write the marker?
+  std::string check_namespace(bool& write_marker);
+  std::string write_marker();
   std::string claim_namespace();
   std::string load_scan_secret();
-  // Any key under the namespace other than `except`: found/none, or an error.
-  std::string find_key(std::string_view except, bool& found);
+  // Any key under the namespace other than `except` (and the scan secret, unless
+  // count_secret): found/none, or an error.
+  std::string find_key(std::string_view except, bool& found, bool count_secret = false);
 
   RedisStoreOptions _options;
   const platform::Clock& _clock;
   RedisConnection _connection;
   std::array<std::string, kScriptCount> _script_sha1{};
   std::string _scan_secret;
+  bool _found_marker = false;
 };
 
 }  // namespace spotcheck::store::redis

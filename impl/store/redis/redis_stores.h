@@ -23,9 +23,11 @@ struct RedisStores {
 };
 
 // `clock` turns each request's deadline into a command timeout; it must outlive the stores.
-inline RedisStores open_redis_stores(const RedisStoreOptions& options, const platform::Clock& clock) {
+// `before_first_write`: see RedisSession::open.
+inline RedisStores open_redis_stores(const RedisStoreOptions& options, const platform::Clock& clock,
+                                     const RedisSession::BeforeFirstWrite& before_first_write = {}) {
   RedisStores out;
-  RedisSession::Opened opened = RedisSession::open(options, clock);
+  RedisSession::Opened opened = RedisSession::open(options, clock, before_first_write);
   if (!opened.session) {
     out.error = std::move(opened.error);
     return out;

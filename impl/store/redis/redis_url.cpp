@@ -11,12 +11,32 @@ constexpr std::string_view kScheme = "redis://";
 constexpr int kMaxPort = 65535;
 constexpr int kMaxDb = 1'000'000;
 
-RedisUrlParse fail(std::string_view text, const std::string& why) {
+RedisUrlParse make_failure(std::string_view text, bool quote, const std::string& why) {
   RedisUrlParse out;
   // Never echo a password: show the text only when it has no userinfo.
   const bool has_userinfo = text.find('@') != std::string_view::npos;
-  out.error = "malformed redis URL" + (has_userinfo ? std::string() : " '" + std::string(text) + "'") + ": " +
-              why + " (expected redis://[user:password@]host:port[/db])";
+  const bool shown = quote && !has_userinfo;
+  out.error = "malformed redis URL" + (shown ? " '" + std::string(text) + "'" : std::string()) + ": " + why +
+              " (expected redis://[user:password@]host:port[/db])";
+  return out;
+}
+
+std::string percent_encode(std::string_view text) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                            c == '.' || c == '_' || c == '~';
+    if (unreserved) {
+      out.push_back(c);
+    } else {
+      out.push_back('%');
+      out.push_back(kDigits[b >> 4U]);
+      out.push_back(kDigits[b & 0x0fU]);
+    }
+  }
   return out;
 }
 
@@ -93,13 +113,29 @@ std::string RedisUrl::redacted() const {
   return out;
 }
 
-RedisUrlParse parse_redis_url(std::string_view text) {
+std::string RedisUrl::text() const {
+  std::string out(kScheme);
+  if (!user.empty() || !password.empty()) {
+    out += percent_encode(user) + ":" + percent_encode(password) + "@";
+  }
+  out += host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  out += ":" + std::to_string(port);
+  if (db != 0) {
+    out += "/" + std::to_string(db);
+  }
+  return out;
+}
+
+namespace {
+
+RedisUrlParse parse(std::string_view text, bool quote) {
+  const auto fail = [text, quote](const std::string& why) { return make_failure(text, quote, why); };
   if (text.substr(0, kScheme.size()) != kScheme) {
-    return fail(text, "the scheme must be redis://");
+    return fail("the scheme must be redis://");
   }
   std::string_view rest = text.substr(kScheme.size());
   if (rest.find_first_of("?#") != std::string_view::npos) {
-    return fail(text, "query strings and fragments are not supported");
+    return fail("query strings and fragments are not supported");
   }
   RedisUrl url;
 
@@ -111,7 +147,7 @@ RedisUrlParse parse_redis_url(std::string_view text) {
     if (!path.empty()) {
       const auto db = parse_decimal(path, kMaxDb);
       if (!db) {
-        return fail(text, "the database must be a decimal number");
+        return fail("the database must be a decimal number");
       }
       url.db = *db;
     }
@@ -124,15 +160,15 @@ RedisUrlParse parse_redis_url(std::string_view text) {
     rest = rest.substr(at + 1);
     const std::size_t colon = userinfo.find(':');
     if (colon == std::string_view::npos) {
-      return fail(text, "userinfo must be user:password or :password");
+      return fail("userinfo must be user:password or :password");
     }
     auto user = percent_decode(userinfo.substr(0, colon));
     auto password = percent_decode(userinfo.substr(colon + 1));
     if (!user || !password) {
-      return fail(text, "bad %-escape in user or password");
+      return fail("bad %-escape in user or password");
     }
     if (password->empty()) {
-      return fail(text, "the password is empty");
+      return fail("the password is empty");
     }
     url.user = std::move(*user);
     url.password = std::move(*password);
@@ -143,17 +179,17 @@ RedisUrlParse parse_redis_url(std::string_view text) {
   if (!rest.empty() && rest.front() == '[') {
     const std::size_t close = rest.find(']');
     if (close == std::string_view::npos) {
-      return fail(text, "unclosed [ in an IPv6 host");
+      return fail("unclosed [ in an IPv6 host");
     }
     url.host = std::string(rest.substr(1, close - 1));
     const std::string_view after = rest.substr(close + 1);
     if (!after.empty()) {
       if (after.front() != ':') {
-        return fail(text, "unexpected text after ]");
+        return fail("unexpected text after ]");
       }
       port_text = after.substr(1);
       if (port_text.empty()) {
-        return fail(text, "empty port");
+        return fail("empty port");
       }
     }
   } else {
@@ -162,23 +198,23 @@ RedisUrlParse parse_redis_url(std::string_view text) {
     if (colon != std::string_view::npos) {
       port_text = rest.substr(colon + 1);
       if (port_text.empty()) {
-        return fail(text, "empty port");
+        return fail("empty port");
       }
     }
     if (url.host.find(':') != std::string::npos) {
-      return fail(text, "an IPv6 host must be written in [ ]");
+      return fail("an IPv6 host must be written in [ ]");
     }
   }
   if (url.host.empty()) {
-    return fail(text, "the host is empty");
+    return fail("the host is empty");
   }
   if (!valid_host(url.host)) {
-    return fail(text, "the host has characters a host name cannot have");
+    return fail("the host has characters a host name cannot have");
   }
   if (!port_text.empty()) {
     const auto port = parse_decimal(port_text, kMaxPort);
     if (!port || *port == 0) {
-      return fail(text, "the port must be a number 1..65535");
+      return fail("the port must be a number 1..65535");
     }
     url.port = *port;
   }
@@ -188,5 +224,11 @@ RedisUrlParse parse_redis_url(std::string_view text) {
   out.url = std::move(url);
   return out;
 }
+
+}  // namespace
+
+RedisUrlParse parse_redis_url(std::string_view text) { return parse(text, true); }
+
+RedisUrlParse parse_redis_url_unquoted(std::string_view text) { return parse(text, false); }
 
 }  // namespace spotcheck::store::redis
