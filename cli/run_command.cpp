@@ -9,7 +9,6 @@
 
 #include "cli/campaign/campaign_runner.h"
 #include "cli/commands.h"
-#include "cli/interrupt.h"
 #include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"
 #include "cli/seed_text.h"
@@ -18,6 +17,7 @@
 #include "reports/junit_xml.h"
 #include "reports/output_file.h"
 #include "reports/summary_text.h"
+#include "scenarios/common/stop_signals.h"
 
 namespace spotcheck::cli {
 
@@ -125,8 +125,9 @@ int run(const RunFlags& flags) {
       }
     };
   }
-  const InterruptGuard interrupt;
-  options.stop = &interrupt.signal();
+  // The first SIGINT/SIGTERM stops the campaign with its results; a second one ends the process.
+  const scenarios::StopSignals signals(scenarios::StopSignals::kSecondKills);
+  options.stop_requested = [] { return scenarios::StopSignals::requested(); };
   const auto result = run_campaign(options);
   if (result.interrupted_by != 0 && !flags.quiet && isatty(STDERR_FILENO) != 0) {
     std::fputc('\n', stderr);
@@ -144,7 +145,7 @@ int run(const RunFlags& flags) {
     html_file->commit();
   }
   if (result.interrupted_by != 0) {
-    return exit_code_for_signal(result.interrupted_by);
+    return scenarios::exit_status_for_signal(result.interrupted_by);
   }
   return result.passed() ? kExitPassed : kExitViolations;
 }

@@ -118,7 +118,7 @@ FinishedSeed run_one(const CampaignOptions& options, std::uint64_t index) {
 }
 
 int stop_signal(const CampaignOptions& options) {
-  return options.stop != nullptr ? options.stop->load() : 0;
+  return options.stop_requested ? options.stop_requested() : 0;
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 // (at most kReorderWindowPerJob finished seeds per job wait for a slower one before it).
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -40,9 +39,9 @@ struct CampaignOptions {
   std::function<void(const CampaignProgress&)> on_progress;
   // Called on the caller's thread for every finished seed, in seed order, before it is folded in.
   std::function<void(const scenarios::SeedOutcome&)> on_seed;
-  // Read while the campaign runs: once it holds a signal number, no new seed starts, the seeds in
-  // flight finish, and the result is of the seeds that finished (interrupted_by says why).
-  const std::atomic<int>* stop = nullptr;
+  // Polled while the campaign runs: once it returns a signal number, no new seed starts, the seeds
+  // in flight finish, and the result is of the seeds that finished (interrupted_by says why).
+  std::function<int()> stop_requested;
 };
 
 reports::CampaignResult run_campaign(const CampaignOptions& options);

@@ -12,7 +12,7 @@
 
 #include "impl/store/redis/redis_url.h"
 #include "scenarios/integration/integration_run.h"
-#include "scenarios/integration/stop_signals.h"
+#include "scenarios/common/stop_signals.h"
 
 namespace spotcheck::scenarios::integration {
 
@@ -222,7 +222,9 @@ int run_redis_command(const RedisCommandOptions& options, std::ostream& out, std
         << seed << ", " << node_count << " nodes" << std::endl;  // flushed: an interrupted run has said where it wrote
   };
 
-  StopSignals signals;  // SIGINT/SIGTERM stop the run; the handlers go when the command ends
+  // SIGINT/SIGTERM stop the run; the handlers go when the command ends. A second signal must not
+  // cut the cleanup of the run's keys short.
+  const StopSignals signals(StopSignals::kSecondIgnored);
   request.stop_requested = options.stop_requested ? options.stop_requested : [] { return StopSignals::requested(); };
 
   const IntegrationReport report = run_integration(request);

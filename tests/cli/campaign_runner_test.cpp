@@ -164,7 +164,7 @@ TEST(CampaignRunner, AStopStartsNoNewSeedAndKeepsTheFinishedOnes) {
   const ToyScenario scenario(false);
   std::atomic<int> stop{0};
   auto options = options_for(scenario, 1'000'000, 2);
-  options.stop = &stop;
+  options.stop_requested = [&stop] { return stop.load(); };
   std::uint64_t seen = 0;
   options.on_seed = [&](const SeedOutcome& o) {
     EXPECT_EQ(o.seed, seen + 1);

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "scenarios/integration/redis_cli_run.h"
-#include "scenarios/integration/stop_signals.h"
+#include "scenarios/common/stop_signals.h"
 #include "tests/integration/integration_test_env.h"
 
 namespace spotcheck::scenarios::integration {
@@ -343,26 +343,6 @@ TEST(IntegrationCli, AStoppedRunRemovesItsOwnKeysAndExits128PlusTheSignal) {
     }
     testing::remove_raw_namespace(url, ns);
   }
-}
-
-TEST(IntegrationCli, StopSignalsTurnSigintAndSigtermIntoARequestAndRestoreTheOldHandlers) {
-  struct sigaction before {};
-  ASSERT_EQ(sigaction(SIGTERM, nullptr, &before), 0);
-  {
-    StopSignals signals;
-    EXPECT_EQ(StopSignals::requested(), 0);
-    ASSERT_EQ(std::raise(SIGTERM), 0);  // the process lives on
-    EXPECT_EQ(StopSignals::requested(), SIGTERM);
-    ASSERT_EQ(std::raise(SIGINT), 0);
-    EXPECT_EQ(StopSignals::requested(), SIGTERM);  // the first one wins
-    EXPECT_EQ(exit_status_for_signal(SIGINT), 130);
-    EXPECT_EQ(exit_status_for_signal(SIGTERM), 143);
-  }
-  struct sigaction after {};
-  ASSERT_EQ(sigaction(SIGTERM, nullptr, &after), 0);
-  EXPECT_EQ(after.sa_handler, before.sa_handler);
-  StopSignals again;
-  EXPECT_EQ(StopSignals::requested(), 0);  // a new StopSignals starts clean
 }
 
 TEST(IntegrationCli, AStopBeforeAnythingWasWrittenExitsAtOnce) {

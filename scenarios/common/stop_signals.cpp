@@ -1,9 +1,9 @@
-#include "scenarios/integration/stop_signals.h"
+#include "scenarios/common/stop_signals.h"
 
 #include <atomic>
 #include <cassert>
 
-namespace spotcheck::scenarios::integration {
+namespace spotcheck::scenarios {
 
 namespace {
 
@@ -17,12 +17,14 @@ extern "C" void on_stop_signal(int signal_number) {
 
 }  // namespace
 
-StopSignals::StopSignals() {
+StopSignals::StopSignals(SecondSignal second) {
   g_requested.store(0);
   struct sigaction action {};
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;  // blocking calls resume; the run polls the flag
+  // Blocking calls resume; the command polls the flag. SA_RESETHAND: the second signal finds the
+  // default disposition.
+  action.sa_flags = SA_RESTART | (second == kSecondKills ? SA_RESETHAND : 0);
   [[maybe_unused]] const int int_rc = sigaction(SIGINT, &action, &_old_int);
   [[maybe_unused]] const int term_rc = sigaction(SIGTERM, &action, &_old_term);
   assert(int_rc == 0);
@@ -36,4 +38,4 @@ StopSignals::~StopSignals() {
 
 int StopSignals::requested() { return g_requested.load(); }
 
-}  // namespace spotcheck::scenarios::integration
+}  // namespace spotcheck::scenarios
