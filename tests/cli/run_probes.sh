@@ -39,32 +39,18 @@ _probe_check() {
   fi
 }
 
-probe() {
-  local want_code="$1" want_first="$2"
-  shift 3
+# Runs one probe with the given standard input and output: _probe <stdin> <stdout> <exit> <glob> -- args
+_probe() {
+  local input="$1" output="$2" want_code="$3" want_first="$4"
+  shift 5
   local err code
-  err=$(timeout 60 "$bin" "$@" 2>&1 >/dev/null </dev/null)
+  err=$(timeout 60 "$bin" "$@" 2>&1 >"$output" <"$input")
   code=$?
-  _probe_check "$want_code" "$want_first" "$code" "$err" "spotcheck $*"
+  _probe_check "$want_code" "$want_first" "$code" "$err" "spotcheck $* < $input > $output"
 }
-
-probe_stdin() {
-  local input="$1" want_code="$2" want_first="$3"
-  shift 4
-  local err code
-  err=$(timeout 60 "$bin" "$@" 2>&1 >/dev/null <"$input")
-  code=$?
-  _probe_check "$want_code" "$want_first" "$code" "$err" "spotcheck $* < $input"
-}
-
-probe_stdout() {
-  local output="$1" want_code="$2" want_first="$3"
-  shift 4
-  local err code
-  err=$(timeout 60 "$bin" "$@" 2>&1 >"$output" </dev/null)
-  code=$?
-  _probe_check "$want_code" "$want_first" "$code" "$err" "spotcheck $* > $output"
-}
+probe() { _probe /dev/null /dev/null "$@"; }
+probe_stdin() { local input="$1"; shift; _probe "$input" /dev/null "$@"; }
+probe_stdout() { local output="$1"; shift; _probe /dev/null "$output" "$@"; }
 
 for probe_file in "$probes_dir"/*.sh; do
   [ -e "$probe_file" ] || continue
