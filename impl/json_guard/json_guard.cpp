@@ -68,7 +68,7 @@ class Guard {
       _error = GuardError{GuardErrorKind::kTooDeep, where, "",
                           "JSON nested deeper than the limit of " +
                               std::to_string(_options.depth_max) + " levels" +
-                              (where.empty() ? std::string() : " (at " + one_line(where) + ")")};
+                              (where.empty() ? std::string() : " (at " + one_line(where, 60) + ")")};
       return false;
     }
     _frames.push_back(Frame{object, "", 0, {}});
