@@ -230,7 +230,7 @@ location::LocationScenarioConfig parse_scenario(std::string_view json_text, cons
   json document;
   try {
     document = json::parse(json_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw ScenarioFileError(json_guard::one_line(origin + ": not valid JSON (" + e.what() + ")", 1000));
   }
   ObjectReader top(document, "", origin);

@@ -136,6 +136,14 @@ TEST(ScenarioFile, ErrorsAreOneLineEvenForKeysWithControlCharacters) {
   EXPECT_EQ(error.find('\n'), std::string::npos);
 }
 
+TEST(ScenarioFile, ANumberTooLargeForADoubleIsInvalidJsonNotACrash) {
+  // Found by scenario_file_fuzzer (tests/fuzz/corpus/scenario_file/issue9-number-overflow):
+  // nlohmann throws out_of_range, which parse_scenario did not catch.
+  const std::string error = error_of(R"({"scenarioVersion":1,"name":"x","nodes":1e999})");
+  EXPECT_NE(error.find("t.json: not valid JSON ("), std::string::npos) << error;
+  EXPECT_NE(error_of("888e8875555555555").find("t.json: not valid JSON ("), std::string::npos);
+}
+
 TEST(ScenarioFile, LargeInputIsRefusedByItsLimit) {
   const std::string big = R"({"scenarioVersion":1,"name":"a","description":")" + std::string(kScenarioFileBytesMax, 'x') + R"("})";
   EXPECT_EQ(error_of(big), "t.json: larger than 1048576 bytes (the scenario file limit)");

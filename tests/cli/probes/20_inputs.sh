@@ -44,5 +44,7 @@ rm -f "$scratch/big.fifo"
 mkfifo "$scratch/big.fifo"
 (timeout 60 head -c 3000000 /dev/zero > "$scratch/big.fifo" 2>/dev/null &)
 probe 2 "spotcheck: $scratch/big.fifo: larger than 1048576 bytes (the scenario file limit)" -- run --scenario "$scratch/big.fifo"
+printf '{"scenarioVersion":1,"name":"x","nodes":1e999}' > "$scratch/huge-number.json"
+probe 2 "spotcheck: $scratch/huge-number.json: not valid JSON (*number overflow*" -- run --scenario "$scratch/huge-number.json"
 printf '{"scenarioVersion":1,"name":"x","a\\nb":1}' > "$scratch/control-key.json"
 probe 2 "spotcheck: $scratch/control-key.json: a\\\\nb is not a known key" -- run --scenario "$scratch/control-key.json"
