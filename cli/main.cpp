@@ -21,7 +21,7 @@ int run_app(int argc, char** argv) {
   add_shrink_command(app, exit_code);
   add_list_command(app, exit_code);
   add_redis_command(app, exit_code);
-  add_record_commands(app);
+  add_record_commands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

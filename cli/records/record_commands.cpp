@@ -1,5 +1,6 @@
 #include "cli/records/record_commands.h"
 
+#include <algorithm>
 #include <cassert>
 #include <iostream>
 #include <iterator>
@@ -8,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "impl/json_guard/json_guard.h"
+#include "impl/records/json_scan.h"
 #include "impl/records/records.h"
 
 namespace spotcheck::cli {
@@ -25,8 +28,9 @@ constexpr std::string_view kUsage =
 // Bytes cap for stdin: one record is at most 1 MiB; pretty-printed input may be larger.
 constexpr std::size_t kInputBytesMax = 8 * records::kRecordBytesMax;
 
+// The one line of every error: "spotcheck: <kind>: <message>", control characters escaped.
 int bad_input(std::ostream& err, std::string_view line) {
-  err << line << '\n';
+  err << "spotcheck: " << json_guard::one_line(line, 1000) << '\n';
   return kExitBadInput;
 }
 
@@ -127,6 +131,51 @@ RecordResult<std::string> canonicalize_as(std::string_view type, std::string_vie
                          "authority)"};
 }
 
+// A Redis key namespace is printed on one line and sent as part of a key: no control characters.
+std::optional<RecordError> check_namespace(std::string_view ns) {
+  for (std::size_t i = 0; i < ns.size(); ++i) {
+    const auto c = static_cast<unsigned char>(ns[i]);
+    if (c < 0x20 || c == 0x7f) {
+      return RecordError{RecordErrorKind::kInvalidIdentity,
+                         "--namespace must not contain control characters (byte " +
+                             std::to_string(c) + " at offset " + std::to_string(i) + ")"};
+    }
+  }
+  return std::nullopt;
+}
+
+// -?(0|[1-9][0-9]*)
+bool is_integer_token(std::string_view text) {
+  if (!text.empty() && text.front() == '-') {
+    text.remove_prefix(1);
+  }
+  if (text.empty() || (text.front() == '0' && text.size() > 1)) {
+    return false;
+  }
+  return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Relaxed mode: nlohmann reads an integer beyond 64 bits as a double, which the strict codec
+// would call "a fraction or exponent". A top-level recordVersion written as such an integer is
+// an unknown version (spec §3.4), like any other integer but 1.
+std::optional<RecordError> huge_record_version(const nlohmann::json& doc, std::string_view input) {
+  const auto version = doc.is_object() ? doc.find("recordVersion") : doc.end();
+  if (!doc.is_object() || version == doc.end() || !version->is_number_float()) {
+    return std::nullopt;
+  }
+  const std::size_t start = records::json_scan::skip_whitespace(input, 0);
+  if (start >= input.size() || input[start] != '{') {
+    return std::nullopt;
+  }
+  const auto raw = records::json_scan::find_member(input, start + 1, "recordVersion");
+  if (!raw || !is_integer_token(*raw)) {
+    return std::nullopt;
+  }
+  return RecordError{RecordErrorKind::kUnknownRecordVersion,
+                     "recordVersion " + std::string(raw->substr(0, 40)) +
+                         " is not 1, the only version this reads"};
+}
+
 // The record type by the shape of the top-level object.
 RecordResult<std::string> detect_type(const nlohmann::json& doc) {
   if (!doc.is_object()) {
@@ -161,6 +210,9 @@ int run_key_command(const std::vector<std::string>& parts, std::string_view ns, 
   if (parts.empty()) {
     return bad_input(err, kUsage);
   }
+  if (auto error = check_namespace(ns)) {
+    return bad_input(err, *error);
+  }
   const RecordResult<std::string> preimage = preimage_for(parts);
   if (!preimage.ok()) {
     return bad_input(err, preimage.error());
@@ -173,18 +225,25 @@ int run_key_command(const std::vector<std::string>& parts, std::string_view ns, 
 
 int run_record_canon(std::istream& in, const RecordCanonOptions& options, std::ostream& out,
                      std::ostream& err) {
-  std::string input;
-  char buffer[4096];
-  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {  // bounded by kInputBytesMax
-    input.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (input.size() > kInputBytesMax) {
-      return bad_input(err, RecordError{RecordErrorKind::kTooLarge,
-                                        "input exceeds " + std::to_string(kInputBytesMax) +
-                                            " bytes"});
-    }
+  json_guard::BoundedText bounded = json_guard::read_bounded(in, kInputBytesMax);
+  if (bounded.too_large) {
+    return bad_input(err, RecordError{RecordErrorKind::kTooLarge,
+                                      "input exceeds " + std::to_string(kInputBytesMax) +
+                                          " bytes (the record canon input limit)"});
   }
+  std::string input = std::move(bounded.text);
   if (options.strict && !input.empty() && input.back() == '\n') {
     input.pop_back();  // the newline redis-cli --raw and echo add
+  }
+  // Depth is bounded before anything recursive (dump) sees the tree. Relaxed mode refuses
+  // duplicate keys here; strict mode leaves them to the codec, which names them kNotCanonical.
+  json_guard::GuardOptions guard_options;
+  guard_options.reject_duplicate_keys = !options.strict;
+  if (const auto guard_error = json_guard::check(input, guard_options)) {
+    const bool too_deep = guard_error->kind == json_guard::GuardErrorKind::kTooDeep;
+    return bad_input(err, RecordError{too_deep ? RecordErrorKind::kTooLarge
+                                               : RecordErrorKind::kNotCanonical,
+                                      guard_error->message});
   }
   nlohmann::json doc;
   std::string relaxed;
@@ -193,6 +252,11 @@ int run_record_canon(std::istream& in, const RecordCanonOptions& options, std::o
     relaxed = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
   } catch (const nlohmann::json::exception& e) {
     return bad_input(err, RecordError{RecordErrorKind::kMalformedJson, e.what()});
+  }
+  if (!options.strict) {
+    if (auto error = huge_record_version(doc, input)) {
+      return bad_input(err, *error);
+    }
   }
   std::string type = options.type;
   if (type.empty()) {
@@ -214,7 +278,7 @@ int run_record_canon(std::istream& in, const RecordCanonOptions& options, std::o
   return kExitOk;
 }
 
-void add_record_commands(CLI::App& app) {
+void add_record_commands(CLI::App& app, int& exit_code) {
   CLI::App* key = app.add_subcommand(
       "key", "Print the logical key preimage (hex), its SHA-256 and the Redis key of a record");
   auto key_parts = std::make_shared<std::vector<std::string>>();
@@ -222,16 +286,15 @@ void add_record_commands(CLI::App& app) {
   key->add_option("parts", *key_parts,
                   "<record> <parts...>: mesh-node <MeshName> <routingIdHex> | owner-lease "
                   "<OwnerId> | client-server <ChannelName> <routingIdHex> | fanout-publisher "
-                  "<ChannelName> <routingIdHex> | authority <actor|spot> <Id>")
+                  "<ChannelName> <routingIdHex> | authority <actor|spot> <Id>; put -- before them when one "
+                  "starts with '-' (spotcheck key -- authority actor -x)")
       ->required()
       ->expected(-1);
   key->add_option("--namespace,-n", *key_namespace, "Redis key namespace")
       ->capture_default_str();
-  key->callback([key_parts, key_namespace] {
-    const int rc = run_key_command(*key_parts, *key_namespace, std::cout, std::cerr);
-    if (rc != kExitOk) {
-      throw CLI::RuntimeError(rc);
-    }
+  // The error line is printed by run_key_command; the exit code goes back through main.
+  key->callback([key_parts, key_namespace, &exit_code] {
+    exit_code = run_key_command(*key_parts, *key_namespace, std::cout, std::cerr);
   });
 
   CLI::App* record = app.add_subcommand("record", "Public record tools");
@@ -245,11 +308,8 @@ void add_record_commands(CLI::App& app) {
   canon->add_flag("--strict", options->strict,
                   "require the input bytes to be canonical already (e.g. a value read from Redis)");
   canon->add_flag("--hex", options->hex, "print the canonical bytes as lowercase hex");
-  canon->callback([options] {
-    const int rc = run_record_canon(std::cin, *options, std::cout, std::cerr);
-    if (rc != kExitOk) {
-      throw CLI::RuntimeError(rc);
-    }
+  canon->callback([options, &exit_code] {
+    exit_code = run_record_canon(std::cin, *options, std::cout, std::cerr);
   });
 }
 

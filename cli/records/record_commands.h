@@ -2,7 +2,7 @@
 //   spotcheck key <record> <parts...> [--namespace NS]
 //   spotcheck record canon [--type T] [--strict] [--hex]   (record JSON on stdin)
 // The run_* functions hold all the logic and are tested directly; exit codes: 0 success,
-// 2 bad input (one line on `err`).
+// 2 bad input (one line on `err`, prefixed "spotcheck: ").
 #pragma once
 
 #include <iosfwd>
@@ -42,7 +42,8 @@ struct RecordCanonOptions {
 int run_record_canon(std::istream& in, const RecordCanonOptions& options, std::ostream& out,
                      std::ostream& err);
 
-// Registers the `key` and `record canon` subcommands on the spotcheck app.
-void add_record_commands(CLI::App& app);
+// Registers the `key` and `record canon` subcommands on the spotcheck app; a command stores its
+// exit code in `exit_code` (its error line is already printed, so nothing is thrown).
+void add_record_commands(CLI::App& app, int& exit_code);
 
 }  // namespace spotcheck::cli

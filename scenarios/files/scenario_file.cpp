@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "impl/json_guard/json_guard.h"
 #include "properties/registry.h"
 #include "scenarios/files/planted_bugs.h"
 #include "scenarios/location/location_scenarios.h"
@@ -33,7 +34,7 @@ class ObjectReader {
   }
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw ScenarioFileError(_origin + ": " + (path.empty() ? "the document" : path) + " " + what);
+    throw ScenarioFileError(json_guard::one_line(_origin + ": " + (path.empty() ? "the document" : path) + " " + what, 1000));
   }
 
   std::string child(std::string_view key) const { return _path.empty() ? std::string(key) : _path + "." + std::string(key); }
@@ -218,11 +219,19 @@ faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_u
 }  // namespace
 
 location::LocationScenarioConfig parse_scenario(std::string_view json_text, const std::string& origin) {
+  if (json_text.size() > kScenarioFileBytesMax) {
+    throw ScenarioFileError(json_guard::one_line(origin) + ": larger than " + std::to_string(kScenarioFileBytesMax) +
+                            " bytes (the scenario file limit)");
+  }
+  // Depth and duplicate keys are checked before anything recursive sees the document.
+  if (const auto guard_error = json_guard::check(json_text)) {
+    throw ScenarioFileError(json_guard::one_line(origin) + ": " + guard_error->message);
+  }
   json document;
   try {
     document = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    throw ScenarioFileError(origin + ": not valid JSON (" + e.what() + ")");
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
+    throw ScenarioFileError(json_guard::one_line(origin + ": not valid JSON (" + e.what() + ")", 1000));
   }
   ObjectReader top(document, "", origin);
   int version = 0;
@@ -291,11 +300,14 @@ location::LocationScenarioConfig parse_scenario(std::string_view json_text, cons
 location::LocationScenarioConfig load_scenario_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw ScenarioFileError(path + ": cannot be read");
+    throw ScenarioFileError(json_guard::one_line(path) + ": cannot be read");
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_scenario(text.str(), path);
+  // At most the limit + 1 bytes: /dev/zero and fifos have no size to check up front.
+  json_guard::BoundedText text = json_guard::read_bounded(in, kScenarioFileBytesMax);
+  if (in.bad()) {
+    throw ScenarioFileError(json_guard::one_line(path) + ": cannot be read");
+  }
+  return parse_scenario(text.text, path);
 }
 
 // ---- writing -----------------------------------------------------------------------------------

@@ -2,10 +2,13 @@
 //
 //   spotcheck run --scenario path/to/scenario.json --seeds 500
 //
-// Reading is strict: an unknown key, a wrong type, a value out of range or a protocol timing that
-// breaks spec §5 is an error naming the file and the JSON path, and nothing runs.
+// Reading is strict: an unknown or duplicate key, a wrong type, a value out of range or a protocol
+// timing that breaks spec §5 is an error naming the file and the JSON path, and nothing runs.
+// A file larger than kScenarioFileBytesMax or nested deeper than json_guard::kDepthMax is refused
+// before it is parsed (impl/json_guard/).
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -16,6 +19,8 @@
 namespace spotcheck::scenarios::files {
 
 inline constexpr int kScenarioFileVersion = 1;
+// A scenario file is a few hundred bytes; anything past 1 MiB is a mistake (or /dev/zero).
+inline constexpr std::size_t kScenarioFileBytesMax = 1024 * 1024;
 
 struct ScenarioFileError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -25,7 +25,7 @@ class CampaignRegression : public ::testing::Test {
   ScopedAssertionHandler _throwing{&throw_invariant_violation};
   World world;
   Host host{world, 7, 1};
-  const LocationConfig config;
+  const LocationConfig config{};  // {}: clang refuses a const member without an initializer
   OwnerLease lease{config, host.platform, world.store};
 
   Result<Done> call(Result<Done> (OwnerLease::*operation)()) {

@@ -31,7 +31,7 @@ class EventFields : public ::testing::Test {
  protected:
   ScopedAssertionHandler _throwing{&throw_invariant_violation};
   World world;
-  const LocationConfig config;
+  const LocationConfig config{};  // {}: clang refuses a const member without an initializer
   TestNode a{world, config, 1, {.rid = "aa01"}};
   TestNode b{world, config, 2, {.rid = "bb02"}};
 };

@@ -46,7 +46,7 @@ class FencingGap : public ::testing::Test {
 
   ScopedAssertionHandler _throwing{&throw_invariant_violation};
   World world;
-  const LocationConfig config;
+  const LocationConfig config{};  // {}: clang refuses a const member without an initializer
   TestNode a{world, config, 1, {.rid = "aa01"}};
 };
 

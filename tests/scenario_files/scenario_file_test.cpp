@@ -114,6 +114,48 @@ TEST(ScenarioFile, ErrorsNameTheFileAndThePath) {
             std::string::npos);
 }
 
+// Issue 9: duplicate keys, deep nesting and huge inputs are refused in one line, before parsing.
+TEST(ScenarioFile, DuplicateKeysAreRefusedNamingKeyAndPath) {
+  EXPECT_EQ(error_of(R"({"scenarioVersion":1,"name":"a","name":"b"})"), R"(t.json: duplicate key "name" in the document)");
+  EXPECT_EQ(error_of(R"({"scenarioVersion":1,"name":"a","workload":{"objects":3,"objects":4}})"),
+            R"(t.json: duplicate key "objects" in workload)");
+  EXPECT_EQ(error_of(R"({"scenarioVersion":1,"name":"a","faults":{"nodeKill":{"gapMs":1,"gapMs":1}}})"),
+            R"(t.json: duplicate key "gapMs" in faults.nodeKill)");
+}
+
+TEST(ScenarioFile, DeepNestingIsRefusedBeforeParsing) {
+  const std::string deep = R"({"scenarioVersion":1,"name":"a","workload":)" + std::string(100'000, '[') + std::string(100'000, ']') + "}";
+  const std::string error = error_of(deep);
+  EXPECT_NE(error.find("t.json: JSON nested deeper than the limit of 64 levels"), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos);
+}
+
+TEST(ScenarioFile, ErrorsAreOneLineEvenForKeysWithControlCharacters) {
+  const std::string error = error_of("{\"scenarioVersion\":1,\"name\":\"x\",\"a\\nb\":1}");
+  EXPECT_NE(error.find("a\\nb is not a known key"), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos);
+}
+
+TEST(ScenarioFile, ANumberTooLargeForADoubleIsInvalidJsonNotACrash) {
+  // Found by scenario_file_fuzzer (tests/fuzz/corpus/scenario_file/issue9-number-overflow):
+  // nlohmann throws out_of_range, which parse_scenario did not catch.
+  const std::string error = error_of(R"({"scenarioVersion":1,"name":"x","nodes":1e999})");
+  EXPECT_NE(error.find("t.json: not valid JSON ("), std::string::npos) << error;
+  EXPECT_NE(error_of("888e8875555555555").find("t.json: not valid JSON ("), std::string::npos);
+}
+
+TEST(ScenarioFile, LargeInputIsRefusedByItsLimit) {
+  const std::string big = R"({"scenarioVersion":1,"name":"a","description":")" + std::string(kScenarioFileBytesMax, 'x') + R"("})";
+  EXPECT_EQ(error_of(big), "t.json: larger than 1048576 bytes (the scenario file limit)");
+  // /dev/zero is not a regular file and has no end: read at most the limit + 1 bytes.
+  try {
+    load_scenario_file("/dev/zero");
+    ADD_FAILURE() << "/dev/zero loaded";
+  } catch (const ScenarioFileError& e) {
+    EXPECT_STREQ(e.what(), "/dev/zero: larger than 1048576 bytes (the scenario file limit)");
+  }
+}
+
 TEST(ScenarioFile, ShippedExamplesLoadAndPass) {
   for (const char* name : {"long-pauses.json", "short-leases.json"}) {
     const std::string path = std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/" + name;

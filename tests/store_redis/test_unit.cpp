@@ -63,6 +63,8 @@ TEST(RedisUrl, MalformedUrlsGiveOneLineErrorsWithoutThePassword) {
       "redis://[::1:6379",
       "redis://::1:6379",
       "redis://ho st:6379",
+      "redis:redis://h631\001//[::1\001\n",  // tests/fuzz/corpus/redis_url/issue9-newline-in-error
+      "redis://host:6379/\r\n1",
   };
   for (const std::string& text : bad) {
     const RedisUrlParse parsed = parse_redis_url(text);

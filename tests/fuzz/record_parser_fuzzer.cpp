@@ -3,21 +3,16 @@
 // re-encode to exactly the input bytes.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
 #include "impl/records/records.h"
+#include "tests/fuzz/fuzz_support.h"
 
 namespace {
 
 using namespace spotcheck::records;
-
-void require(bool condition) {
-  if (!condition) {
-    std::abort();
-  }
-}
+using spotcheck::fuzz::require;
 
 template <class Result>
 int check(const Result& result, std::string_view bytes) {
