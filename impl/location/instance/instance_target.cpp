@@ -84,7 +84,6 @@ InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
   const TimeUs deadline_us = local_deadline_us(request.deadline_store_ms);
   const AuthorityKey key{records::AuthorityKind::kSpot, request.spot_id};
   int failures = 0;  // store errors and lost Reserves: at most attempts_max
-  bool announced = false;  // instance.close_awaited emitted for this request
   for (int step = 0; step < kStepsMax && failures < _config.attempts_max; ++step) {
     if (_context.platform.clock.now_us() > deadline_us) {
       return finish(request, outcome(InstanceOutcomeKind::kDeadlineExceeded, "the request's deadline passed"));
@@ -100,7 +99,7 @@ InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
         // No record, but the previous incarnation's Close still runs here (its Delete applied,
         // its end not seen yet). The store and the in-process list are read together (§7.1):
         // the Spot is not free on this node until that local Close ended. Then re-read.
-        if (!await_local_close(request, deadline_us, "before_reserve", announced)) {
+        if (!await_local_close(request, deadline_us, "before_reserve")) {
           return finish(request, outcome(InstanceOutcomeKind::kDeadlineExceeded,
                                          "the request's deadline passed while an earlier incarnation closed here"));
         }
@@ -109,7 +108,7 @@ InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
       // No record and no Close running here: an in-process instance left without a row is of
       // a previous generation and never receives the message.
       _instances.erase(request.spot_id);
-      std::optional<InstanceOutcome> activated = activate(request, deadline_us, announced);
+      std::optional<InstanceOutcome> activated = activate(request, deadline_us);
       if (activated.has_value()) {
         return finish(request, std::move(*activated));
       }
@@ -275,15 +274,13 @@ const InstanceTarget::LocalInstance* InstanceTarget::closing_here(const std::str
   return &it->second;
 }
 
-bool InstanceTarget::await_local_close(const InstanceRequest& request, TimeUs deadline_us, std::string_view where,
-                                       bool& announced) {
+bool InstanceTarget::await_local_close(const InstanceRequest& request, TimeUs deadline_us, std::string_view where) {
   for (int step = 0; step < kStepsMax; ++step) {
     const LocalInstance* closing = closing_here(request.spot_id);
     if (closing == nullptr) {
       return true;
     }
-    if (!announced) {
-      announced = true;
+    if (step == 0) {
       _context.platform.events.emit(events::kCloseAwaited,
                                     {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                                      Field::str("node", _context.rid_hex),
@@ -298,8 +295,7 @@ bool InstanceTarget::await_local_close(const InstanceRequest& request, TimeUs de
   return false;
 }
 
-std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& request, TimeUs deadline_us,
-                                                        bool& announced) {
+std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& request, TimeUs deadline_us) {
   std::string failure;
   const std::optional<Stored> stored = store_payload(request, failure);
   if (!stored.has_value()) {
@@ -314,7 +310,7 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
   // incarnation of the Spot made meanwhile may be closing here now, its row already gone. No new
   // incarnation is exposed while an earlier one is closing in this host run: wait for that local
   // Close first. The Reserve is conditional (ExpectAbsent): a row made meanwhile makes it lose.
-  if (!await_local_close(request, deadline_us, "before_reserve", announced)) {
+  if (!await_local_close(request, deadline_us, "before_reserve")) {
     release_payload(request, stored->reference, "not_referenced");
     return outcome(InstanceOutcomeKind::kDeadlineExceeded,
                    "the request's deadline passed while an earlier incarnation closed here");
@@ -359,7 +355,7 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
   // earlier generation — one made and closed here while the Reserve was in flight, or one left
   // without a row. Hold the Creating row (requests wait on it) until a Close still running on it
   // ended; then drop what is left: it never receives a message.
-  if (!await_local_close(request, deadline_us, "after_reserve", announced)) {
+  if (!await_local_close(request, deadline_us, "after_reserve")) {
     if (_context.authority.abort(row).ok()) {
       release_payload(request, stored->reference, "aborted");
     }

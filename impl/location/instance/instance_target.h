@@ -116,17 +116,15 @@ class InstanceTarget {
 
   InstanceOutcome on_ready(const InstanceRequest& request, const AuthoritySnapshot& row);
   // nullopt: the Reserve lost (the row exists now): re-read and follow it.
-  std::optional<InstanceOutcome> activate(const InstanceRequest& request, platform::TimeUs deadline_us,
-                                          bool& announced);
+  std::optional<InstanceOutcome> activate(const InstanceRequest& request, platform::TimeUs deadline_us);
   std::optional<Stored> store_payload(const InstanceRequest& request, std::string& failure);
   void release_payload(const InstanceRequest& request, const std::string& reference, std::string_view reason);
   std::optional<NodeView> self_view();
   // The in-process incarnation of the Spot whose Close is still running here, or null.
   const LocalInstance* closing_here(const std::string& spot_id) const;
   // Waits (bounded by `deadline_us`) until no Close of the Spot runs here; false if the
-  // deadline passed first. Emits instance.close_awaited once per request (`announced`).
-  bool await_local_close(const InstanceRequest& request, platform::TimeUs deadline_us, std::string_view where,
-                         bool& announced);
+  // deadline passed first. Emits instance.close_awaited when it has to wait.
+  bool await_local_close(const InstanceRequest& request, platform::TimeUs deadline_us, std::string_view where);
   void drain(LocalInstance& instance, const InstanceType& type, const std::string& spot_id);
   InstanceOutcome finish(const InstanceRequest& request, InstanceOutcome outcome);
   platform::TimeUs local_deadline_us(std::int64_t deadline_store_ms) const;
