@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/number_text.h"
 #include "scenarios/integration/integration_config.h"
 #include "scenarios/integration/redis_cli_run.h"
 
@@ -69,27 +70,27 @@ void add_redis_command(CLI::App& app, int& exit_code) {
       options->key_namespace = flags->key_namespace;
     }
     if (duration_option->count() > 0) {
-      const auto duration = it::parse_plain_seconds(flags->duration);
+      const auto duration = plain_seconds(flags->duration);
       if (!duration.has_value() || *duration <= 0.0 || *duration > it::kRedisDurationMaxS) {
         exit_code = usage("--duration must be a decimal number of seconds in (0, " +
-                          std::to_string(static_cast<int>(it::kRedisDurationMaxS)) + "], got '" + flags->duration + "'");
+                          std::to_string(static_cast<int>(it::kRedisDurationMaxS)) + "], got '" + printable_value(flags->duration) + "'");
         return;
       }
       options->duration_s = *duration;
     }
     if (seed_option->count() > 0) {
-      const auto seed = it::parse_plain_uint64(flags->seed);
+      const auto seed = plain_decimal(flags->seed);
       if (!seed.has_value()) {
-        exit_code = usage("--seed must be a plain decimal number 0..18446744073709551615, got '" + flags->seed + "'");
+        exit_code = usage("--seed must be a plain decimal number 0..18446744073709551615, got '" + printable_value(flags->seed) + "'");
         return;
       }
       options->seed = *seed;
     }
     if (nodes_option->count() > 0) {
-      const auto nodes = it::parse_plain_uint64(flags->nodes);
+      const auto nodes = plain_decimal(flags->nodes);
       if (!nodes.has_value() || *nodes < 1 || *nodes > it::kRedisNodesMax) {
         exit_code = usage("--nodes must be a decimal number 1.." + std::to_string(it::kRedisNodesMax) + ", got '" +
-                          flags->nodes + "'");
+                          printable_value(flags->nodes) + "'");
         return;
       }
       options->nodes = static_cast<std::uint32_t>(*nodes);

@@ -6,7 +6,7 @@
 #include "cli/commands.h"
 #include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"
-#include "cli/seed_text.h"
+#include "cli/number_text.h"
 #include "reports/output_file.h"
 
 namespace spotcheck::cli {

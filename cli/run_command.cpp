@@ -11,7 +11,7 @@
 #include "cli/commands.h"
 #include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"
-#include "cli/seed_text.h"
+#include "cli/number_text.h"
 #include "replay/story/story.h"
 #include "reports/html_report.h"
 #include "reports/junit_xml.h"

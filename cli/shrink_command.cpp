@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"
-#include "cli/seed_text.h"
+#include "cli/number_text.h"
 #include "replay/shrink/shrink_report.h"
 #include "replay/shrink/shrinker.h"
 #include "replay/story/story.h"

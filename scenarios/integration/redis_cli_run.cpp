@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -126,52 +125,6 @@ ResolvedRedisUrl resolve_redis_url(const RedisCommandOptions& options) {
   }
   out.url = std::move(text);
   return out;
-}
-
-std::optional<std::uint64_t> parse_plain_uint64(std::string_view text) {
-  if (text.empty() || (text.size() > 1 && text.front() == '0')) {
-    return std::nullopt;
-  }
-  for (const char c : text) {
-    if (c < '0' || c > '9') {
-      return std::nullopt;
-    }
-  }
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) {
-    return std::nullopt;  // overflow
-  }
-  return value;
-}
-
-std::optional<double> parse_plain_seconds(std::string_view text) {
-  const std::size_t dot = text.find('.');
-  const std::string_view whole = text.substr(0, dot);
-  const std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
-  const auto digits = [](std::string_view part) {
-    for (const char c : part) {
-      if (c < '0' || c > '9') {
-        return false;
-      }
-    }
-    return true;
-  };
-  constexpr std::size_t kDigitsMax = 12;
-  constexpr std::size_t kFractionDigitsMax = 6;  // microseconds: a run's clock resolution
-  if (whole.empty() || whole.size() > kDigitsMax || !digits(whole) || (whole.size() > 1 && whole.front() == '0')) {
-    return std::nullopt;
-  }
-  if (dot != std::string_view::npos &&
-      (fraction.empty() || fraction.size() > kFractionDigitsMax || !digits(fraction))) {
-    return std::nullopt;
-  }
-  double value = 0.0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
 }
 
 int run_redis_command(const RedisCommandOptions& options, std::ostream& out, std::ostream& err) {

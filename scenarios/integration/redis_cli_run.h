@@ -59,11 +59,4 @@ struct ResolvedRedisUrl {
 };
 ResolvedRedisUrl resolve_redis_url(const RedisCommandOptions& options);
 
-// The command's numeric flags are plain decimal: digits only, no sign, no leading zero (no
-// octal), no exponent or hex, no overflow. nullopt for anything else.
-std::optional<std::uint64_t> parse_plain_uint64(std::string_view text);
-// Digits with an optional fraction of at most 6 digits ("5", "0.5", "2.25"); nullopt for
-// anything else.
-std::optional<double> parse_plain_seconds(std::string_view text);
-
 }  // namespace spotcheck::scenarios::integration

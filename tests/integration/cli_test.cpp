@@ -91,20 +91,6 @@ TEST(IntegrationCli, BadOptionsAreUsageErrors) {
   expect_one_line_error(run(options), "--namespace must not be empty");
 }
 
-TEST(IntegrationCli, NumericFlagsArePlainDecimal) {
-  EXPECT_EQ(parse_plain_uint64("0"), 0U);
-  EXPECT_EQ(parse_plain_uint64("18446744073709551615"), 18446744073709551615ULL);
-  for (const char* bad : {"", "-1", "+1", "010", "0x10", "18446744073709551616", "1e3", " 1", "1 ", "1.0"}) {
-    EXPECT_FALSE(parse_plain_uint64(bad).has_value()) << bad;
-  }
-  EXPECT_EQ(parse_plain_seconds("5"), 5.0);
-  EXPECT_EQ(parse_plain_seconds("0.25"), 0.25);
-  EXPECT_EQ(parse_plain_seconds("0.000001"), 0.000001);
-  for (const char* bad : {"", "-1", "+1", "1e3", "0x10", "nan", "inf", ".5", "5.", "05", "1.2.3", "1,5", "0.0000001"}) {
-    EXPECT_FALSE(parse_plain_seconds(bad).has_value()) << bad;
-  }
-}
-
 // A scratch file holding `text`, removed at the end of the test.
 class ScratchFile {
  public:
