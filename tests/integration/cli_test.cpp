@@ -220,12 +220,11 @@ TEST(IntegrationCli, ForeignNamespaceIsRefusedUnlessAdoptedAndThenKept) {
   testing::remove_raw_namespace(url, ns);
 }
 
-// Issue 9: a foreign key at the provider's marker name was overwritten and, being the only key,
-// deleted as "namespace removed".
-TEST(IntegrationCli, AnAdoptedForeignKeyAtTheMarkersNameIsNeverChangedOrRemoved) {
-  SPOTCHECK_REDIS_URL_OR_RETURN(url);
+// A foreign key at one of the provider's own names is refused without --adopt-namespace and,
+// adopted, is never changed or removed, and the summary never says "removed" while it stays.
+void expect_adopted_foreign_key_kept(const std::string& url, const std::string& name, const std::string& value) {
   const std::string ns = store::redis::testing::unique_namespace();
-  ASSERT_TRUE(testing::set_raw_key(url, ns + "provider", "not-spotchecks"));
+  ASSERT_TRUE(testing::set_raw_key(url, ns + name, value));
   RedisCommandOptions options = quick(url);
   options.key_namespace = ns;
   expect_one_line_error(run(options), "--adopt-namespace");
@@ -234,7 +233,7 @@ TEST(IntegrationCli, AnAdoptedForeignKeyAtTheMarkersNameIsNeverChangedOrRemoved)
   EXPECT_EQ(adopted.exit_code, kRedisExitPassed) << adopted.out << adopted.err;
   EXPECT_EQ(adopted.out.find("namespace: removed"), std::string::npos) << adopted.out;
   EXPECT_NE(adopted.out.find("1 keys it held before the run"), std::string::npos) << adopted.out;
-  EXPECT_EQ(testing::get_raw_key(url, ns + "provider"), "not-spotchecks");
+  EXPECT_EQ(testing::get_raw_key(url, ns + name), value);
   EXPECT_EQ(testing::count_keys(url, ns), 1);
   // Still foreign: a run without --adopt-namespace is refused again.
   options.adopt_namespace = false;
@@ -242,20 +241,16 @@ TEST(IntegrationCli, AnAdoptedForeignKeyAtTheMarkersNameIsNeverChangedOrRemoved)
   testing::remove_raw_namespace(url, ns);
 }
 
+// Issue 9: a foreign key at the provider's marker name was overwritten and, being the only key,
+// deleted as "namespace removed".
+TEST(IntegrationCli, AnAdoptedForeignKeyAtTheMarkersNameIsNeverChangedOrRemoved) {
+  SPOTCHECK_REDIS_URL_OR_RETURN(url);
+  expect_adopted_foreign_key_kept(url, "provider", "not-spotchecks");
+}
+
 TEST(IntegrationCli, AForeignKeyAtTheScanSecretsNameIsForeignToo) {
   SPOTCHECK_REDIS_URL_OR_RETURN(url);
-  const std::string ns = store::redis::testing::unique_namespace();
-  ASSERT_TRUE(testing::set_raw_key(url, ns + "scan-secret", "someone else's"));
-  RedisCommandOptions options = quick(url);
-  options.key_namespace = ns;
-  expect_one_line_error(run(options), "--adopt-namespace");
-  options.adopt_namespace = true;
-  const CommandResult adopted = run(options);
-  EXPECT_EQ(adopted.exit_code, kRedisExitPassed) << adopted.out << adopted.err;
-  EXPECT_EQ(adopted.out.find("namespace: removed"), std::string::npos) << adopted.out;
-  EXPECT_EQ(testing::get_raw_key(url, ns + "scan-secret"), "someone else's");
-  EXPECT_EQ(testing::count_keys(url, ns), 1);
-  testing::remove_raw_namespace(url, ns);
+  expect_adopted_foreign_key_kept(url, "scan-secret", "someone else's");
 }
 
 TEST(IntegrationCli, AdoptingIsRefusedWhenAForeignKeyHoldsANameTheScriptsWrite) {

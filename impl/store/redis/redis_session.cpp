@@ -305,7 +305,8 @@ std::string RedisSession::load_scan_secret() {
   return {};
 }
 
-std::string RedisSession::list_keys(std::vector<std::string>& keys, std::size_t max_keys) {
+std::string RedisSession::scan_namespace(
+    const std::function<std::string(const std::vector<std::string_view>& keys)>& page) {
   const std::string pattern = glob_escape(_options.key_namespace) + "*";
   std::string cursor = "0";
   for (std::size_t round = 0; round < kMaxScanRounds; ++round) {
@@ -315,53 +316,58 @@ std::string RedisSession::list_keys(std::vector<std::string>& keys, std::size_t 
       return "SCAN of namespace '" + _options.key_namespace + "' failed: " + describe_failure(r);
     }
     const redisReply* batch = r.reply->element[1];
+    std::vector<std::string_view> keys;
+    keys.reserve(batch->elements);
     for (std::size_t i = 0; i < batch->elements; ++i) {
-      if (keys.size() >= max_keys) {
-        return "namespace '" + _options.key_namespace + "' holds more than " + std::to_string(max_keys) + " keys";
-      }
-      keys.emplace_back(reply_text(batch->element[i]));
+      keys.push_back(reply_text(batch->element[i]));
+      assert(starts_with(keys.back(), _options.key_namespace));
+    }
+    if (std::string error = page(keys); !error.empty()) {
+      return error;
     }
     cursor = std::string(reply_text(r.reply->element[0]));
     if (cursor == "0") {
-      std::sort(keys.begin(), keys.end());  // SCAN may return a key twice
-      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
       return {};
     }
   }
   return "SCAN of namespace '" + _options.key_namespace + "' did not finish";
 }
 
+std::string RedisSession::list_keys(std::vector<std::string>& keys, std::size_t max_keys) {
+  std::string error = scan_namespace([&](const std::vector<std::string_view>& page) -> std::string {
+    for (const std::string_view key : page) {
+      if (keys.size() >= max_keys) {
+        return "namespace '" + _options.key_namespace + "' holds more than " + std::to_string(max_keys) + " keys";
+      }
+      keys.emplace_back(key);
+    }
+    return {};
+  });
+  std::sort(keys.begin(), keys.end());  // SCAN may return a key twice
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return error;
+}
+
 std::string RedisSession::clear_namespace() {
-  const std::string pattern = glob_escape(_options.key_namespace) + "*";
-  std::string cursor = "0";
-  for (std::size_t round = 0; round < kMaxScanRounds; ++round) {
-    const std::array<std::string_view, 6> argv{"SCAN", cursor, "MATCH", pattern, "COUNT", kScanCount};
-    CallResult r = command(argv);
-    if (r.failure != CallFailure::kNone || r.reply->type != REDIS_REPLY_ARRAY || r.reply->elements != 2) {
-      return "SCAN of namespace '" + _options.key_namespace + "' failed: " + describe_failure(r);
+  std::string error = scan_namespace([&](const std::vector<std::string_view>& page) -> std::string {
+    if (page.empty()) {
+      return {};
     }
-    const redisReply* keys = r.reply->element[1];
-    if (keys->elements > 0) {
-      std::vector<std::string_view> unlink{"UNLINK"};
-      for (std::size_t i = 0; i < keys->elements; ++i) {
-        const std::string_view key = reply_text(keys->element[i]);
-        assert(starts_with(key, _options.key_namespace));
-        unlink.push_back(key);
-      }
-      CallResult u = command(unlink);
-      if (u.failure != CallFailure::kNone || u.reply->type == REDIS_REPLY_ERROR) {
-        return "UNLINK in namespace '" + _options.key_namespace + "' failed: " + describe_failure(u);
-      }
+    std::vector<std::string_view> unlink{"UNLINK"};
+    unlink.insert(unlink.end(), page.begin(), page.end());
+    CallResult u = command(unlink);
+    if (u.failure != CallFailure::kNone || u.reply->type == REDIS_REPLY_ERROR) {
+      return "UNLINK in namespace '" + _options.key_namespace + "' failed: " + describe_failure(u);
     }
-    cursor = std::string(reply_text(r.reply->element[0]));
-    if (cursor == "0") {
-      if (std::string error = claim_namespace(); !error.empty()) {
-        return error;
-      }
-      return load_scan_secret();
-    }
+    return {};
+  });
+  if (!error.empty()) {
+    return error;
   }
-  return "SCAN of namespace '" + _options.key_namespace + "' did not finish";
+  if (error = claim_namespace(); !error.empty()) {
+    return error;
+  }
+  return load_scan_secret();
 }
 
 }  // namespace spotcheck::store::redis

@@ -89,6 +89,9 @@ class RedisSession {
   RedisSession(const RedisStoreOptions& options, RedisUrl url, const platform::Clock& clock);
 
  private:
+  // SCAN MATCH namespace* to the end, handing each page's keys to `page` (which returns an error
+  // text or ""); the first error ends the scan. Bounded by kMaxScanRounds.
+  std::string scan_namespace(const std::function<std::string(const std::vector<std::string_view>& keys)>& page);
   platform::TimeUs timeout_for(DeadlineUs deadline_us) const;
   std::string load_script(ScriptId script);
   // Read-only: may this session use the namespace, and must it write the marker?
