@@ -4,10 +4,13 @@
 #include <cmath>
 
 #include "cli/commands.h"
+#include "impl/json_guard/json_guard.h"
 
 namespace spotcheck::cli {
 
 namespace {
+
+constexpr std::size_t kValueShownBytesMax = 40;
 
 bool all_digits(std::string_view part) {
   for (const char c : part) {
@@ -52,18 +55,10 @@ std::optional<double> plain_seconds(std::string_view text) {
   return value;
 }
 
-std::string printable_value(std::string_view text) {
-  std::string out;
-  for (const char c : text.substr(0, 40)) {
-    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-  }
-  return text.size() > 40 ? out + "..." : out;
-}
-
 std::uint64_t parse_decimal(const std::string& flag, const std::string& text, std::uint64_t min, std::uint64_t max) {
   const std::string range = std::to_string(min) + " to " + std::to_string(max);
   const auto bad = [&](const std::string& why) {
-    return UsageError(flag + " must be a plain decimal number from " + range + " (got '" + printable_value(text) + "'" +
+    return UsageError(flag + " must be a plain decimal number from " + range + " (got '" + json_guard::one_line(text, kValueShownBytesMax) + "'" +
                       (why.empty() ? "" : ": " + why) + ")");
   };
   if (text.empty()) {

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/number_text.h"
+#include "impl/json_guard/json_guard.h"
 #include "scenarios/integration/integration_config.h"
 #include "scenarios/integration/redis_cli_run.h"
 
@@ -73,7 +74,7 @@ void add_redis_command(CLI::App& app, int& exit_code) {
       const auto duration = plain_seconds(flags->duration);
       if (!duration.has_value() || *duration <= 0.0 || *duration > it::kRedisDurationMaxS) {
         exit_code = usage("--duration must be a decimal number of seconds in (0, " +
-                          std::to_string(static_cast<int>(it::kRedisDurationMaxS)) + "], got '" + printable_value(flags->duration) + "'");
+                          std::to_string(static_cast<int>(it::kRedisDurationMaxS)) + "], got '" + json_guard::one_line(flags->duration) + "'");
         return;
       }
       options->duration_s = *duration;
@@ -81,7 +82,7 @@ void add_redis_command(CLI::App& app, int& exit_code) {
     if (seed_option->count() > 0) {
       const auto seed = plain_decimal(flags->seed);
       if (!seed.has_value()) {
-        exit_code = usage("--seed must be a plain decimal number 0..18446744073709551615, got '" + printable_value(flags->seed) + "'");
+        exit_code = usage("--seed must be a plain decimal number 0..18446744073709551615, got '" + json_guard::one_line(flags->seed) + "'");
         return;
       }
       options->seed = *seed;
@@ -90,7 +91,7 @@ void add_redis_command(CLI::App& app, int& exit_code) {
       const auto nodes = plain_decimal(flags->nodes);
       if (!nodes.has_value() || *nodes < 1 || *nodes > it::kRedisNodesMax) {
         exit_code = usage("--nodes must be a decimal number 1.." + std::to_string(it::kRedisNodesMax) + ", got '" +
-                          printable_value(flags->nodes) + "'");
+                          json_guard::one_line(flags->nodes) + "'");
         return;
       }
       options->nodes = static_cast<std::uint32_t>(*nodes);

@@ -30,7 +30,7 @@ TEST(NumberText, ErrorsNameTheFlagAndShowTheValueOnOneLine) {
     parse_seed("--seed", "1\n2");
     FAIL();
   } catch (const UsageError& e) {
-    EXPECT_STREQ(e.what(), "--seed must be a plain decimal number from 0 to 18446744073709551615 (got '1?2')");
+    EXPECT_STREQ(e.what(), "--seed must be a plain decimal number from 0 to 18446744073709551615 (got '1\\n2')");
   }
   EXPECT_THROW(parse_decimal("--seeds", "5", 6, 10), UsageError);
   EXPECT_THROW(check_seed_range(UINT64_MAX, 2), UsageError);

@@ -59,4 +59,4 @@ if [ "$leaked" -ne 0 ]; then
   echo "FAIL [$probe_file]: a redis error printed the password ($leaked lines)"
   failures=$((failures + 1))
 fi
-probe 2 "spotcheck redis: --seed must be a plain decimal number*got '1?2'" -- redis --url redis://127.0.0.1:1 --seed $'1\n2'
+probe 2 "spotcheck redis: --seed must be a plain decimal number*got '1?n2'" -- redis --url redis://127.0.0.1:1 --seed $'1\n2'
