@@ -3,6 +3,8 @@
 #include <cassert>
 #include <charconv>
 
+#include "impl/json_guard/json_guard.h"
+
 namespace spotcheck::store::redis {
 
 namespace {
@@ -11,31 +13,13 @@ constexpr std::string_view kScheme = "redis://";
 constexpr int kMaxPort = 65535;
 constexpr int kMaxDb = 1'000'000;
 
-// `text` safe inside a one-line message: control characters as \xNN, at most 200 bytes
-// (found by tests/fuzz/redis_url_fuzzer: a newline in --url split the error line).
-std::string printable(std::string_view text) {
-  constexpr std::size_t kBytesMax = 200;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const char c : text.substr(0, kBytesMax)) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      out += "\\x";
-      out += kHex[byte >> 4];
-      out += kHex[byte & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return text.size() > kBytesMax ? out + "..." : out;
-}
-
 RedisUrlParse make_failure(std::string_view text, bool quote, const std::string& why) {
   RedisUrlParse out;
-  // Never echo a password: show the text only when it has no userinfo.
+  // Never echo a password: show the text only when it has no userinfo. A control character in it
+  // is escaped (found by tests/fuzz/redis_url_fuzzer: a newline in --url split the error line).
   const bool has_userinfo = text.find('@') != std::string_view::npos;
   const bool shown = quote && !has_userinfo;
-  out.error = "malformed redis URL" + (shown ? " '" + printable(text) + "'" : std::string()) + ": " + why +
+  out.error = "malformed redis URL" + (shown ? " '" + json_guard::one_line(text) + "'" : std::string()) + ": " + why +
               " (expected redis://[user:password@]host:port[/db])";
   return out;
 }
