@@ -2,7 +2,8 @@
 
 #include <array>
 #include <cassert>
-#include <cstdio>
+
+#include "sim/time/time_text.h"
 
 namespace spotcheck::faults {
 
@@ -19,18 +20,6 @@ constexpr std::array<FaultKindInfo, 9> kFaultKinds{{
     {FaultKind::kNetworkPartition, "network-partition", "a node is cut off from the store, both ways or one way, for a window"},
     {FaultKind::kClockDrift, "clock-drift", "node clocks run fast or slow within configured bounds"},
 }};
-
-std::string seconds(TimeUs us) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3gs", static_cast<double>(us) / 1e6);
-  return buffer;
-}
-
-std::string probability(double p) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", p);
-  return buffer;
-}
 
 // A kind that runs in windows: the mean gap between them and a window's length.
 struct Window {
@@ -108,21 +97,21 @@ std::string FaultPlan::describe() const {
       continue;
     }
     switch (info.kind) {
-      case FaultKind::kStoreRequestLost: add(std::string(info.name) + "=" + probability(store_request_loss)); break;
-      case FaultKind::kStoreReplyLost: add(std::string(info.name) + "=" + probability(store_reply_loss)); break;
-      case FaultKind::kStoreReplyDelayed: add(std::string(info.name) + "=" + probability(store_reply_delay)); break;
+      case FaultKind::kStoreRequestLost: add(std::string(info.name) + "=" + sim::probability_text(store_request_loss)); break;
+      case FaultKind::kStoreReplyLost: add(std::string(info.name) + "=" + sim::probability_text(store_reply_loss)); break;
+      case FaultKind::kStoreReplyDelayed: add(std::string(info.name) + "=" + sim::probability_text(store_reply_delay)); break;
       case FaultKind::kStoreOutage:
-        add(std::string(info.name) + "(gap=" + seconds(store_outage_gap_us) + ",length=" + seconds(store_outage_length_us) + ")");
+        add(std::string(info.name) + "(gap=" + sim::seconds_short(store_outage_gap_us) + ",length=" + sim::seconds_short(store_outage_length_us) + ")");
         break;
       case FaultKind::kNodeKill:
-        add(std::string(info.name) + "(gap=" + seconds(node_kill_gap_us) + ",down=" + seconds(node_down_us) + ")");
+        add(std::string(info.name) + "(gap=" + sim::seconds_short(node_kill_gap_us) + ",down=" + sim::seconds_short(node_down_us) + ")");
         break;
       case FaultKind::kNodePause:
-        add(std::string(info.name) + "(gap=" + seconds(node_pause_gap_us) + ",max=" + seconds(node_pause_max_us) + ")");
+        add(std::string(info.name) + "(gap=" + sim::seconds_short(node_pause_gap_us) + ",max=" + sim::seconds_short(node_pause_max_us) + ")");
         break;
-      case FaultKind::kNetworkLoss: add(std::string(info.name) + "=" + probability(network_loss)); break;
+      case FaultKind::kNetworkLoss: add(std::string(info.name) + "=" + sim::probability_text(network_loss)); break;
       case FaultKind::kNetworkPartition:
-        add(std::string(info.name) + "(gap=" + seconds(partition_gap_us) + ",length=" + seconds(partition_length_us) + ")");
+        add(std::string(info.name) + "(gap=" + sim::seconds_short(partition_gap_us) + ",length=" + sim::seconds_short(partition_length_us) + ")");
         break;
       case FaultKind::kClockDrift: add(std::string(info.name) + "=" + std::to_string(clock_drift_max_ppm) + "ppm"); break;
     }

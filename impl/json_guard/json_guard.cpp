@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "impl/bytes/hex.h"
+
 namespace spotcheck::json_guard {
 namespace {
 
@@ -135,7 +137,6 @@ BoundedText read_bounded(std::istream& in, std::size_t bytes_max) {
 }
 
 std::string one_line(std::string_view text, std::size_t bytes_max) {
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {  // bounded by the text
     if (out.size() >= bytes_max) {
@@ -151,8 +152,7 @@ std::string one_line(std::string_view text, std::size_t bytes_max) {
       out += "\\t";
     } else if (c < 0x20 || c == 0x7f) {
       out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xf];
+      bytes::append_hex_byte(out, c);
     } else {
       out += static_cast<char>(c);
     }

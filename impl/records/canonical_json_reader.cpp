@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "impl/bytes/hex.h"
 #include "impl/records/base64.h"
 #include "impl/records/json_scan.h"
 #include "impl/records/swar.h"
@@ -69,19 +70,6 @@ bool is_truncated_utf8(std::string_view rest) {
     }
   }
   return true;
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
 }
 
 }  // namespace
@@ -411,7 +399,7 @@ void CanonicalJsonReader::read_escape(std::string& out, std::string_view path) {
       bool lowercase = true;
       for (std::size_t k = 2; k < 6; ++k) {
         const char c = _input[_pos + k];
-        const int digit = hex_value(c);
+        const int digit = bytes::hex_value(c);
         if (digit < 0) {
           fail(RecordErrorKind::kMalformedJson, path, "bad hex digit in \\u escape");
           return;

@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cstring>
 
+#include "impl/bytes/hex.h"
 #include "impl/records/base64.h"
 #include "impl/records/swar.h"
 
@@ -157,7 +158,6 @@ void CanonicalJsonWriter::string_value(std::string_view text) {
 
 
 void CanonicalJsonWriter::put_string(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
   if (!has_escapes(text)) {  // the common case: copy as is
     char* cursor = reserve(text.size() + 2);
     cursor[0] = '"';
@@ -205,8 +205,8 @@ void CanonicalJsonWriter::put_string(std::string_view text) {
         *cursor++ = 'u';
         *cursor++ = '0';
         *cursor++ = '0';
-        *cursor++ = kHex[c >> 4];
-        *cursor++ = kHex[c & 0x0f];
+        *cursor++ = bytes::hex_digit(c >> 4U);
+        *cursor++ = bytes::hex_digit(c);
         break;
     }
   }

@@ -1,10 +1,6 @@
 #include "impl/records/keys.h"
 
-#include <openssl/evp.h>
-
-#include <array>
 #include <cassert>
-#include <cstdlib>
 #include <initializer_list>
 
 namespace spotcheck::records {
@@ -58,29 +54,6 @@ std::string_view to_string(AuthorityKind kind) {
 
 std::string authority_preimage(AuthorityKind kind, std::string_view id) {
   return join_preimage({"authority", to_string(kind), id});
-}
-
-std::string to_hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex(bytes.size() * 2, '\0');
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(bytes[i]);
-    hex[2 * i] = kDigits[byte >> 4];
-    hex[2 * i + 1] = kDigits[byte & 0x0f];
-  }
-  return hex;
-}
-
-std::string sha256_hex(std::string_view bytes) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int digest_bytes = 0;
-  // EVP_Digest is the one-shot EVP interface; it only fails on allocation failure.
-  const int ok = EVP_Digest(bytes.data(), bytes.size(), digest.data(), &digest_bytes,
-                            EVP_sha256(), nullptr);
-  if (ok != 1 || digest_bytes != 32) {
-    std::abort();  // out of memory inside OpenSSL: no sensible key can be derived
-  }
-  return to_hex(std::string_view(reinterpret_cast<const char*>(digest.data()), digest_bytes));
 }
 
 std::string redis_key(std::string_view preimage, std::string_view ns) {

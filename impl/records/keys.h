@@ -8,6 +8,9 @@
 #include <string>
 #include <string_view>
 
+#include "impl/bytes/hex.h"
+#include "impl/bytes/sha256.h"
+
 namespace spotcheck::records {
 
 inline constexpr std::string_view kDefaultNamespace = "zlink:v11:";
@@ -30,11 +33,10 @@ std::string_view to_string(AuthorityKind kind);  // "actor" | "spot"
 // "authority\0{actor|spot}\0{Id}"
 std::string authority_preimage(AuthorityKind kind, std::string_view id);
 
-// Lowercase hex SHA-256 (OpenSSL EVP) of arbitrary bytes: 64 characters.
-std::string sha256_hex(std::string_view bytes);
-
-// Lowercase hex of arbitrary bytes (e.g. to print a preimage).
-std::string to_hex(std::string_view bytes);
+// Lowercase hex SHA-256 of arbitrary bytes (64 characters) and lowercase hex of arbitrary bytes
+// (e.g. to print a preimage): impl/bytes, the one copy of each.
+using bytes::sha256_hex;
+using bytes::to_hex;
 
 // namespace + "rec:" + sha256_hex(preimage), e.g. "zlink:v11:rec:644fc5...".
 std::string redis_key(std::string_view preimage, std::string_view ns = kDefaultNamespace);

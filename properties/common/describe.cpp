@@ -1,19 +1,13 @@
 #include "properties/common/describe.h"
 
-#include <cstdio>
 
 #include "properties/common/host_run.h"
 #include "properties/common/store_clock.h"
+#include "sim/time/time_text.h"
 
 namespace spotcheck::properties {
 
 namespace {
-
-std::string seconds_text(std::int64_t us) {
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.6fs", static_cast<double>(us) / 1e6);
-  return buffer;
-}
 
 void append_number(std::string& out, std::int64_t value) {
   out += std::to_string(value);
@@ -34,7 +28,7 @@ std::string describe(const HostRun& run) {
 }
 
 std::string where(const sim::TraceEvent& event) {
-  std::string out = "#" + std::to_string(event.index) + " t=" + seconds_text(event.time_us);
+  std::string out = "#" + std::to_string(event.index) + " t=" + sim::seconds_exact(event.time_us);
   if (event.node == sim::kWorldNode) {
     out += " world";
   } else {
@@ -83,7 +77,7 @@ std::string store_ms_text(std::int64_t store_ms, std::int64_t epoch_ms) {
     return "store ms unknown";
   }
   return "store ms " + std::to_string(store_ms) + " (t=" +
-         seconds_text((store_ms - epoch_ms) * platform::kMicrosPerMilli) + ")";
+         sim::seconds_exact((store_ms - epoch_ms) * platform::kMicrosPerMilli) + ")";
 }
 
 }  // namespace spotcheck::properties

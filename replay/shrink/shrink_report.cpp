@@ -1,29 +1,23 @@
 #include "replay/shrink/shrink_report.h"
 
-#include <cstdio>
 
 #include "reports/shell_quote.h"
+#include "sim/time/time_text.h"
 
 namespace spotcheck::replay {
 
 namespace {
 
-std::string seconds_text(platform::TimeUs us) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3gs", static_cast<double>(us) / 1e6);
-  return buffer;
-}
-
 std::string violation_text(const scenarios::Violation& v) {
-  return v.property + " at " + seconds_text(v.time_us) + " (event #" + std::to_string(v.event_index) + ")";
+  return v.property + " at " + sim::seconds_short(v.time_us) + " (event #" + std::to_string(v.event_index) + ")";
 }
 
 }  // namespace
 
 std::string describe_config(const scenarios::location::LocationScenarioConfig& config) {
   return "nodes " + std::to_string(config.node_count) + ", objects " + std::to_string(config.workload.object_count) +
-         ", safety phase " + seconds_text(config.faults_stop_us) + ", liveness " +
-         seconds_text(config.liveness_window_us) + ", traffic " + seconds_text(config.workload.traffic_stop_us) +
+         ", safety phase " + sim::seconds_short(config.faults_stop_us) + ", liveness " +
+         sim::seconds_short(config.liveness_window_us) + ", traffic " + sim::seconds_short(config.workload.traffic_stop_us) +
          ", faults: " + config.plan(config.faults_stop_us).describe();
 }
 

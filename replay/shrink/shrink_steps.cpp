@@ -1,10 +1,10 @@
 #include "replay/shrink/shrink_steps.h"
 
 #include <cassert>
-#include <cstdio>
 
 #include "faults/fault_plan.h"
 #include "replay/shrink/fixed_plan.h"
+#include "sim/time/time_text.h"
 
 namespace spotcheck::replay {
 
@@ -17,18 +17,6 @@ using scenarios::Violation;
 using scenarios::location::LocationScenarioConfig;
 
 FaultPlan plan_of(const LocationScenarioConfig& config) { return config.plan(config.faults_stop_us); }
-
-std::string seconds_text(TimeUs us) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3gs", static_cast<double>(us) / 1e6);
-  return buffer;
-}
-
-std::string probability_text(double p) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", p);
-  return buffer;
-}
 
 // The plan with one fault kind switched off.
 FaultPlan without(FaultPlan plan, FaultKind kind) {
@@ -91,8 +79,8 @@ ShrinkStepKind halve_probability(FaultKind kind, double FaultPlan::*field) {
               return std::nullopt;
             }
             plan.*field = before / 2;
-            return ShrinkCandidate{std::string(faults::to_string(kind)) + " " + probability_text(before) + " -> " +
-                                       probability_text(plan.*field),
+            return ShrinkCandidate{std::string(faults::to_string(kind)) + " " + sim::probability_text(before) + " -> " +
+                                       sim::probability_text(plan.*field),
                                    with_fixed_plan(config, plan)};
           }};
 }
@@ -107,8 +95,8 @@ ShrinkStepKind double_gap(FaultKind kind, TimeUs FaultPlan::*gap) {
               return std::nullopt;
             }
             plan.*gap = before * 2;
-            return ShrinkCandidate{std::string(faults::to_string(kind)) + " gap " + seconds_text(before) + " -> " +
-                                       seconds_text(plan.*gap),
+            return ShrinkCandidate{std::string(faults::to_string(kind)) + " gap " + sim::seconds_short(before) + " -> " +
+                                       sim::seconds_short(plan.*gap),
                                    with_fixed_plan(config, plan)};
           }};
 }
@@ -126,8 +114,8 @@ ShrinkStepKind halve_window(FaultKind kind, TimeUs FaultPlan::*length, const cha
           return std::nullopt;
         }
         plan.*length = platform::millis(half_ms);
-        return ShrinkCandidate{std::string(faults::to_string(kind)) + " " + what + " " + seconds_text(before) + " -> " +
-                                   seconds_text(plan.*length),
+        return ShrinkCandidate{std::string(faults::to_string(kind)) + " " + what + " " + sim::seconds_short(before) + " -> " +
+                                   sim::seconds_short(plan.*length),
                                with_fixed_plan(config, plan)};
       }};
 }
@@ -157,7 +145,7 @@ std::optional<ShrinkCandidate> with_faults_stop(const LocationScenarioConfig& co
   c.faults_stop_us = stop_us;
   c.workload.traffic_stop_us = std::max<TimeUs>(0, config.workload.traffic_stop_us - cut_us);
   assert(c.workload.traffic_stop_us <= c.faults_stop_us + c.liveness_window_us);
-  return ShrinkCandidate{"safety phase " + seconds_text(config.faults_stop_us) + " -> " + seconds_text(stop_us),
+  return ShrinkCandidate{"safety phase " + sim::seconds_short(config.faults_stop_us) + " -> " + sim::seconds_short(stop_us),
                          std::move(c)};
 }
 

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstdio>
 #include <map>
 #include <set>
+
+#include "sim/time/time_text.h"
 
 namespace spotcheck::replay {
 
@@ -120,12 +121,6 @@ bool about_subjects(const TraceLine& line, const Subjects& s) {
   return false;
 }
 
-std::string seconds_text(std::int64_t us) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6fs", static_cast<double>(us) / 1e6);
-  return buffer;
-}
-
 }  // namespace
 
 Story tell_story(const std::vector<std::string>& event_lines, const scenarios::Violation& violation,
@@ -216,7 +211,7 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
     }
     return text.empty() ? std::string("-") : text;
   };
-  out << "story of the violation (" << violation.property << " at " << seconds_text(violation.time_us) << ", event #"
+  out << "story of the violation (" << violation.property << " at " << sim::seconds_exact(violation.time_us) << ", event #"
       << violation.event_index << ")\n";
   out << "  objects: " << join(story.objects) << "\n";
   out << "  host runs: " << join(story.owners) << "\n";
@@ -225,7 +220,7 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
     out << "  (" << story.left_out << " earlier event(s) of " << story.relevant << " left out)\n";
   }
   for (const StoryEvent& e : story.events) {
-    std::string text = "#" + std::to_string(e.line.index) + "  " + seconds_text(e.line.time_us) + "  " + e.line.node +
+    std::string text = "#" + std::to_string(e.line.index) + "  " + sim::seconds_exact(e.line.time_us) + "  " + e.line.node +
                        "  " + e.line.kind + (e.line.fields.empty() ? "" : " " + e.line.fields);
     if (text.size() > kLineCharsMax) {
       text = text.substr(0, kLineCharsMax - 3) + "...";

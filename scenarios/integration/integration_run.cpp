@@ -8,6 +8,7 @@
 
 #include "properties/event_kinds.h"
 #include "scenarios/integration/node_redis_store.h"
+#include "sim/time/time_text.h"
 #include "sim/world.h"
 
 namespace spotcheck::scenarios::integration {
@@ -34,12 +35,6 @@ constexpr std::uint64_t kContextWalkMax = 20'000;
 std::string routing_id_hex(platform::RoutingId rid) {
   char buffer[24];
   std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(rid));
-  return buffer;
-}
-
-std::string seconds_text(TimeUs us) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3fs", static_cast<double>(us) / 1e6);
   return buffer;
 }
 
@@ -256,7 +251,7 @@ class WorldRun {
           return;
         }
         world.pause(pid, pause_us);
-        log(world, "pause " + world.process_name(pid) + " for " + seconds_text(pause_us));
+        log(world, "pause " + world.process_name(pid) + " for " + sim::seconds_fixed(pause_us, 3));
         world.at(world.now_us() + pause_us, [this, &world] { fault_ended(world); });
       });
     }
@@ -268,7 +263,7 @@ class WorldRun {
           return;
         }
         world.kill(pid);
-        log(world, "kill " + world.process_name(pid) + ", new host run in " + seconds_text(down_us));
+        log(world, "kill " + world.process_name(pid) + ", new host run in " + sim::seconds_fixed(down_us, 3));
         world.at(world.now_us() + down_us, [this, &world, pid] {
           if (world.process_state(pid) == sim::ProcessState::dead) {
             world.start(pid);
@@ -306,7 +301,7 @@ class WorldRun {
   }
 
   void log(const sim::World& world, const std::string& what) {
-    _report.fault_log.push_back("t=" + seconds_text(world.now_us()) + " " + what);
+    _report.fault_log.push_back("t=" + sim::seconds_fixed(world.now_us(), 3) + " " + what);
   }
 
   const IntegrationRequest& _request;

@@ -1,18 +1,12 @@
 // format_summary(): the text `spotcheck redis` prints.
-#include <cstdio>
 #include <sstream>
 
 #include "scenarios/integration/integration_run.h"
+#include "sim/time/time_text.h"
 
 namespace spotcheck::scenarios::integration {
 
 namespace {
-
-std::string seconds_text(TimeUs us) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f s", static_cast<double>(us) / 1e6);
-  return buffer;
-}
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
@@ -30,8 +24,8 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 std::string format_summary(const IntegrationReport& report) {
   std::ostringstream out;
   out << "scenario " << report.scenario << " on " << report.url << ", namespace '" << report.key_namespace << "'\n";
-  out << "  seed " << report.seed << ", " << report.node_count << " nodes, traffic " << seconds_text(report.duration_us)
-      << ", ran " << seconds_text(report.run.end_time_us) << " (" << report.run.steps << " steps, "
+  out << "  seed " << report.seed << ", " << report.node_count << " nodes, traffic " << sim::seconds_fixed(report.duration_us, 1)
+      << ", ran " << sim::seconds_fixed(report.run.end_time_us, 1) << " (" << report.run.steps << " steps, "
       << report.run.events << " events)\n";
   const ActivityCounts& a = report.activity;
   out << "requests: " << a.requests_started << " started, " << a.requests_ended << " ended";
@@ -62,7 +56,7 @@ std::string format_summary(const IntegrationReport& report) {
     out << "  fault: " << fault << "\n";
   }
   if (report.stopped()) {
-    out << "interrupted: " << signal_name(report.stopped_by) << " at t=" << seconds_text(report.stopped_at_us)
+    out << "interrupted: " << signal_name(report.stopped_by) << " at t=" << sim::seconds_fixed(report.stopped_at_us, 1)
         << "; the run stopped there (no end-of-run checks, no store audit)\n";
   }
   if (report.violation.has_value()) {

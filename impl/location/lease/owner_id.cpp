@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 
+#include "impl/bytes/hex.h"
 #include "impl/location/check.h"
 
 namespace spotcheck::location {
@@ -17,15 +18,13 @@ std::string new_owner_id(platform::Random& random) {
   }
   bytes[6] = static_cast<std::uint8_t>((bytes[6] & 0x0fU) | 0x40U);  // version 4
   bytes[8] = static_cast<std::uint8_t>((bytes[8] & 0x3fU) | 0x80U);  // variant 10xx
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string text;
   text.reserve(36);
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     if (i == 4 || i == 6 || i == 8 || i == 10) {
       text.push_back('-');
     }
-    text.push_back(kHex[bytes[i] >> 4]);
-    text.push_back(kHex[bytes[i] & 0x0fU]);
+    ::spotcheck::bytes::append_hex_byte(text, bytes[i]);
   }
   LOCATION_ASSERT(is_uuid_v4(text));
   return text;

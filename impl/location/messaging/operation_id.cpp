@@ -1,18 +1,11 @@
 #include "impl/location/messaging/operation_id.h"
 
+#include "impl/bytes/hex.h"
 #include "impl/location/check.h"
 
 namespace spotcheck::location::messaging {
 
 namespace {
-
-constexpr char kHexDigits[] = "0123456789abcdef";
-
-void append_hex64(std::uint64_t value, std::string& out) {
-  for (int shift = 60; shift >= 0; shift -= 4) {
-    out.push_back(kHexDigits[(value >> shift) & 0x0fU]);
-  }
-}
 
 std::optional<std::uint64_t> parse_hex64(std::string_view hex) {
   if (hex.empty() || hex.size() > 16) {
@@ -20,15 +13,11 @@ std::optional<std::uint64_t> parse_hex64(std::string_view hex) {
   }
   std::uint64_t value = 0;
   for (const char c : hex) {
-    std::uint64_t digit = 0;
-    if (c >= '0' && c <= '9') {
-      digit = static_cast<std::uint64_t>(c - '0');
-    } else if (c >= 'a' && c <= 'f') {
-      digit = static_cast<std::uint64_t>(c - 'a' + 10);
-    } else {
+    const int digit = bytes::hex_value(c);
+    if (digit < 0 || (c >= 'A' && c <= 'F')) {  // lowercase only: one spelling per id
       return std::nullopt;
     }
-    value = (value << 4) | digit;
+    value = (value << 4) | static_cast<std::uint64_t>(digit);
   }
   return value;
 }
@@ -48,8 +37,8 @@ OperationId OperationId::random(platform::Random& random) {
 std::string OperationId::hex() const {
   std::string out;
   out.reserve(32);
-  append_hex64(high, out);
-  append_hex64(low, out);
+  bytes::append_hex64(out, high);
+  bytes::append_hex64(out, low);
   LOCATION_ASSERT(out.size() == 32);
   return out;
 }
@@ -69,7 +58,7 @@ std::optional<OperationId> OperationId::parse(std::string_view hex) {
 std::string routing_id_hex(std::uint64_t routing_id) {
   std::string out;
   out.reserve(16);
-  append_hex64(routing_id, out);
+  bytes::append_hex64(out, routing_id);
   return out;
 }
 

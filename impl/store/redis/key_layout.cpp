@@ -1,12 +1,7 @@
 #include "impl/store/redis/key_layout.h"
 
-#include <openssl/evp.h>
-
-#include <memory>
-
 #include <array>
 #include <cassert>
-#include <cstdlib>
 
 namespace spotcheck::store::redis {
 
@@ -19,42 +14,6 @@ constexpr std::array<std::string_view, 6> kSharedNames = {"idx", "seq", "scans",
 constexpr std::array<std::string_view, 4> kPrefixes = {"rec:", "hist:", "old:", "reloc:"};
 
 }  // namespace
-
-std::string hex_encode(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (const char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out.push_back(kDigits[b >> 4U]);
-    out.push_back(kDigits[b & 0x0fU]);
-  }
-  return out;
-}
-
-std::string sha256_hex(std::string_view bytes) {
-  // OpenSSL 3's one-shot SHA256() fetches the algorithm on every call (locks, lookups); fetch it
-  // once and reuse one context per thread.
-  struct MdFree {
-    void operator()(EVP_MD* md) const { EVP_MD_free(md); }
-  };
-  struct CtxFree {
-    void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-  };
-  static const std::unique_ptr<EVP_MD, MdFree> sha256(EVP_MD_fetch(nullptr, "SHA256", nullptr));
-  thread_local const std::unique_ptr<EVP_MD_CTX, CtxFree> ctx(EVP_MD_CTX_new());
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int digest_len = 0;
-  const bool ok = sha256 != nullptr && ctx != nullptr && EVP_DigestInit_ex2(ctx.get(), sha256.get(), nullptr) == 1 &&
-                  EVP_DigestUpdate(ctx.get(), bytes.data(), bytes.size()) == 1 &&
-                  EVP_DigestFinal_ex(ctx.get(), digest.data(), &digest_len) == 1;
-  if (!ok || digest_len != kSha256HexBytes / 2) {
-    std::abort();  // no SHA-256 means no key can be named; nothing sensible to return
-  }
-  std::string out = hex_encode(std::string_view(reinterpret_cast<const char*>(digest.data()), digest_len));
-  assert(out.size() == kSha256HexBytes);
-  return out;
-}
 
 std::string record_key(std::string_view key_namespace, const Key& key) {
   assert(!key_namespace.empty());

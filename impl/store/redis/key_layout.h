@@ -8,16 +8,18 @@
 #include <string_view>
 #include <vector>
 
+#include "impl/bytes/hex.h"
+#include "impl/bytes/sha256.h"
 #include "impl/store/spi/types.h"
 
 namespace spotcheck::store::redis {
 
 inline constexpr std::string_view kDefaultNamespace = "zlink:v11:";
-inline constexpr std::size_t kSha256HexBytes = 64;
+inline constexpr std::size_t kSha256HexBytes = bytes::kSha256HexChars;
 
-// Lowercase hex SHA-256 of `bytes`.
-std::string sha256_hex(std::string_view bytes);
-std::string hex_encode(std::string_view bytes);
+// Lowercase hex SHA-256 and lowercase hex of bytes: impl/bytes, the one copy of each.
+using bytes::sha256_hex;
+inline std::string hex_encode(std::string_view raw) { return bytes::to_hex(raw); }
 
 // Hash {v: value bytes, ver: decimal StoreVersion} of the current version of a logical key.
 std::string record_key(std::string_view key_namespace, const Key& key);

@@ -3,6 +3,7 @@
 #include <cassert>
 #include <charconv>
 
+#include "impl/bytes/hex.h"
 #include "impl/json_guard/json_guard.h"
 
 namespace spotcheck::store::redis {
@@ -25,7 +26,6 @@ RedisUrlParse make_failure(std::string_view text, bool quote, const std::string&
 }
 
 std::string percent_encode(std::string_view text) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {
@@ -36,24 +36,10 @@ std::string percent_encode(std::string_view text) {
       out.push_back(c);
     } else {
       out.push_back('%');
-      out.push_back(kDigits[b >> 4U]);
-      out.push_back(kDigits[b & 0x0fU]);
+      bytes::append_hex_byte(out, b, /*upper=*/true);
     }
   }
   return out;
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
 }
 
 std::optional<std::string> percent_decode(std::string_view text) {
@@ -67,8 +53,8 @@ std::optional<std::string> percent_decode(std::string_view text) {
     if (i + 2 >= text.size()) {
       return std::nullopt;
     }
-    const int hi = hex_value(text[i + 1]);
-    const int lo = hex_value(text[i + 2]);
+    const int hi = bytes::hex_value(text[i + 1]);
+    const int lo = bytes::hex_value(text[i + 2]);
     if (hi < 0 || lo < 0) {
       return std::nullopt;
     }

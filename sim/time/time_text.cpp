@@ -1,0 +1,36 @@
+#include "sim/time/time_text.h"
+
+#include <cstdio>
+
+#include "sim/assert.h"
+
+namespace spotcheck::sim {
+
+namespace {
+
+double as_seconds(platform::TimeUs us) { return static_cast<double>(us) / static_cast<double>(platform::kMicrosPerSecond); }
+
+}  // namespace
+
+std::string seconds_short(platform::TimeUs us) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3gs", as_seconds(us));
+  return buffer;
+}
+
+std::string seconds_exact(platform::TimeUs us) { return seconds_fixed(us, 6); }
+
+std::string seconds_fixed(platform::TimeUs us, int decimals) {
+  SIM_ASSERT(decimals >= 0 && decimals <= 6);
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%.*fs", decimals, as_seconds(us));
+  return buffer;
+}
+
+std::string probability_text(double p) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", p);
+  return buffer;
+}
+
+}  // namespace spotcheck::sim
