@@ -1,5 +1,6 @@
 #include "impl/location/descriptor/descriptor_list.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,63 +25,128 @@ struct LeaseSeen {
   store::StoreNowMs now_ms = 0;
 };
 
+// Every row of the range from one same-point-in-time scan.
+struct ScannedRange {
+  std::vector<store::ScanEntry> entries;
+  std::size_t pages = 0;
+  store::StoreNowMs now_ms = 0;  // StoreNow of the first page
+};
+
+// One pass over the range, page by page. nullopt: the scan expired (restart from the first page).
+Result<std::optional<ScannedRange>> scan_once(store::LocationStore& store, const store::Key& begin,
+                                              const store::Key& end, const std::function<TimeUs()>& deadline) {
+  ScannedRange range;
+  store::ScanRequest request{begin, end, std::nullopt, store::kMaxScanPageEntries};
+  for (std::size_t page = 0; page < kDescriptorListPagesMax; ++page) {
+    const store::ScanResult result = store.scan(request, deadline());
+    if (const auto* error = std::get_if<store::StoreError>(&result)) {
+      // A failed page ends the whole list: no partial list is used (§7.4).
+      return Error::of(ErrorKind::kStoreError, std::string("descriptor list page: ") + store::to_string(error->kind));
+    }
+    if (std::holds_alternative<store::ScanExpired>(result)) {
+      return std::optional<ScannedRange>();
+    }
+    const auto& scanned = std::get<store::ScanPage>(result);
+    LOCATION_ASSERT(scanned.entries.size() <= request.max_entries);
+    if (range.pages == 0) {
+      range.now_ms = scanned.now_ms;
+    }
+    ++range.pages;
+    for (const store::ScanEntry& entry : scanned.entries) {
+      LOCATION_ASSERT(entry.key >= begin && entry.key < end);
+      range.entries.push_back(entry);
+    }
+    if (!scanned.continuation.has_value()) {
+      return std::optional<ScannedRange>(std::move(range));
+    }
+    LOCATION_ASSERT(scanned.continuation->size() <= store::kMaxContinuationBytes);
+    request.continuation = scanned.continuation;
+  }
+  return Error::of(ErrorKind::kStoreError, "descriptor list longer than the page bound");
+}
+
+// The whole range, restarting from the first page after ScanExpired (bounded).
+Result<ScannedRange> scan_range(store::LocationStore& store, const store::Key& begin, const store::Key& end,
+                                const std::function<TimeUs()>& deadline) {
+  for (std::size_t restart = 0; restart <= kDescriptorListRestartsMax; ++restart) {
+    Result<std::optional<ScannedRange>> pass = scan_once(store, begin, end, deadline);
+    if (!pass.ok()) {
+      return pass.error();
+    }
+    if (pass.value().has_value()) {
+      return std::move(*std::move(pass).value());
+    }
+  }
+  return Error::of(ErrorKind::kStoreError, "descriptor list scan kept expiring");
+}
+
+// One publisher's owner lease, read directly by its OwnerId (§3.1).
+Result<LeaseSeen> read_lease(store::LocationStore& store, const std::string& owner_id, TimeUs deadline_us) {
+  LeaseSeen seen;
+  const store::ReadResult read = store.read(records::owner_lease_preimage(owner_id), deadline_us);
+  if (const auto* error = std::get_if<store::StoreError>(&read)) {
+    return Error::of(ErrorKind::kStoreError, std::string("reading an owner lease: ") + store::to_string(error->kind));
+  }
+  if (const auto* missing = std::get_if<store::Missing>(&read)) {
+    seen.now_ms = missing->now_ms;
+    return seen;
+  }
+  const auto& found = std::get<store::Found>(read);
+  seen.now_ms = found.now_ms;
+  seen.version = found.version;
+  records::RecordResult<records::OwnerLeaseRecord> lease = records::decode_owner_lease_record(found.value);
+  if (lease.ok()) {
+    seen.record = std::move(lease).value();
+  }
+  return seen;
+}
+
+// The descriptor's lease fields from what its publisher's lease read found.
+void apply_lease(NodeView& view, const LeaseSeen& seen) {
+  view.lease_read_now_ms = seen.now_ms;
+  if (!seen.record.has_value()) {
+    return;
+  }
+  view.lease_version = seen.version;
+  view.lease_expires_at_ms = seen.record->expires_at_epoch_ms;
+  view.lease_valid = seen.record->owner_id == view.descriptor.owner_id &&
+                     seen.record->lease_generation == view.descriptor.lease_generation &&
+                     seen.record->expires_at_epoch_ms > seen.now_ms;
+}
+
+void emit_list_read(platform::Platform& platform, std::string_view mesh_name, const DescriptorList& list) {
+  std::int64_t valid = 0;
+  for (const NodeView& node : list.nodes) {
+    valid += node.lease_valid ? 1 : 0;
+  }
+  platform.events.emit(events::kDescriptorListRead,
+                       {Field::str("mesh", mesh_name),
+                        Field::num("count", static_cast<std::int64_t>(list.nodes.size())),
+                        Field::num("valid", valid),
+                        Field::num("undecodable", static_cast<std::int64_t>(list.undecodable)),
+                        Field::num("pages", static_cast<std::int64_t>(list.pages)),
+                        Field::num("store_now_ms", list.now_ms)});
+}
+
 }  // namespace
 
 Result<DescriptorList> read_descriptor_list(store::LocationStore& store, platform::Platform& platform,
                                             const LocationConfig& config,
                                             std::string_view mesh_name) {
-  auto deadline = [&] { return platform.clock.now_us() + config.store_request_timeout_us; };
+  const std::function<TimeUs()> deadline = [&] { return platform.clock.now_us() + config.store_request_timeout_us; };
   const store::Key begin = keys::mesh_node_range_begin(mesh_name);
   const store::Key end = keys::mesh_node_range_end(mesh_name);
   LOCATION_ASSERT(begin < end);
-
-  std::vector<store::ScanEntry> entries;
+  Result<ScannedRange> range = scan_range(store, begin, end, deadline);
+  if (!range.ok()) {
+    return range.error();
+  }
   DescriptorList list;
-  bool complete = false;
-  for (std::size_t restart = 0; restart <= kDescriptorListRestartsMax && !complete; ++restart) {
-    entries.clear();
-    list.pages = 0;
-    store::ScanRequest request{begin, end, std::nullopt, store::kMaxScanPageEntries};
-    bool expired = false;
-    for (std::size_t page = 0; page < kDescriptorListPagesMax; ++page) {
-      const store::ScanResult result = store.scan(request, deadline());
-      if (const auto* error = std::get_if<store::StoreError>(&result)) {
-        // A failed page ends the whole list: no partial list is used (§7.4).
-        return Error::of(ErrorKind::kStoreError,
-                         std::string("descriptor list page: ") + store::to_string(error->kind));
-      }
-      if (std::holds_alternative<store::ScanExpired>(result)) {
-        expired = true;
-        break;
-      }
-      const auto& scanned = std::get<store::ScanPage>(result);
-      LOCATION_ASSERT(scanned.entries.size() <= request.max_entries);
-      if (list.pages == 0) {
-        list.now_ms = scanned.now_ms;
-      }
-      ++list.pages;
-      for (const store::ScanEntry& entry : scanned.entries) {
-        LOCATION_ASSERT(entry.key >= begin && entry.key < end);
-        entries.push_back(entry);
-      }
-      if (!scanned.continuation.has_value()) {
-        complete = true;
-        break;
-      }
-      LOCATION_ASSERT(scanned.continuation->size() <= store::kMaxContinuationBytes);
-      request.continuation = scanned.continuation;
-    }
-    if (!complete && !expired) {
-      return Error::of(ErrorKind::kStoreError, "descriptor list longer than the page bound");
-    }
-  }
-  if (!complete) {
-    return Error::of(ErrorKind::kStoreError, "descriptor list scan kept expiring");
-  }
-
+  list.pages = range.value().pages;
+  list.now_ms = range.value().now_ms;
   // Each publisher's owner lease, read directly once per OwnerId.
   std::map<std::string, LeaseSeen, std::less<>> leases;
-  for (const store::ScanEntry& entry : entries) {
+  for (const store::ScanEntry& entry : range.value().entries) {
     records::RecordResult<records::MeshNodeDescriptorRecord> decoded =
         records::decode_mesh_node_descriptor_record(entry.value);
     if (!decoded.ok() || decoded.value().mesh_name != mesh_name) {
@@ -94,49 +160,16 @@ Result<DescriptorList> read_descriptor_list(store::LocationStore& store, platfor
                     records::mesh_node_preimage(view.descriptor.mesh_name, view.descriptor.routing_id_hex));
     auto it = leases.find(view.descriptor.owner_id);
     if (it == leases.end()) {
-      LeaseSeen seen;
-      const store::ReadResult read =
-          store.read(records::owner_lease_preimage(view.descriptor.owner_id), deadline());
-      if (const auto* error = std::get_if<store::StoreError>(&read)) {
-        return Error::of(ErrorKind::kStoreError,
-                         std::string("reading an owner lease: ") + store::to_string(error->kind));
+      Result<LeaseSeen> seen = read_lease(store, view.descriptor.owner_id, deadline());
+      if (!seen.ok()) {
+        return seen.error();
       }
-      if (const auto* missing = std::get_if<store::Missing>(&read)) {
-        seen.now_ms = missing->now_ms;
-      } else {
-        const auto& found = std::get<store::Found>(read);
-        seen.now_ms = found.now_ms;
-        seen.version = found.version;
-        records::RecordResult<records::OwnerLeaseRecord> lease =
-            records::decode_owner_lease_record(found.value);
-        if (lease.ok()) {
-          seen.record = std::move(lease).value();
-        }
-      }
-      it = leases.emplace(view.descriptor.owner_id, std::move(seen)).first;
+      it = leases.emplace(view.descriptor.owner_id, std::move(seen).value()).first;
     }
-    const LeaseSeen& seen = it->second;
-    view.lease_read_now_ms = seen.now_ms;
-    if (seen.record.has_value()) {
-      view.lease_version = seen.version;
-      view.lease_expires_at_ms = seen.record->expires_at_epoch_ms;
-      view.lease_valid = seen.record->owner_id == view.descriptor.owner_id &&
-                         seen.record->lease_generation == view.descriptor.lease_generation &&
-                         seen.record->expires_at_epoch_ms > seen.now_ms;
-    }
+    apply_lease(view, it->second);
     list.nodes.push_back(std::move(view));
   }
-  std::int64_t valid = 0;
-  for (const NodeView& node : list.nodes) {
-    valid += node.lease_valid ? 1 : 0;
-  }
-  platform.events.emit(events::kDescriptorListRead,
-                       {Field::str("mesh", mesh_name),
-                        Field::num("count", static_cast<std::int64_t>(list.nodes.size())),
-                        Field::num("valid", valid),
-                        Field::num("undecodable", static_cast<std::int64_t>(list.undecodable)),
-                        Field::num("pages", static_cast<std::int64_t>(list.pages)),
-                        Field::num("store_now_ms", list.now_ms)});
+  emit_list_read(platform, mesh_name, list);
   return list;
 }
 
