@@ -10,7 +10,7 @@
 #include "cli/number_text.h"
 #include "impl/json_guard/json_guard.h"
 #include "scenarios/integration/integration_config.h"
-#include "scenarios/integration/redis_cli_run.h"
+#include "cli/redis/redis_cli_run.h"
 
 namespace spotcheck::cli {
 
@@ -29,20 +29,20 @@ struct RedisFlags {
 
 int usage(const std::string& text) {
   std::cerr << "spotcheck redis: " << text << "\n";
-  return it::kRedisExitUsage;
+  return kRedisExitUsage;
 }
 
 }  // namespace
 
 void add_redis_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<it::RedisCommandOptions>();
+  auto options = std::make_shared<RedisCommandOptions>();
   auto flags = std::make_shared<RedisFlags>();
   auto* cmd = app.add_subcommand(
       "redis", "Run an integration scenario: real Location nodes in real time against a Redis server\n"
                "Scenarios:\n" + it::integration_scenario_help());
   auto* url_option = cmd->add_option(
       "--url", flags->url,
-      "redis://[user:password@]host[:port][/db] (default " + std::string(it::kDefaultRedisUrl) +
+      "redis://[user:password@]host[:port][/db] (default " + std::string(kDefaultRedisUrl) +
           "); the password may instead come from REDISCLI_AUTH")
       ->type_name("URL");
   cmd->add_option("--url-file", options->url_file,
@@ -61,7 +61,7 @@ void add_redis_command(CLI::App& app, int& exit_code) {
       cmd->add_option("--seed", flags->seed, "Workload seed, decimal (default: random, printed)")->type_name("UINT64");
   auto* nodes_option =
       cmd->add_option("--nodes", flags->nodes,
-                      "Nodes, 1.." + std::to_string(it::kRedisNodesMax) + " (default: the scenario's)")
+                      "Nodes, 1.." + std::to_string(kRedisNodesMax) + " (default: the scenario's)")
           ->type_name("N");
   cmd->callback([options, flags, url_option, duration_option, namespace_option, seed_option, nodes_option, &exit_code] {
     if (url_option->count() > 0) {
@@ -72,9 +72,9 @@ void add_redis_command(CLI::App& app, int& exit_code) {
     }
     if (duration_option->count() > 0) {
       const auto duration = plain_seconds(flags->duration);
-      if (!duration.has_value() || *duration <= 0.0 || *duration > it::kRedisDurationMaxS) {
+      if (!duration.has_value() || *duration <= 0.0 || *duration > kRedisDurationMaxS) {
         exit_code = usage("--duration must be a decimal number of seconds in (0, " +
-                          std::to_string(static_cast<int>(it::kRedisDurationMaxS)) + "], got '" + json_guard::one_line(flags->duration) + "'");
+                          std::to_string(static_cast<int>(kRedisDurationMaxS)) + "], got '" + json_guard::one_line(flags->duration) + "'");
         return;
       }
       options->duration_s = *duration;
@@ -89,8 +89,8 @@ void add_redis_command(CLI::App& app, int& exit_code) {
     }
     if (nodes_option->count() > 0) {
       const auto nodes = plain_decimal(flags->nodes);
-      if (!nodes.has_value() || *nodes < 1 || *nodes > it::kRedisNodesMax) {
-        exit_code = usage("--nodes must be a decimal number 1.." + std::to_string(it::kRedisNodesMax) + ", got '" +
+      if (!nodes.has_value() || *nodes < 1 || *nodes > kRedisNodesMax) {
+        exit_code = usage("--nodes must be a decimal number 1.." + std::to_string(kRedisNodesMax) + ", got '" +
                           json_guard::one_line(flags->nodes) + "'");
         return;
       }
@@ -99,7 +99,7 @@ void add_redis_command(CLI::App& app, int& exit_code) {
     if (const char* auth = std::getenv("REDISCLI_AUTH"); auth != nullptr) {
       options->rediscli_auth = std::string(auth);
     }
-    exit_code = it::run_redis_command(*options, std::cout, std::cerr);
+    exit_code = run_redis_command(*options, std::cout, std::cerr);
   });
 }
 

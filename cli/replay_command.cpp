@@ -2,7 +2,7 @@
 #include <iostream>
 #include <optional>
 
-#include "cli/campaign/campaign_runner.h"
+#include "replay/campaign/campaign_runner.h"
 #include "cli/commands.h"
 #include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"

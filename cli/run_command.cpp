@@ -7,7 +7,7 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/campaign/campaign_runner.h"
+#include "replay/campaign/campaign_runner.h"
 #include "cli/commands.h"
 #include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"

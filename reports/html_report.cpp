@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "reports/markup_escape.h"
-#include "reports/time_text.h"
+#include "sim/time/time_text.h"
 
 namespace spotcheck::reports {
 
@@ -39,7 +39,7 @@ void write_figures(const CampaignResult& r, std::ostream& out) {
   row(out, "seeds", std::to_string(r.seeds_run) + " of " + std::to_string(r.seeds_requested) + " (from seed " +
                         std::to_string(r.first_seed) + ")" + (r.checked_determinism ? ", each run twice" : ""));
   row(out, "events", std::to_string(r.events_total));
-  row(out, "simulated time", simulated_time_text(r.simulated_us_total));
+  row(out, "simulated time", sim::duration_text(r.simulated_us_total));
   row(out, "wall time", number_text(r.wall_seconds, "%.2f s") + " with " + std::to_string(r.jobs) + " jobs");
   row(out, "speed", number_text(static_cast<double>(r.events_total) / wall, "%.0f events/s") + ", " +
                         number_text(static_cast<double>(r.seeds_run) * 60.0 / wall, "%.0f seeds/min"));
@@ -129,7 +129,7 @@ void write_failures(const CampaignResult& r, const std::vector<FailureStory>& st
     }
     out << "</td>";
     if (f.violation.has_value()) {
-      out << "<td>" << escape(f.violation->property) << "</td><td>" << escape(simulated_time_text(f.violation->time_us))
+      out << "<td>" << escape(f.violation->property) << "</td><td>" << escape(sim::duration_text(f.violation->time_us))
           << "</td><td>" << f.violation->event_index << "</td><td>" << escape(f.violation->message) << "</td>";
     } else {
       out << "<td>run failure</td><td></td><td></td><td>" << escape(f.failure.value_or("?")) << "</td>";

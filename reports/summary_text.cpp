@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "reports/time_text.h"
+#include "sim/time/time_text.h"
 
 namespace spotcheck::reports {
 
@@ -43,7 +43,7 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
   out << "seeds           " << r.seeds_run << " of " << r.seeds_requested << " (from seed "
       << r.first_seed << ")" << (r.checked_determinism ? ", each run twice" : "") << "\n";
   out << "events          " << r.events_total << "\n";
-  out << "simulated time  " << simulated_time_text(r.simulated_us_total) << "\n";
+  out << "simulated time  " << sim::duration_text(r.simulated_us_total) << "\n";
   out << "wall time       " << format("%.2f s with %u jobs", r.wall_seconds, r.jobs) << "\n";
   out << "speed           "
       << format("%.0f events/s, %.0f seeds/min", static_cast<double>(r.events_total) / wall,
@@ -89,7 +89,7 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
     ++shown;
     out << "\nFAILED seed " << f.seed << ": ";
     if (f.violation.has_value()) {
-      out << f.violation->property << " at " << simulated_time_text(f.violation->time_us) << " (event "
+      out << f.violation->property << " at " << sim::duration_text(f.violation->time_us) << " (event "
           << f.violation->event_index << "): " << f.violation->message;
     } else {
       out << "run failure: " << f.failure.value_or("?");

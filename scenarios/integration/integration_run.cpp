@@ -177,7 +177,7 @@ class WorldRun {
     // The audits read the store while every node is parked (the world is not running).
     const TimeUs audit_deadline_us = _target.clock().now_us() + kAuditTimeoutUs;
     _report.capacity = properties::audit_capacity_counters(_target.location(), audit_deadline_us);
-    _report.owners = audit_owner_rows(_target.location(), _activity, audit_deadline_us, _target.namespace_was_empty());
+    _report.owners = properties::audit_owner_rows(_target.location(), _activity, audit_deadline_us, _target.namespace_was_empty());
     _report.activity = _activity.counts();
     suite->detach();
     world.remove_observer(_activity);
@@ -308,13 +308,13 @@ class WorldRun {
   IntegrationScenarioConfig _config;
   RedisTarget& _target;
   IntegrationReport& _report;
-  ActivityLog _activity;
+  properties::ActivityLog _activity;
   std::vector<sim::ProcessId> _nodes;
   std::size_t _faults_open = 0;  // planned faults not yet over
 };
 
 void note_missing_activity(const IntegrationScenarioConfig& config, IntegrationReport& report) {
-  const ActivityCounts& a = report.activity;
+  const properties::ActivityCounts& a = report.activity;
   if (a.leases_registered == 0) {
     report.missing_activity.push_back("no owner lease was registered");
   }

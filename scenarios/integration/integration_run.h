@@ -9,7 +9,7 @@
 //   request.duration_us = platform::seconds(6);
 //   IntegrationReport report = run_integration(request);
 //   if (!report.setup_error.empty()) { ... unreachable, auth, namespace ... }
-//   report.passed(); report.activity.takeovers; format_summary(report);
+//   report.passed(); report.activity.takeovers; reports::format_redis_summary(report) (reports/redis_summary.h);
 //
 // Not reproducible (real time, real server): the seed fixes the workload's choices only.
 #pragma once
@@ -22,10 +22,10 @@
 
 #include "properties/audit/capacity_audit.h"
 #include "properties/property_suite.h"
-#include "scenarios/integration/activity_log.h"
+#include "properties/audit/activity_log.h"
 #include "scenarios/integration/integration_config.h"
 #include "scenarios/integration/node_redis_store.h"
-#include "scenarios/integration/owner_audit.h"
+#include "properties/audit/owner_audit.h"
 #include "scenarios/integration/redis_target.h"
 #include "sim/run_outcome.h"
 
@@ -97,8 +97,8 @@ struct IntegrationReport {
   std::optional<properties::PropertyViolation> violation;
   std::vector<std::string> problem_context;  // rendered trace events up to the problem
   properties::CapacityAuditResult capacity;
-  OwnerAuditResult owners;
-  ActivityCounts activity;
+  properties::OwnerAuditResult owners;
+  properties::ActivityCounts activity;
   StoreClockMapping store_clock;
   std::vector<std::string> fault_log;        // "t=1.502s pause node-2 for 2.500s", ...
   std::vector<std::string> missing_activity;  // expectations of the scenario not met (warnings)
@@ -114,8 +114,5 @@ IntegrationReport run_integration(const IntegrationRequest& request);
 
 // "SIGINT", "SIGTERM", else "signal N".
 std::string signal_name(int signal_number);
-
-// Human-readable summary: scenario, requests and outcomes, protocol activity, verdicts.
-std::string format_summary(const IntegrationReport& report);
 
 }  // namespace spotcheck::scenarios::integration

@@ -27,6 +27,17 @@ std::string seconds_fixed(platform::TimeUs us, int decimals) {
   return buffer;
 }
 
+std::string duration_text(platform::TimeUs us) {
+  const double s = as_seconds(us);
+  char buffer[64];
+  if (s >= 3600.0) {
+    std::snprintf(buffer, sizeof buffer, "%.2f h", s / 3600.0);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.1f s", s);
+  }
+  return buffer;
+}
+
 std::string probability_text(double p) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.3g", p);

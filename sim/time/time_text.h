@@ -14,6 +14,8 @@ std::string seconds_short(platform::TimeUs us);
 std::string seconds_exact(platform::TimeUs us);
 // `decimals` digits after the point (0..6): seconds_fixed(1'500'000, 1) == "1.5s".
 std::string seconds_fixed(platform::TimeUs us, int decimals);
+// A run's length for summaries: "12.3 s", or "4.56 h" from an hour on.
+std::string duration_text(platform::TimeUs us);
 // Three significant digits: "0.25", "1e-05".
 std::string probability_text(double p);
 

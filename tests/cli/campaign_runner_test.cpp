@@ -5,7 +5,7 @@
 #include <sstream>
 #include <vector>
 
-#include "cli/campaign/campaign_runner.h"
+#include "replay/campaign/campaign_runner.h"
 #include "reports/html_report.h"
 #include "reports/junit_xml.h"
 #include "reports/summary_text.h"

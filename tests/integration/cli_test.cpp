@@ -12,11 +12,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "scenarios/integration/redis_cli_run.h"
+#include "cli/redis/redis_cli_run.h"
 #include "scenarios/common/stop_signals.h"
 #include "tests/integration/integration_test_env.h"
 
-namespace spotcheck::scenarios::integration {
+namespace spotcheck::cli {
 namespace {
 
 using store::redis::testing::PrivateRedisServer;
@@ -200,13 +200,13 @@ TEST(IntegrationCli, AuthenticationFailureIsAOneLineUsageErrorWithoutThePassword
 TEST(IntegrationCli, ForeignNamespaceIsRefusedUnlessAdoptedAndThenKept) {
   SPOTCHECK_REDIS_URL_OR_RETURN(url);
   const std::string ns = store::redis::testing::unique_namespace();
-  ASSERT_TRUE(testing::set_raw_key(url, ns + "someone-elses-key", "precious"));
+  ASSERT_TRUE(scenarios::integration::testing::set_raw_key(url, ns + "someone-elses-key", "precious"));
   RedisCommandOptions options = quick(url);
   options.key_namespace = ns;
   const CommandResult refused = run(options);
   expect_one_line_error(refused, "--adopt-namespace");
   EXPECT_NE(refused.err.find(ns), std::string::npos) << refused.err;
-  EXPECT_EQ(testing::count_keys(url, ns), 1);  // refused before writing anything
+  EXPECT_EQ(scenarios::integration::testing::count_keys(url, ns), 1);  // refused before writing anything
 
   options.adopt_namespace = true;
   const CommandResult adopted = run(options);
@@ -215,16 +215,16 @@ TEST(IntegrationCli, ForeignNamespaceIsRefusedUnlessAdoptedAndThenKept) {
   EXPECT_NE(adopted.out.find("namespace: the run's "), std::string::npos) << adopted.out;
   EXPECT_NE(adopted.out.find("left as they were: 1 keys it held before the run"), std::string::npos) << adopted.out;
   EXPECT_EQ(adopted.out.find("namespace: removed"), std::string::npos) << adopted.out;
-  EXPECT_EQ(testing::get_raw_key(url, ns + "someone-elses-key"), "precious");
-  EXPECT_EQ(testing::count_keys(url, ns), 1);
-  testing::remove_raw_namespace(url, ns);
+  EXPECT_EQ(scenarios::integration::testing::get_raw_key(url, ns + "someone-elses-key"), "precious");
+  EXPECT_EQ(scenarios::integration::testing::count_keys(url, ns), 1);
+  scenarios::integration::testing::remove_raw_namespace(url, ns);
 }
 
 // A foreign key at one of the provider's own names is refused without --adopt-namespace and,
 // adopted, is never changed or removed, and the summary never says "removed" while it stays.
 void expect_adopted_foreign_key_kept(const std::string& url, const std::string& name, const std::string& value) {
   const std::string ns = store::redis::testing::unique_namespace();
-  ASSERT_TRUE(testing::set_raw_key(url, ns + name, value));
+  ASSERT_TRUE(scenarios::integration::testing::set_raw_key(url, ns + name, value));
   RedisCommandOptions options = quick(url);
   options.key_namespace = ns;
   expect_one_line_error(run(options), "--adopt-namespace");
@@ -233,12 +233,12 @@ void expect_adopted_foreign_key_kept(const std::string& url, const std::string& 
   EXPECT_EQ(adopted.exit_code, kRedisExitPassed) << adopted.out << adopted.err;
   EXPECT_EQ(adopted.out.find("namespace: removed"), std::string::npos) << adopted.out;
   EXPECT_NE(adopted.out.find("1 keys it held before the run"), std::string::npos) << adopted.out;
-  EXPECT_EQ(testing::get_raw_key(url, ns + name), value);
-  EXPECT_EQ(testing::count_keys(url, ns), 1);
+  EXPECT_EQ(scenarios::integration::testing::get_raw_key(url, ns + name), value);
+  EXPECT_EQ(scenarios::integration::testing::count_keys(url, ns), 1);
   // Still foreign: a run without --adopt-namespace is refused again.
   options.adopt_namespace = false;
   expect_one_line_error(run(options), "--adopt-namespace");
-  testing::remove_raw_namespace(url, ns);
+  scenarios::integration::testing::remove_raw_namespace(url, ns);
 }
 
 // Issue 9: a foreign key at the provider's marker name was overwritten and, being the only key,
@@ -256,15 +256,15 @@ TEST(IntegrationCli, AForeignKeyAtTheScanSecretsNameIsForeignToo) {
 TEST(IntegrationCli, AdoptingIsRefusedWhenAForeignKeyHoldsANameTheScriptsWrite) {
   SPOTCHECK_REDIS_URL_OR_RETURN(url);
   const std::string ns = store::redis::testing::unique_namespace();
-  ASSERT_TRUE(testing::set_raw_key(url, ns + "idx", "not-an-index"));
+  ASSERT_TRUE(scenarios::integration::testing::set_raw_key(url, ns + "idx", "not-an-index"));
   RedisCommandOptions options = quick(url);
   options.key_namespace = ns;
   options.adopt_namespace = true;
   const CommandResult refused = run(options);
   expect_one_line_error(refused, "holds a key '" + ns + "idx' that spotcheck's store scripts would change");
-  EXPECT_EQ(testing::get_raw_key(url, ns + "idx"), "not-an-index");
-  EXPECT_EQ(testing::count_keys(url, ns), 1);
-  testing::remove_raw_namespace(url, ns);
+  EXPECT_EQ(scenarios::integration::testing::get_raw_key(url, ns + "idx"), "not-an-index");
+  EXPECT_EQ(scenarios::integration::testing::count_keys(url, ns), 1);
+  scenarios::integration::testing::remove_raw_namespace(url, ns);
 }
 
 TEST(IntegrationCli, AnAdoptedEarlierRunIsKeptWhole) {
@@ -274,7 +274,7 @@ TEST(IntegrationCli, AnAdoptedEarlierRunIsKeptWhole) {
   options.key_namespace = ns;
   options.keep = true;
   ASSERT_EQ(run(options).exit_code, kRedisExitPassed);
-  const long kept = testing::count_keys(url, ns);
+  const long kept = scenarios::integration::testing::count_keys(url, ns);
   ASSERT_GT(kept, 0);
   options.keep = false;
   options.adopt_namespace = true;
@@ -282,8 +282,8 @@ TEST(IntegrationCli, AnAdoptedEarlierRunIsKeptWhole) {
   // The run itself (on top of the earlier run's rows, under -j load) is not what this test is about.
   EXPECT_TRUE(again.exit_code == kRedisExitPassed || again.exit_code == kRedisExitFailed) << again.out << again.err;
   EXPECT_NE(again.out.find("namespace: kept (it held an earlier run's data)"), std::string::npos) << again.out;
-  EXPECT_GE(testing::count_keys(url, ns), kept);
-  testing::remove_raw_namespace(url, ns);
+  EXPECT_GE(scenarios::integration::testing::count_keys(url, ns), kept);
+  scenarios::integration::testing::remove_raw_namespace(url, ns);
 }
 
 // Stopped (as by a signal) after the namespace was announced: exit 128 + n, the summary so far,
@@ -293,7 +293,7 @@ TEST(IntegrationCli, AStoppedRunRemovesItsOwnKeysAndExits128PlusTheSignal) {
   for (const bool adopt : {false, true}) {
     const std::string ns = store::redis::testing::unique_namespace();
     if (adopt) {
-      ASSERT_TRUE(testing::set_raw_key(url, ns + "someone-elses-key", "precious"));
+      ASSERT_TRUE(scenarios::integration::testing::set_raw_key(url, ns + "someone-elses-key", "precious"));
     }
     RedisCommandOptions options = quick(url);
     options.key_namespace = ns;
@@ -315,14 +315,14 @@ TEST(IntegrationCli, AStoppedRunRemovesItsOwnKeysAndExits128PlusTheSignal) {
     EXPECT_NE(out.str().find("verdict: INTERRUPTED (SIGTERM)"), std::string::npos) << out.str();
     EXPECT_EQ(err.str().rfind("spotcheck redis: interrupted by SIGTERM; namespace '" + ns + "': ", 0), 0U) << err.str();
     EXPECT_EQ(err.str().find('\n'), err.str().size() - 1) << err.str();
-    EXPECT_EQ(testing::count_keys(url, ns), adopt ? 1 : 0);
+    EXPECT_EQ(scenarios::integration::testing::count_keys(url, ns), adopt ? 1 : 0);
     if (adopt) {
-      EXPECT_EQ(testing::get_raw_key(url, ns + "someone-elses-key"), "precious");
+      EXPECT_EQ(scenarios::integration::testing::get_raw_key(url, ns + "someone-elses-key"), "precious");
       EXPECT_NE(err.str().find("1 keys it held before the run"), std::string::npos) << err.str();
     } else {
       EXPECT_NE(err.str().find("': removed ("), std::string::npos) << err.str();
     }
-    testing::remove_raw_namespace(url, ns);
+    scenarios::integration::testing::remove_raw_namespace(url, ns);
   }
 }
 
@@ -367,7 +367,7 @@ TEST(IntegrationCli, AStoppedRunWhoseCleanupFailsSaysWhatWasLeft) {
   EXPECT_NE(err.str().find("keys left"), std::string::npos) << err.str();
   EXPECT_EQ(err.str().find('\n'), err.str().size() - 1) << err.str();
   EXPECT_NE(out.str().find("namespace: removing the run's keys FAILED"), std::string::npos) << out.str();
-  EXPECT_GT(testing::count_keys(server.url(), ns), 0);  // what it said: keys are left
+  EXPECT_GT(scenarios::integration::testing::count_keys(server.url(), ns), 0);  // what it said: keys are left
 }
 
 TEST(IntegrationCli, PassingRunPrintsTheSummaryAndRemovesItsNamespaceUnlessKept) {
@@ -382,18 +382,18 @@ TEST(IntegrationCli, PassingRunPrintsTheSummaryAndRemovesItsNamespaceUnlessKept)
                            "owners pass", "namespace: removed (", "verdict: PASS"}) {
     EXPECT_NE(passed.out.find(part), std::string::npos) << part << "\n" << passed.out;
   }
-  EXPECT_EQ(testing::count_keys(url, ns), 0);
+  EXPECT_EQ(scenarios::integration::testing::count_keys(url, ns), 0);
 
   // The same namespace again, now kept: the keys stay, and a third run refuses the leftovers.
   options.keep = true;
   const CommandResult kept = run(options);
   ASSERT_EQ(kept.exit_code, kRedisExitPassed) << kept.out << kept.err;
   EXPECT_NE(kept.out.find("namespace: kept (--keep)"), std::string::npos) << kept.out;
-  EXPECT_GT(testing::count_keys(url, ns), 0);
+  EXPECT_GT(scenarios::integration::testing::count_keys(url, ns), 0);
   options.keep = false;
   expect_one_line_error(run(options), "already holds data");
-  testing::remove_raw_namespace(url, ns);
+  scenarios::integration::testing::remove_raw_namespace(url, ns);
 }
 
 }  // namespace
-}  // namespace spotcheck::scenarios::integration
+}  // namespace spotcheck::cli

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string_view>
 
+#include "reports/redis_summary.h"
 #include "tests/integration/integration_test_env.h"
 #include "tests/store_redis/reply_dropping_proxy.h"
 
@@ -78,7 +79,7 @@ class AimedWriteFault {
 };
 
 void expect_converged(const IntegrationReport& report) {
-  const std::string summary = format_summary(report);
+  const std::string summary = reports::format_redis_summary(report);
   std::cout << summary;  // the run's figures in the test log
   ASSERT_TRUE(report.setup_error.empty()) << report.setup_error;
   EXPECT_FALSE(report.violation.has_value()) << summary;
@@ -86,7 +87,7 @@ void expect_converged(const IntegrationReport& report) {
   EXPECT_TRUE(report.capacity.ok()) << summary;
   EXPECT_TRUE(report.owners.ok()) << summary;
   EXPECT_TRUE(report.passed()) << report.failure_reason() << "\n" << summary;
-  const ActivityCounts& a = report.activity;
+  const properties::ActivityCounts& a = report.activity;
   EXPECT_GT(a.commits, 0u) << summary;
   // Replies were really lost: the runtime went back to the store to learn what happened
   // (store.indeterminate before a lease re-read or after an unsettled authority re-read, or an
@@ -114,8 +115,8 @@ TEST(IntegrationIndeterminate, FrozenRedisServerMakesWritesIndeterminateAndTheRu
   const IntegrationReport report = run_integration(request);
   ::kill(pid, SIGCONT);  // whatever happened, leave the server running for its stop script
   expect_converged(report);
-  EXPECT_EQ(report.fault_log.size(), 5u) << format_summary(report);
-  EXPECT_GE(aimed.hits(), 4) << format_summary(report);
+  EXPECT_EQ(report.fault_log.size(), 5u) << reports::format_redis_summary(report);
+  EXPECT_GE(aimed.hits(), 4) << reports::format_redis_summary(report);
 }
 
 TEST(IntegrationIndeterminate, LostRepliesAndCutConnectionsAreReReadAndTheRuntimeConverges) {
@@ -143,10 +144,10 @@ TEST(IntegrationIndeterminate, LostRepliesAndCutConnectionsAreReReadAndTheRuntim
   proxy.drop_replies(false);
   proxy.cut_after_request(false);
   expect_converged(report);
-  EXPECT_EQ(report.fault_log.size(), 7u) << format_summary(report);
-  EXPECT_GE(aimed.hits(), 8) << format_summary(report);
+  EXPECT_EQ(report.fault_log.size(), 7u) << reports::format_redis_summary(report);
+  EXPECT_GE(aimed.hits(), 8) << reports::format_redis_summary(report);
   // A lost reply of an applied write was established by re-reading.
-  EXPECT_GT(report.activity.resolved_by_reread, 0u) << format_summary(report);
+  EXPECT_GT(report.activity.resolved_by_reread, 0u) << reports::format_redis_summary(report);
 }
 
 }  // namespace

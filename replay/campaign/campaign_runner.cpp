@@ -1,4 +1,4 @@
-#include "cli/campaign/campaign_runner.h"
+#include "replay/campaign/campaign_runner.h"
 
 #include <algorithm>
 #include <cassert>

@@ -17,7 +17,7 @@
 
 #include "sim/trace/observer.h"
 
-namespace spotcheck::scenarios::integration {
+namespace spotcheck::properties {
 
 struct ActivityCounts {
   std::uint64_t events = 0;
@@ -83,4 +83,4 @@ class ActivityLog final : public sim::TraceObserver {
   std::set<std::string, std::less<>> _uncertain_ids;
 };
 
-}  // namespace spotcheck::scenarios::integration
+}  // namespace spotcheck::properties

@@ -1,10 +1,13 @@
-// format_summary(): the text `spotcheck redis` prints.
+#include "reports/redis_summary.h"
+
 #include <sstream>
 
-#include "scenarios/integration/integration_run.h"
 #include "sim/time/time_text.h"
 
-namespace spotcheck::scenarios::integration {
+namespace spotcheck::reports {
+
+using scenarios::integration::IntegrationReport;
+using scenarios::integration::signal_name;
 
 namespace {
 
@@ -21,13 +24,13 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 
 }  // namespace
 
-std::string format_summary(const IntegrationReport& report) {
+std::string format_redis_summary(const IntegrationReport& report) {
   std::ostringstream out;
   out << "scenario " << report.scenario << " on " << report.url << ", namespace '" << report.key_namespace << "'\n";
-  out << "  seed " << report.seed << ", " << report.node_count << " nodes, traffic " << sim::seconds_fixed(report.duration_us, 1)
-      << ", ran " << sim::seconds_fixed(report.run.end_time_us, 1) << " (" << report.run.steps << " steps, "
+  out << "  seed " << report.seed << ", " << report.node_count << " nodes, traffic " << sim::duration_text(report.duration_us)
+      << ", ran " << sim::duration_text(report.run.end_time_us) << " (" << report.run.steps << " steps, "
       << report.run.events << " events)\n";
-  const ActivityCounts& a = report.activity;
+  const properties::ActivityCounts& a = report.activity;
   out << "requests: " << a.requests_started << " started, " << a.requests_ended << " ended";
   if (!a.request_outcomes.empty()) {
     std::vector<std::string> outcomes;
@@ -56,7 +59,7 @@ std::string format_summary(const IntegrationReport& report) {
     out << "  fault: " << fault << "\n";
   }
   if (report.stopped()) {
-    out << "interrupted: " << signal_name(report.stopped_by) << " at t=" << sim::seconds_fixed(report.stopped_at_us, 1)
+    out << "interrupted: " << signal_name(report.stopped_by) << " at t=" << sim::duration_text(report.stopped_at_us)
         << "; the run stopped there (no end-of-run checks, no store audit)\n";
   }
   if (report.violation.has_value()) {
@@ -107,4 +110,4 @@ std::string format_summary(const IntegrationReport& report) {
   return out.str();
 }
 
-}  // namespace spotcheck::scenarios::integration
+}  // namespace spotcheck::reports

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "impl/store/spi/location_store.h"
-#include "scenarios/integration/activity_log.h"
+#include "properties/audit/activity_log.h"
 
-namespace spotcheck::scenarios::integration {
+namespace spotcheck::properties {
 
 struct OwnerAuditResult {
   bool complete = false;  // false: the store could not be read (see error); nothing judged
@@ -36,4 +36,4 @@ struct OwnerAuditResult {
 OwnerAuditResult audit_owner_rows(store::LocationStore& store, const ActivityLog& log, store::DeadlineUs deadline_us,
                                   bool judge_untouched_rows = true);
 
-}  // namespace spotcheck::scenarios::integration
+}  // namespace spotcheck::properties

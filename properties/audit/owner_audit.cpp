@@ -1,4 +1,4 @@
-#include "scenarios/integration/owner_audit.h"
+#include "properties/audit/owner_audit.h"
 
 #include <map>
 #include <set>
@@ -7,7 +7,7 @@
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/authority_record.h"
 
-namespace spotcheck::scenarios::integration {
+namespace spotcheck::properties {
 
 namespace {
 
@@ -169,4 +169,4 @@ OwnerAuditResult audit_owner_rows(store::LocationStore& store, const ActivityLog
   return result;
 }
 
-}  // namespace spotcheck::scenarios::integration
+}  // namespace spotcheck::properties

@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-namespace spotcheck::scenarios::integration {
+namespace spotcheck::cli {
 
 inline constexpr int kRedisExitPassed = 0;
 inline constexpr int kRedisExitFailed = 1;
@@ -59,4 +59,4 @@ struct ResolvedRedisUrl {
 };
 ResolvedRedisUrl resolve_redis_url(const RedisCommandOptions& options);
 
-}  // namespace spotcheck::scenarios::integration
+}  // namespace spotcheck::cli

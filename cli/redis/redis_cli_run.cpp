@@ -1,4 +1,4 @@
-#include "scenarios/integration/redis_cli_run.h"
+#include "cli/redis/redis_cli_run.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -10,14 +10,25 @@
 #include <random>
 
 #include "impl/store/redis/redis_url.h"
-#include "scenarios/integration/integration_run.h"
+#include "reports/redis_summary.h"
 #include "scenarios/common/stop_signals.h"
+#include "scenarios/integration/integration_run.h"
 
-namespace spotcheck::scenarios::integration {
+namespace spotcheck::cli {
 
 namespace {
 
 namespace redis = spotcheck::store::redis;
+using platform::TimeUs;
+using scenarios::exit_status_for_signal;
+using scenarios::StopSignals;
+using scenarios::integration::find_integration_scenario;
+using scenarios::integration::integration_scenario_names;
+using scenarios::integration::IntegrationReport;
+using scenarios::integration::IntegrationRequest;
+using scenarios::integration::NamespaceCleanup;
+using scenarios::integration::run_integration;
+using scenarios::integration::signal_name;
 
 int usage(std::ostream& err, const std::string& text) {
   err << "spotcheck redis: " << text << "\n";
@@ -189,7 +200,7 @@ int run_redis_command(const RedisCommandOptions& options, std::ostream& out, std
           << (report.setup_error.empty() ? std::string() : " (" + report.setup_error + ")") << "\n";
       return exit_status_for_signal(stopped_by);
     }
-    out << format_summary(report) << std::flush;  // a signal after the run's end: the whole summary
+    out << reports::format_redis_summary(report) << std::flush;  // a signal after the run's end: the whole summary
     const NamespaceCleanup& cleanup = report.namespace_cleanup;
     err << "spotcheck redis: interrupted by " << signal_name(stopped_by) << "; "
         << (cleanup.failed ? "cleanup failed: " + cleanup.left
@@ -205,7 +216,7 @@ int run_redis_command(const RedisCommandOptions& options, std::ostream& out, std
     }
     return usage(err, error);
   }
-  out << format_summary(report);
+  out << reports::format_redis_summary(report);
   if (report.namespace_cleanup.failed) {
     err << "spotcheck redis: cleanup failed: " << report.namespace_cleanup.left << "\n";
   }
@@ -216,4 +227,4 @@ int run_redis_command(const RedisCommandOptions& options, std::ostream& out, std
   return kRedisExitPassed;
 }
 
-}  // namespace spotcheck::scenarios::integration
+}  // namespace spotcheck::cli

@@ -1,12 +1,12 @@
-#include "scenarios/integration/activity_log.h"
+#include "properties/audit/activity_log.h"
 
 #include "impl/location/events/event_names.h"
 #include "properties/event_kinds.h"
 
-namespace spotcheck::scenarios::integration {
+namespace spotcheck::properties {
 
 namespace events = spotcheck::location::events;
-namespace kinds = spotcheck::properties::kinds;
+
 
 namespace {
 
@@ -143,4 +143,4 @@ std::optional<std::int32_t> ActivityLog::busiest_owner_node() const {
   return best;
 }
 
-}  // namespace spotcheck::scenarios::integration
+}  // namespace spotcheck::properties
