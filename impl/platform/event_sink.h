@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string_view>
 
 namespace spotcheck::platform {
@@ -22,7 +23,11 @@ struct Field {
 class EventSink {
  public:
   virtual ~EventSink() = default;
-  virtual void emit(std::string_view kind, std::initializer_list<Field> fields) = 0;
+  // The fields in their declared order (the order is part of the event: the trace hash folds it).
+  virtual void emit(std::string_view kind, std::span<const Field> fields) = 0;
+  void emit(std::string_view kind, std::initializer_list<Field> fields) {
+    emit(kind, std::span<const Field>(fields.begin(), fields.size()));
+  }
 };
 
 }  // namespace spotcheck::platform

@@ -24,13 +24,11 @@ std::string bounds_text(const ApplyBounds& bounds) {
 CreationChecker::CreationChecker(const PropertyOptions& options) { static_cast<void>(options); }
 
 std::optional<std::string> CreationChecker::on_event(const sim::TraceEvent& event) {
-  if (const auto op = authority_op_of(event.kind)) {
-    std::string problem;
-    const std::optional<AuthorityEvent> change = parse_authority_event(event, *op, problem);
-    if (!change.has_value()) {
-      return problem;
+  if (const std::optional<ParsedAuthority> parsed = authority_event_of(event)) {
+    if (!parsed->change.has_value()) {
+      return parsed->problem;
     }
-    return on_authority(event, *change);
+    return on_authority(event, *parsed->change);
   }
   if (event.kind == creation_events::kFactoryRun) {
     return on_factory_run(event);

@@ -21,13 +21,11 @@ std::optional<std::string> FencingChecker::on_event(const sim::TraceEvent& event
   if (_leases.observe(event)) {
     return std::nullopt;
   }
-  if (const std::optional<AuthorityOp> op = authority_op_of(event.kind)) {
-    std::string problem;
-    const std::optional<AuthorityEvent> change = parse_authority_event(event, *op, problem);
-    if (!change.has_value()) {
-      return problem;
+  if (const std::optional<ParsedAuthority> parsed = authority_event_of(event)) {
+    if (!parsed->change.has_value()) {
+      return parsed->problem;
     }
-    return on_authority(event, *change);
+    return on_authority(event, *parsed->change);
   }
   if (event.kind == events::kDescriptorPublished) {
     return on_descriptor(event);

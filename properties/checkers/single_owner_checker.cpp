@@ -24,13 +24,11 @@ std::optional<std::string> SingleOwnerChecker::on_event(const sim::TraceEvent& e
   if (_leases.observe(event)) {
     return std::nullopt;
   }
-  if (const std::optional<AuthorityOp> op = authority_op_of(event.kind)) {
-    std::string problem;
-    const std::optional<AuthorityEvent> change = parse_authority_event(event, *op, problem);
-    if (!change.has_value()) {
-      return problem;
+  if (const std::optional<ParsedAuthority> parsed = authority_event_of(event)) {
+    if (!parsed->change.has_value()) {
+      return parsed->problem;
     }
-    return on_authority(event, *change);
+    return on_authority(event, *parsed->change);
   }
   if (event.kind == kinds::kObjectWork) {
     return on_work(event);

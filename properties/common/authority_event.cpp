@@ -1,8 +1,8 @@
 #include "properties/common/authority_event.h"
 
+#include "impl/location/events/authority_events.h"
 #include "impl/location/events/event_names.h"
 #include "properties/common/describe.h"
-#include "properties/common/field_reader.h"
 
 namespace spotcheck::properties {
 
@@ -52,39 +52,47 @@ std::string AuthorityEvent::describe_object() const {
   return properties::describe_object(kind, id);
 }
 
-std::optional<AuthorityEvent> parse_authority_event(const sim::TraceEvent& event, model::AuthorityOp op,
-                                                    std::string& problem) {
-  FieldReader fields(event);
-  AuthorityEvent parsed;
-  parsed.op = op;
-  parsed.kind = fields.text("kind");
-  parsed.id = fields.text("id");
-  parsed.object_gen = fields.number("object_gen");
-  parsed.owner_gen = fields.number("owner_gen");
-  parsed.owner = HostRunRef{fields.text("owner"), fields.number("lease_gen")};
-  parsed.state = fields.text("state");
-  parsed.object_kind = fields.text("object_kind");
-  parsed.stable_type = fields.text("stable_type");
-  parsed.mesh = fields.text("mesh");
-  parsed.rid = fields.text("rid");
-  parsed.outcome = fields.text("outcome");
-  parsed.cause = fields.text("cause");
-  parsed.version = fields.number("version");
-  parsed.store_now_ms = fields.number("store_now_ms");
-  parsed.resolved = fields.number("resolved") != 0;
-  parsed.by = HostRunRef{fields.text("by_owner"), fields.number("by_lease_gen")};
-  parsed.via = fields.text("via");
-  if (op == AuthorityOp::kNewOwner) {
-    parsed.prev_owner = HostRunRef{fields.text("prev_owner"), fields.number("prev_lease_gen")};
-    parsed.prev_owner_gen = fields.number("prev_owner_gen");
-    parsed.prev_mesh = fields.text("prev_mesh");
-    parsed.prev_rid = fields.text("prev_rid");
-  }
-  if (!fields.ok()) {
-    problem = fields.problem();
+std::optional<ParsedAuthority> authority_event_of(const sim::TraceEvent& event) {
+  const std::optional<AuthorityOp> op = authority_op_of(event.kind);
+  if (!op.has_value()) {
     return std::nullopt;
   }
-  return parsed;
+  location::events::AuthorityChanged typed;
+  const platform::Decoded decoded = platform::decode_event(event.fields, typed);
+  if (!decoded.ok) {
+    return ParsedAuthority{std::nullopt, std::string(event.kind) + " #" + std::to_string(event.index) +
+                                             " lacks field '" + decoded.missing + "' (docs/events.md)"};
+  }
+  if (*op == AuthorityOp::kNewOwner && !typed.has_previous) {
+    return ParsedAuthority{std::nullopt, std::string(event.kind) + " #" + std::to_string(event.index) +
+                                             " lacks field 'prev_owner' (docs/events.md)"};
+  }
+  AuthorityEvent parsed;
+  parsed.op = *op;
+  parsed.kind = typed.kind;
+  parsed.id = typed.id;
+  parsed.object_gen = typed.object_gen;
+  parsed.owner_gen = typed.owner_gen;
+  parsed.owner = HostRunRef{typed.owner, typed.lease_gen};
+  parsed.state = typed.state;
+  parsed.object_kind = typed.object_kind;
+  parsed.stable_type = typed.stable_type;
+  parsed.mesh = typed.mesh;
+  parsed.rid = typed.rid;
+  parsed.outcome = typed.outcome;
+  parsed.cause = typed.cause;
+  parsed.version = typed.version;
+  parsed.store_now_ms = typed.store_now_ms;
+  parsed.resolved = typed.resolved != 0;
+  parsed.by = HostRunRef{typed.by_owner, typed.by_lease_gen};
+  parsed.via = typed.via;
+  if (*op == AuthorityOp::kNewOwner) {
+    parsed.prev_owner = HostRunRef{typed.previous.owner, typed.previous.lease_gen};
+    parsed.prev_owner_gen = typed.previous.owner_gen;
+    parsed.prev_mesh = typed.previous.mesh;
+    parsed.prev_rid = typed.previous.rid;
+  }
+  return ParsedAuthority{parsed, {}};
 }
 
 std::string describe_write(const AuthorityEvent& event, std::uint64_t index) {

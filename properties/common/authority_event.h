@@ -1,4 +1,4 @@
-// One authority.* event (docs/events.md "Authority operations") parsed into named facts.
+// One authority.* event (docs/events.md "Authority operations") as the checkers judge it.
 // Text members view the event's fields: valid only while the event is being judged.
 #pragma once
 
@@ -56,9 +56,14 @@ struct AuthorityEvent {
 // The operation of an authority.* kind, or nullopt for any other kind.
 std::optional<model::AuthorityOp> authority_op_of(std::string_view kind);
 
-// Parses an authority.* event. On a missing field, returns nullopt and sets `problem`.
-std::optional<AuthorityEvent> parse_authority_event(const sim::TraceEvent& event, model::AuthorityOp op,
-                                                    std::string& problem);
+// An authority.* event decoded through its typed struct (impl/location/events/authority_events.h):
+// `change`, or the `problem` of a malformed event (a missing field).
+struct ParsedAuthority {
+  std::optional<AuthorityEvent> change;
+  std::string problem;
+};
+// nullopt for an event of any other kind.
+std::optional<ParsedAuthority> authority_event_of(const sim::TraceEvent& event);
 
 // "authority.commit #12 (object_gen 3, owner_gen 1, host run …)" for messages.
 std::string describe_write(const AuthorityEvent& event, std::uint64_t index);

@@ -107,7 +107,7 @@ class Kernel {
   void sleep_until_local(ProcessId process, TimeUs deadline_local_us);
   void yield(ProcessId process);
   std::optional<platform::Envelope> receive(ProcessId process, TimeUs deadline_local_us);
-  void emit(ProcessId process, std::string_view kind, std::initializer_list<platform::Field> fields);
+  void emit(ProcessId process, std::string_view kind, std::span<const platform::Field> fields);
 
   // --- used by the network -------------------------------------------------------------------
   void schedule(TimeUs at_us, const ReadyEntry& entry) {

@@ -111,9 +111,8 @@ std::optional<platform::Envelope> Kernel::receive(ProcessId process_id, TimeUs d
   }
 }
 
-void Kernel::emit(ProcessId process_id, std::string_view kind, std::initializer_list<platform::Field> fields) {
-  record(static_cast<std::int32_t>(process_id), current_task_id(), kind,
-         std::span<const platform::Field>(fields.begin(), fields.size()), true);
+void Kernel::emit(ProcessId process_id, std::string_view kind, std::span<const platform::Field> fields) {
+  record(static_cast<std::int32_t>(process_id), current_task_id(), kind, fields, true);
 }
 
 }  // namespace spotcheck::sim

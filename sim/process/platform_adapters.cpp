@@ -31,7 +31,7 @@ std::uint64_t SimRandom::next_u64() {
   return stream_->next_u64();
 }
 
-void SimEvents::emit(std::string_view kind, std::initializer_list<platform::Field> fields) {
+void SimEvents::emit(std::string_view kind, std::span<const platform::Field> fields) {
   kernel_->emit(process_, kind, fields);
 }
 

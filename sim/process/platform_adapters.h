@@ -62,7 +62,8 @@ class SimRandom final : public platform::Random {
 class SimEvents final : public platform::EventSink {
  public:
   SimEvents(Kernel& kernel, ProcessId process) : kernel_(&kernel), process_(process) {}
-  void emit(std::string_view kind, std::initializer_list<platform::Field> fields) override;
+  using platform::EventSink::emit;
+  void emit(std::string_view kind, std::span<const platform::Field> fields) override;
 
  private:
   Kernel* kernel_;

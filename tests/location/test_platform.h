@@ -70,7 +70,8 @@ struct RecordedEvent {
 
 class RecordingEvents final : public platform::EventSink {
  public:
-  void emit(std::string_view kind, std::initializer_list<platform::Field> fields) override {
+  using platform::EventSink::emit;
+  void emit(std::string_view kind, std::span<const platform::Field> fields) override {
     RecordedEvent event;
     event.kind = std::string(kind);
     for (const platform::Field& field : fields) {

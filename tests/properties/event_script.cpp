@@ -2,39 +2,46 @@
 
 #include <cassert>
 
+#include "impl/location/events/authority_events.h"
+#include "impl/platform/event_fields.h"
+
 namespace spotcheck::properties::testing {
 
+// Through the typed struct the protocol emits (impl/location/events/authority_events.h), so the
+// script's events have exactly the protocol's fields in the protocol's order.
 std::vector<F> authority_fields(const Write& write) {
   const Row& row = write.row;
-  std::vector<F> fields = {
-      F::s("kind", row.kind),
-      F::s("id", row.id),
-      F::n("object_gen", row.object_gen),
-      F::n("owner_gen", row.owner_gen),
-      F::s("owner", row.owner),
-      F::n("lease_gen", row.lease_gen),
-      F::s("state", row.state),
-      F::s("object_kind", row.object_kind),
-      F::s("stable_type", row.stable_type),
-      F::s("mesh", row.mesh),
-      F::s("rid", row.rid),
-      F::s("outcome", write.outcome),
-      F::s("cause", write.cause),
-      F::n("version", write.outcome == "applied" ? 7 : 0),
-      F::n("store_now_ms", write.store_now_ms),
-      F::n("resolved", write.resolved ? 1 : 0),
-      F::s("by_owner", write.by_owner.empty() ? row.owner : write.by_owner),
-      F::n("by_lease_gen", write.by_owner.empty() ? row.lease_gen : write.by_lease_gen),
-      F::s("via", write.via),
-  };
-  if (write.op == "new_owner") {
-    fields.push_back(F::s("prev_owner", write.prev_owner));
-    fields.push_back(F::n("prev_lease_gen", write.prev_lease_gen));
-    fields.push_back(F::n("prev_owner_gen", write.prev_owner_gen));
-    fields.push_back(F::s("prev_mesh", write.prev_mesh));
-    fields.push_back(F::s("prev_rid", write.prev_rid));
+  location::events::AuthorityChanged e;
+  e.kind = row.kind;
+  e.id = row.id;
+  e.object_gen = row.object_gen;
+  e.owner_gen = row.owner_gen;
+  e.owner = row.owner;
+  e.lease_gen = row.lease_gen;
+  e.state = row.state;
+  e.object_kind = row.object_kind;
+  e.stable_type = row.stable_type;
+  e.mesh = row.mesh;
+  e.rid = row.rid;
+  e.outcome = write.outcome;
+  e.cause = write.cause;
+  e.version = write.outcome == "applied" ? 7 : 0;
+  e.store_now_ms = write.store_now_ms;
+  e.resolved = write.resolved ? 1 : 0;
+  e.by_owner = write.by_owner.empty() ? row.owner : write.by_owner;
+  e.by_lease_gen = write.by_owner.empty() ? row.lease_gen : write.by_lease_gen;
+  e.via = write.via;
+  e.has_previous = write.op == "new_owner";
+  e.previous = location::events::AuthorityPrevious{write.prev_owner, write.prev_lease_gen, write.prev_owner_gen,
+                                                   row.object_gen,    write.prev_mesh,      write.prev_rid};
+  platform::FieldWriter<location::events::AuthorityChanged::kFieldsMax> writer;
+  fields(writer, e);
+  std::vector<F> out;
+  for (const platform::Field& field : writer.fields()) {
+    out.push_back(field.is_text ? F::s(std::string(field.key), std::string(field.text))
+                                : F::n(std::string(field.key), field.number));
   }
-  return fields;
+  return out;
 }
 
 std::optional<std::string> Script::feed(TimeUs t_us, std::int32_t node, const std::string& kind, std::vector<F> fields) {

@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "impl/location/check.h"
+#include "impl/location/events/authority_events.h"
 #include "impl/location/events/event_names.h"
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
@@ -615,56 +616,38 @@ Result<Done> AuthorityOps::sweep_remove(const AuthoritySnapshot& own) {
 void AuthorityOps::emit(Op op, const AuthorityKey& key, const records::AuthorityRecord& record,
                         const records::AuthorityRecord* previous, std::string_view outcome,
                         std::string_view cause, const WriteOutcome* write) {
-  const int index = static_cast<int>(op);
   const HostRun by = _lease.registered() ? _lease.host_run() : HostRun{};
-  const std::int64_t version =
-      write != nullptr ? as_i64(write->authority_version_after.value) : 0;
-  const std::int64_t store_now_ms = write != nullptr ? write->now_ms : 0;
-  const std::int64_t resolved =
-      write != nullptr && write->kind == WriteOutcome::Kind::kResolvedApplied ? 1 : 0;
   const records::Allocation& allocation = record.allocation;
-  const std::string_view kind = records::to_string(key.kind);
-  const std::string_view via = op == Op::kSweepDelete ? "sweep" : "explicit";
-  if (previous == nullptr) {
-    _platform.events.emit(
-        event_kind(index),
-        {Field::str("kind", kind), Field::str("id", key.id),
-         Field::num("object_gen", as_i64(record.object_generation)),
-         Field::num("owner_gen", as_i64(record.authority_owner_generation)),
-         Field::str("owner", record.owner_id),
-         Field::num("lease_gen", as_i64(record.owner_lease_generation)),
-         Field::str("state", records::to_string(allocation.state)),
-         Field::str("object_kind", records::to_string(allocation.object_kind)),
-         Field::str("stable_type", allocation.stable_type),
-         Field::str("mesh", allocation.descriptor.mesh_name),
-         Field::str("rid", allocation.descriptor.routing_id_hex),
-         Field::str("outcome", outcome), Field::str("cause", cause), Field::num("version", version),
-         Field::num("store_now_ms", store_now_ms), Field::num("resolved", resolved),
-         Field::str("by_owner", by.owner_id), Field::num("by_lease_gen", as_i64(by.lease_generation)),
-         Field::str("via", via)});
-    return;
+  events::AuthorityChanged event;
+  event.kind = records::to_string(key.kind);
+  event.id = key.id;
+  event.object_gen = as_i64(record.object_generation);
+  event.owner_gen = as_i64(record.authority_owner_generation);
+  event.owner = record.owner_id;
+  event.lease_gen = as_i64(record.owner_lease_generation);
+  event.state = records::to_string(allocation.state);
+  event.object_kind = records::to_string(allocation.object_kind);
+  event.stable_type = allocation.stable_type;
+  event.mesh = allocation.descriptor.mesh_name;
+  event.rid = allocation.descriptor.routing_id_hex;
+  event.outcome = outcome;
+  event.cause = cause;
+  event.version = write != nullptr ? as_i64(write->authority_version_after.value) : 0;
+  event.store_now_ms = write != nullptr ? write->now_ms : 0;
+  event.resolved = write != nullptr && write->kind == WriteOutcome::Kind::kResolvedApplied ? 1 : 0;
+  event.by_owner = by.owner_id;
+  event.by_lease_gen = as_i64(by.lease_generation);
+  event.via = op == Op::kSweepDelete ? "sweep" : "explicit";
+  event.has_previous = previous != nullptr;
+  if (previous != nullptr) {
+    event.previous = events::AuthorityPrevious{previous->owner_id,
+                                               as_i64(previous->owner_lease_generation),
+                                               as_i64(previous->authority_owner_generation),
+                                               as_i64(previous->object_generation),
+                                               previous->allocation.descriptor.mesh_name,
+                                               previous->allocation.descriptor.routing_id_hex};
   }
-  _platform.events.emit(
-      event_kind(index),
-      {Field::str("kind", kind), Field::str("id", key.id),
-       Field::num("object_gen", as_i64(record.object_generation)),
-       Field::num("owner_gen", as_i64(record.authority_owner_generation)),
-       Field::str("owner", record.owner_id),
-       Field::num("lease_gen", as_i64(record.owner_lease_generation)),
-       Field::str("state", records::to_string(allocation.state)),
-       Field::str("object_kind", records::to_string(allocation.object_kind)),
-       Field::str("stable_type", allocation.stable_type),
-       Field::str("mesh", allocation.descriptor.mesh_name),
-       Field::str("rid", allocation.descriptor.routing_id_hex), Field::str("outcome", outcome),
-       Field::str("cause", cause), Field::num("version", version),
-       Field::num("store_now_ms", store_now_ms), Field::num("resolved", resolved),
-       Field::str("by_owner", by.owner_id), Field::num("by_lease_gen", as_i64(by.lease_generation)),
-       Field::str("via", via), Field::str("prev_owner", previous->owner_id),
-       Field::num("prev_lease_gen", as_i64(previous->owner_lease_generation)),
-       Field::num("prev_owner_gen", as_i64(previous->authority_owner_generation)),
-       Field::num("prev_object_gen", as_i64(previous->object_generation)),
-       Field::str("prev_mesh", previous->allocation.descriptor.mesh_name),
-       Field::str("prev_rid", previous->allocation.descriptor.routing_id_hex)});
+  platform::emit_event(_platform.events, event_kind(static_cast<int>(op)), event);
 }
 
 void AuthorityOps::emit_capacity(const PlannedWrite& write, const WriteOutcome& outcome) {
