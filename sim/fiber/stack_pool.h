@@ -1,8 +1,10 @@
 // Fiber stacks carved from large 2 MiB-aligned blocks marked MADV_HUGEPAGE, recycled LIFO. With
 // 1,000 fibers the stack tops a scheduler touches then share a few huge pages instead of needing
 // 1,000 TLB entries (measured: +10-15% scheduler steps per second with 1,000 fibers).
-// Memory is returned to the system only when the pool dies (when the world and all its fibers are
-// gone). No guard pages: use WorldConfig::guard_page_stacks to debug a stack overflow.
+// When the pool dies (the world and all its fibers are gone) its blocks stay mapped in a small
+// per-thread cache for the thread's next pool (the next seed's world), so a campaign does not
+// fault in freshly zeroed huge pages for every seed. No guard pages: use
+// WorldConfig::guard_page_stacks to debug a stack overflow.
 #pragma once
 
 #include <cstddef>
