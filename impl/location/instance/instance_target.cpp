@@ -201,16 +201,14 @@ void InstanceTarget::drain(LocalInstance& instance, const InstanceType& type, co
   }
 }
 
-std::optional<InstanceTarget::Stored> InstanceTarget::store_payload(const InstanceRequest& request,
-                                                                    std::string& failure) {
+Result<InstanceTarget::Stored> InstanceTarget::store_payload(const InstanceRequest& request) {
   const std::string bytes = encode(request);
   const std::string reference = instance_reference(request.spot_id, request.op_id);
   for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
     const store::PutResult put =
         _context.relocation.put(store::PayloadPut{reference, bytes, _config.payload_retention_ms}, store_deadline_us());
     if (std::holds_alternative<store::PayloadConflict>(put)) {
-      failure = "other bytes are stored under " + reference;
-      return std::nullopt;
+      return Error::of(ErrorKind::kStoreError, "other bytes are stored under " + reference);
     }
     if (!std::holds_alternative<store::Stored>(put)) {
       _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
@@ -231,8 +229,7 @@ std::optional<InstanceTarget::Stored> InstanceTarget::store_payload(const Instan
          Field::num("already_present", std::get<store::Stored>(put).already_present ? 1 : 0)});
     return stored;
   }
-  failure = "the Relocation Store did not store the request";
-  return std::nullopt;
+  return Error::of(ErrorKind::kStoreError, "the Relocation Store did not store the request");
 }
 
 void InstanceTarget::release_payload(const InstanceRequest& request, const std::string& reference,
@@ -296,60 +293,17 @@ bool InstanceTarget::await_local_close(const InstanceRequest& request, TimeUs de
 }
 
 std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& request, TimeUs deadline_us) {
-  std::string failure;
-  const std::optional<Stored> stored = store_payload(request, failure);
-  if (!stored.has_value()) {
-    return outcome(InstanceOutcomeKind::kStoreError, failure);
+  Result<Stored> stored = store_payload(request);
+  if (!stored.ok()) {
+    return outcome(InstanceOutcomeKind::kStoreError, stored.error().message);
   }
-  const std::optional<NodeView> self = self_view();
-  if (!self.has_value()) {
-    release_payload(request, stored->reference, "not_referenced");
-    return outcome(InstanceOutcomeKind::kStoreError, "this node's descriptor could not be read");
+  const std::string& reference = stored.value().reference;
+  ReserveStep reserved = reserve_row(request, stored.value(), deadline_us);
+  if (!reserved.row.has_value()) {
+    return reserved.failure;  // nullopt: another target's Reserve won: follow its row
   }
-  // The read that chose cold activation may be seconds old (the payload write can stall): an
-  // incarnation of the Spot made meanwhile may be closing here now, its row already gone. No new
-  // incarnation is exposed while an earlier one is closing in this host run: wait for that local
-  // Close first. The Reserve is conditional (ExpectAbsent): a row made meanwhile makes it lose.
-  if (!await_local_close(request, deadline_us, "before_reserve")) {
-    release_payload(request, stored->reference, "not_referenced");
-    return outcome(InstanceOutcomeKind::kDeadlineExceeded,
-                   "the request's deadline passed while an earlier incarnation closed here");
-  }
-  ReserveRequest reserve;
-  reserve.key = AuthorityKey{records::AuthorityKind::kSpot, request.spot_id};
-  reserve.object_kind = records::ObjectKind::kInstanceSpot;
-  reserve.stable_type = request.stable_type;
-  reserve.payload = recovery_pointer(stored->reference, stored->sha256, stored->size_bytes);
-  reserve.pending_creation =
-      records::PendingCreation{stored->reference, stored->reference, stored->sha256, stored->size_bytes};
-  Result<AuthoritySnapshot> reserved = _context.authority.reserve(reserve, *self);
-  if (!reserved.ok()) {
-    const Error& error = reserved.error();
-    if (error.kind == ErrorKind::kConflict && error.cause == ConflictCause::kAlreadyExists) {
-      _context.platform.events.emit(events::kReserveLost,
-                                    {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                                     Field::str("node", _context.rid_hex)});
-      release_payload(request, stored->reference, "not_referenced");
-      return std::nullopt;  // another target's Reserve won: follow its row
-    }
-    if (error.kind != ErrorKind::kIndeterminate) {
-      release_payload(request, stored->reference, "not_referenced");
-    }  // unknown: a row may point at it; left to retention and recovery
-    const InstanceOutcomeKind kind =
-        error.kind == ErrorKind::kCapacityFull ? InstanceOutcomeKind::kNotConfigured : InstanceOutcomeKind::kStoreError;
-    return outcome(kind, "Reserve failed: " + describe(error));
-  }
-  const AuthoritySnapshot& row = reserved.value();
+  const AuthoritySnapshot& row = *reserved.row;
   const std::uint64_t generation = row.record.object_generation;
-  const HostRun& host = _context.lease.host_run();
-  LOCATION_ASSERT(row.record.owner_id == host.owner_id && row.record.owner_lease_generation == host.lease_generation);
-  LOCATION_ASSERT(row.record.pending_creation.has_value() &&
-                  row.record.pending_creation->request_content_reference == stored->reference);
-  _context.platform.events.emit(events::kReserved,
-                                {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                                 Field::num("object_gen", as_i64(generation)), Field::str("node", _context.rid_hex),
-                                 Field::str("owner", host.owner_id), Field::num("lease_gen", as_i64(host.lease_generation)),
-                                 Field::str("reference", stored->reference)});
 
   // The Reserve applied, so no row of the Spot existed: an incarnation in the list now is of an
   // earlier generation — one made and closed here while the Reserve was in flight, or one left
@@ -357,7 +311,7 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
   // ended; then drop what is left: it never receives a message.
   if (!await_local_close(request, deadline_us, "after_reserve")) {
     if (_context.authority.abort(row).ok()) {
-      release_payload(request, stored->reference, "aborted");
+      release_payload(request, reference, "aborted");
     }
     return outcome(InstanceOutcomeKind::kDeadlineExceeded,
                    "the request's deadline passed while an earlier incarnation closed here", generation);
@@ -368,38 +322,14 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
     _instances.erase(stale);
   }
 
-  // Factory.
   const InstanceType* type = _registry.find(request.stable_type);
   LOCATION_ASSERT(type != nullptr);
-  bool approved = false;
-  std::string why;
-  if (Result<Done> admitted = _context.lease.admit("instance_factory"); !admitted.ok()) {
-    why = "admission closed";
-  } else {
-    _context.platform.events.emit(events::kFactoryRun,
-                                  {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
-                                   Field::str("stable_type", request.stable_type), Field::str("node", _context.rid_hex),
-                                   Field::str("owner", host.owner_id),
-                                   Field::num("lease_gen", as_i64(host.lease_generation)),
-                                   Field::str("op_id", request.op_id.hex())});
-    const creation::FactoryContext factory_context{records::ObjectKind::kInstanceSpot, request.spot_id,
-                                                   request.stable_type, generation, request.args, request.op_id};
-    try {
-      const creation::FactoryDecision decision = type->factory(factory_context);
-      approved = decision.approved;
-      why = approved ? "" : "the factory rejected";
-    } catch (const InvariantViolation&) {
-      throw;
-    } catch (const std::exception& error) {
-      why = std::string("the factory threw: ") + error.what();
+  const std::string rejected = run_factory(request, *type, generation);
+  if (!rejected.empty()) {
+    if (_context.authority.abort(row).ok()) {
+      release_payload(request, reference, "aborted");  // the row no longer exists
     }
-  }
-  if (!approved) {
-    const Result<Done> aborted = _context.authority.abort(row);
-    if (aborted.ok()) {
-      release_payload(request, stored->reference, "aborted");  // the row no longer exists
-    }
-    return outcome(InstanceOutcomeKind::kFailed, why, generation);
+    return outcome(InstanceOutcomeKind::kFailed, rejected, generation);
   }
 
   // Ready + capacity in use. The row payload keeps pointing at the stored request.
@@ -407,11 +337,104 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
   if (!committed.ok()) {
     return outcome(InstanceOutcomeKind::kStoreError, "Commit failed: " + describe(committed.error()), generation);
   }
-  LOCATION_ASSERT(points_at(committed.value().record.payload, stored->reference));
+  LOCATION_ASSERT(points_at(committed.value().record.payload, reference));
   _context.platform.events.emit(events::kReady,
                                 {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
-                                 Field::str("node", _context.rid_hex), Field::str("reference", stored->reference)});
+                                 Field::str("node", _context.rid_hex), Field::str("reference", reference)});
+  start_instance(request, *type, generation);
 
+  // End of use recorded in the Location Store, then the payload is deleted (§10).
+  if (!record_end_of_use(committed.value(), reference)) {
+    return outcome(InstanceOutcomeKind::kCreated, "the end of use was not recorded; the payload is kept", generation,
+                   _context.rid_hex);
+  }
+  _context.platform.events.emit(events::kEndOfUseRecorded,
+                                {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
+                                 Field::str("node", _context.rid_hex), Field::str("reference", reference)});
+  release_payload(request, reference, "end_of_use");
+  return outcome(InstanceOutcomeKind::kCreated, {}, generation, _context.rid_hex);
+}
+
+InstanceTarget::ReserveStep InstanceTarget::reserve_row(const InstanceRequest& request, const Stored& stored,
+                                                        TimeUs deadline_us) {
+  const std::optional<NodeView> self = self_view();
+  if (!self.has_value()) {
+    release_payload(request, stored.reference, "not_referenced");
+    return ReserveStep{std::nullopt, outcome(InstanceOutcomeKind::kStoreError, "this node's descriptor could not be read")};
+  }
+  // The read that chose cold activation may be seconds old (the payload write can stall): an
+  // incarnation of the Spot made meanwhile may be closing here now, its row already gone. No new
+  // incarnation is exposed while an earlier one is closing in this host run: wait for that local
+  // Close first. The Reserve is conditional (ExpectAbsent): a row made meanwhile makes it lose.
+  if (!await_local_close(request, deadline_us, "before_reserve")) {
+    release_payload(request, stored.reference, "not_referenced");
+    return ReserveStep{std::nullopt, outcome(InstanceOutcomeKind::kDeadlineExceeded,
+                                             "the request's deadline passed while an earlier incarnation closed here")};
+  }
+  ReserveRequest reserve;
+  reserve.key = AuthorityKey{records::AuthorityKind::kSpot, request.spot_id};
+  reserve.object_kind = records::ObjectKind::kInstanceSpot;
+  reserve.stable_type = request.stable_type;
+  reserve.payload = recovery_pointer(stored.reference, stored.sha256, stored.size_bytes);
+  reserve.pending_creation =
+      records::PendingCreation{stored.reference, stored.reference, stored.sha256, stored.size_bytes};
+  Result<AuthoritySnapshot> reserved = _context.authority.reserve(reserve, *self);
+  if (!reserved.ok()) {
+    const Error& error = reserved.error();
+    if (error.kind == ErrorKind::kConflict && error.cause == ConflictCause::kAlreadyExists) {
+      _context.platform.events.emit(events::kReserveLost,
+                                    {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                                     Field::str("node", _context.rid_hex)});
+      release_payload(request, stored.reference, "not_referenced");
+      return ReserveStep{};  // another target's Reserve won: follow its row
+    }
+    if (error.kind != ErrorKind::kIndeterminate) {
+      release_payload(request, stored.reference, "not_referenced");
+    }  // unknown: a row may point at it; left to retention and recovery
+    const InstanceOutcomeKind kind =
+        error.kind == ErrorKind::kCapacityFull ? InstanceOutcomeKind::kNotConfigured : InstanceOutcomeKind::kStoreError;
+    return ReserveStep{std::nullopt, outcome(kind, "Reserve failed: " + describe(error))};
+  }
+  const AuthoritySnapshot& row = reserved.value();
+  const HostRun& host = _context.lease.host_run();
+  LOCATION_ASSERT(row.record.owner_id == host.owner_id && row.record.owner_lease_generation == host.lease_generation);
+  LOCATION_ASSERT(row.record.pending_creation.has_value() &&
+                  row.record.pending_creation->request_content_reference == stored.reference);
+  _context.platform.events.emit(events::kReserved,
+                                {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                                 Field::num("object_gen", as_i64(row.record.object_generation)),
+                                 Field::str("node", _context.rid_hex), Field::str("owner", host.owner_id),
+                                 Field::num("lease_gen", as_i64(host.lease_generation)),
+                                 Field::str("reference", stored.reference)});
+  return ReserveStep{row, std::nullopt};
+}
+
+std::string InstanceTarget::run_factory(const InstanceRequest& request, const InstanceType& type,
+                                        std::uint64_t generation) {
+  if (Result<Done> admitted = _context.lease.admit("instance_factory"); !admitted.ok()) {
+    return "admission closed";
+  }
+  const HostRun& host = _context.lease.host_run();
+  _context.platform.events.emit(events::kFactoryRun,
+                                {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
+                                 Field::str("stable_type", request.stable_type), Field::str("node", _context.rid_hex),
+                                 Field::str("owner", host.owner_id),
+                                 Field::num("lease_gen", as_i64(host.lease_generation)),
+                                 Field::str("op_id", request.op_id.hex())});
+  const creation::FactoryContext factory_context{records::ObjectKind::kInstanceSpot, request.spot_id,
+                                                 request.stable_type, generation, request.args, request.op_id};
+  try {
+    const creation::FactoryDecision decision = type.factory(factory_context);
+    return decision.approved ? "" : "the factory rejected";
+  } catch (const InvariantViolation&) {
+    throw;
+  } catch (const std::exception& error) {
+    return std::string("the factory threw: ") + error.what();
+  }
+}
+
+void InstanceTarget::start_instance(const InstanceRequest& request, const InstanceType& type,
+                                    std::uint64_t generation) {
   // The first message at the head of the new instance's queue, before any other message. Only a
   // Reserve that applied inserts, and this row has held the Spot since ours: the list is empty.
   LOCATION_ASSERT(_instances.count(request.spot_id) == 0);
@@ -419,44 +442,34 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
   instance.stable_type = request.stable_type;
   instance.object_generation = generation;
   instance.queue.push_front(message_of(request, generation, true));
-  drain(instance, *type, request.spot_id);
+  drain(instance, type, request.spot_id);
   LOCATION_ASSERT(instance.accepting);
+}
 
-  // End of use recorded in the Location Store, then the payload is deleted (§10).
-  AuthoritySnapshot current = committed.value();
-  bool recorded = false;
-  for (int attempt = 0; attempt < _config.attempts_max && !recorded; ++attempt) {
+bool InstanceTarget::record_end_of_use(AuthoritySnapshot current, const std::string& reference) {
+  const std::uint64_t generation = current.record.object_generation;
+  for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
     Result<AuthoritySnapshot> preserved = _context.authority.preserve(current, "");
     if (preserved.ok()) {
-      recorded = true;
-      break;
+      return true;
     }
     if (preserved.error().kind == ErrorKind::kAdmissionClosed) {
-      break;
+      return false;
     }
     _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
     Result<AuthorityRead> reread = _context.authority.read(current.key);
     if (!reread.ok()) {
       continue;
     }
-    if (!reread.value().current.has_value() ||
-        reread.value().current->record.object_generation != generation) {
-      break;  // the row is gone or another generation: nothing of ours to record
+    if (!reread.value().current.has_value() || reread.value().current->record.object_generation != generation) {
+      return false;  // the row is gone or another generation: nothing of ours to record
     }
     current = *reread.value().current;
-    if (!points_at(current.record.payload, stored->reference)) {
-      recorded = true;  // an earlier attempt applied
+    if (!points_at(current.record.payload, reference)) {
+      return true;  // an earlier attempt applied
     }
   }
-  if (!recorded) {
-    return outcome(InstanceOutcomeKind::kCreated, "the end of use was not recorded; the payload is kept", generation,
-                   _context.rid_hex);
-  }
-  _context.platform.events.emit(events::kEndOfUseRecorded,
-                                {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
-                                 Field::str("node", _context.rid_hex), Field::str("reference", stored->reference)});
-  release_payload(request, stored->reference, "end_of_use");
-  return outcome(InstanceOutcomeKind::kCreated, {}, generation, _context.rid_hex);
+  return false;
 }
 
 InstanceOutcome InstanceTarget::close(const std::string& spot_id) {

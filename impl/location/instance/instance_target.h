@@ -115,9 +115,26 @@ class InstanceTarget {
   };
 
   InstanceOutcome on_ready(const InstanceRequest& request, const AuthoritySnapshot& row);
+  // What the Reserve step of a cold activation gave: the Creating row; or `failure` (the outcome
+  // to answer); or neither: another target's Reserve won (the row exists now), follow it.
+  struct ReserveStep {
+    std::optional<AuthoritySnapshot> row;
+    std::optional<InstanceOutcome> failure;
+  };
+
   // nullopt: the Reserve lost (the row exists now): re-read and follow it.
   std::optional<InstanceOutcome> activate(const InstanceRequest& request, platform::TimeUs deadline_us);
-  std::optional<Stored> store_payload(const InstanceRequest& request, std::string& failure);
+  // Steps 1 and 2: the payload put-once and verified (an error's message says why not) ...
+  Result<Stored> store_payload(const InstanceRequest& request);
+  // ... and the Reserve pointing at it, after any local Close of the Spot ended.
+  ReserveStep reserve_row(const InstanceRequest& request, const Stored& stored, platform::TimeUs deadline_us);
+  // Step 3: the factory under admission; empty when it approved, else why not.
+  std::string run_factory(const InstanceRequest& request, const InstanceType& type, std::uint64_t generation);
+  // Step 5: the new instance with the first message at the head of its queue, run.
+  void start_instance(const InstanceRequest& request, const InstanceType& type, std::uint64_t generation);
+  // Step 6: Preserve with an empty payload (bounded retries, re-reading after a failure); false
+  // when the end of use could not be recorded (the payload is then kept).
+  bool record_end_of_use(AuthoritySnapshot current, const std::string& reference);
   void release_payload(const InstanceRequest& request, const std::string& reference, std::string_view reason);
   std::optional<NodeView> self_view();
   // The in-process incarnation of the Spot whose Close is still running here, or null.
