@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/choice/decision_log.h"
+#include "sim/choice/decision_log_text.h"
 #include "sim/choice/recording_choice_source.h"
 #include "sim/choice/seeded_choice_source.h"
 #include "sim/random/streams.h"
@@ -193,6 +194,33 @@ TEST(Choice, TheDecisionLogIsBounded) {
   EXPECT_EQ(outcome.status, RunStatus::failure);
   EXPECT_EQ(outcome.problem, "decision log bound exceeded (10 decisions)");
   EXPECT_EQ(world.decision_log()->size(), 10u);
+}
+
+TEST(Choice, TheLogsTextReadsBackToTheSameLog) {
+  std::uint64_t hash = 0;
+  const auto log = recorded_log(4, &hash);
+  const std::string text = decision_log_text(*log);
+  EXPECT_EQ(parse_decision_log(text), *log);
+  EXPECT_EQ(replayed(4, std::make_shared<DecisionLog>(parse_decision_log(text))).trace_hash, hash);
+  auto refusal = [](std::string_view bad) {
+    try {
+      parse_decision_log(bad);
+    } catch (const DecisionLogError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal(text.substr(0, text.size() - 4)), "decision log line " + std::to_string(4 + log->stream_names().size() + log->size()) +
+                                                         ": the file ends early (no \"end\" line)");
+  EXPECT_EQ(refusal(text + "x\n"), "decision log line " + std::to_string(4 + log->stream_names().size() + log->size()) +
+                                       ": text after \"end\"");
+  EXPECT_EQ(refusal("spotcheck-decision-log 1\nstreams 1\nscheduler\ndecisions 1\n0 1 0\nend\n"),
+            "decision log line 5: a pick is among at least 2 candidates");
+  EXPECT_EQ(refusal("spotcheck-decision-log 1\nstreams 1\nscheduler\ndecisions 1\n1 0 0\nend\n"),
+            "decision log line 5: expected a decimal number up to 0");
+  EXPECT_EQ(refusal("spotcheck-decision-log 1\nstreams 2\na\na\ndecisions 0\nend\n"), "decision log line 4: stream 'a' is named twice");
+  EXPECT_EQ(refusal("spotcheck-decision-log 1\nstreams 1\na\ndecisions 99999999\n"),
+            "decision log line 4: expected a decimal number up to 4000000");
 }
 
 // Records every candidate the strategy is offered; picks the first.
