@@ -14,7 +14,11 @@
 namespace spotcheck::scenarios {
 namespace {
 
+#if defined(SPOTCHECK_SANITIZE)
+constexpr std::uint64_t kSeeds = 20;  // ASan+UBSan runs several times slower; the release suite runs 200
+#else
 constexpr std::uint64_t kSeeds = 200;
+#endif
 constexpr std::uint64_t kEditedSeeds = 10;
 
 std::vector<std::string> builtin_names() {
