@@ -4,6 +4,7 @@
 
 #include "replay/campaign/campaign_runner.h"
 #include "cli/commands.h"
+#include "cli/decision_log_file.h"
 #include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"
 #include "cli/number_text.h"
@@ -20,11 +21,17 @@ struct ReplayFlags {
   bool print_trace = false;
   bool check_determinism = false;
   std::string trace_path;
+  std::string decision_log_out;  // record the run's decision log into this file
+  std::string decision_log_in;   // replay the run from this decision log
 };
 
 int replay(const ReplayFlags& flags) {
   const std::uint64_t seed = parse_seed("--seed", flags.seed);
-  check_output_paths({{"--trace-out", flags.trace_path}}, {{"--scenario", scenario_file_path(flags.scenario)}});
+  check_output_paths({{"--trace-out", flags.trace_path}, {"--decision-log-out", flags.decision_log_out}},
+                     {{"--scenario", scenario_file_path(flags.scenario)}, {"--decision-log", flags.decision_log_in}});
+  if (!flags.decision_log_out.empty() && !flags.decision_log_in.empty()) {
+    throw UsageError("--decision-log-out and --decision-log cannot be used together");
+  }
   const auto& scenario = find_scenario(flags.scenario);
   std::optional<reports::OutputFile> trace_file;
   if (!flags.trace_path.empty()) {
@@ -38,7 +45,14 @@ int replay(const ReplayFlags& flags) {
   request.seed = seed;
   request.swarm = flags.swarm;
   request.keep_trace = flags.print_trace || trace_file.has_value();
+  request.record_decisions = !flags.decision_log_out.empty();
+  if (!flags.decision_log_in.empty()) {
+    request.replay_decisions = read_decision_log_file(flags.decision_log_in);
+  }
   const auto outcome = scenario.run(request);
+  if (request.record_decisions) {
+    write_decision_log_file(flags.decision_log_out, *outcome.decision_log);
+  }
 
   for (std::size_t i = 0; i < outcome.event_lines.size(); ++i) {
     if (flags.print_trace) {
@@ -91,6 +105,10 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--trace-out", flags->trace_path, "Write every event of the run to this file")
       ->check(output_file_name());
   cmd->add_flag("--check-determinism", flags->check_determinism, "Also run the seed twice more and compare");
+  cmd->add_option("--decision-log-out", flags->decision_log_out, "Write the run's decision log (every choice it made) to this file")
+      ->check(output_file_name());
+  cmd->add_option("--decision-log", flags->decision_log_in,
+                  "Replay the run from this decision log (written by --decision-log-out on this build)");
   cmd->callback([flags, &exit_code] { exit_code = replay(*flags); });
 }
 

@@ -48,6 +48,8 @@ platform::Platform& World::platform(ProcessId process) { return kernel_->process
 
 Network& World::network() { return kernel_->network(); }
 platform::Random& World::stream(std::string_view name) { return kernel_->stream(name); }
+std::shared_ptr<const DecisionLog> World::decision_log() const { return kernel_->decision_log(); }
+std::size_t World::unread_decisions() const { return kernel_->unread_decisions(); }
 ActionId World::at(TimeUs when_us, std::function<void()> action) { return kernel_->at(when_us, std::move(action)); }
 bool World::cancel(ActionId action) { return kernel_->cancel(action); }
 

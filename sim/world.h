@@ -71,6 +71,11 @@ class World {
   Network& network();
   // The named stream of this run (created on first use; independent of every other stream).
   platform::Random& stream(std::string_view name);
+  // The decision log being recorded (WorldConfig::record_decisions; it grows as the run goes), or
+  // null. Replaying it (WorldConfig::replay_decisions) on this build gives the same run.
+  std::shared_ptr<const DecisionLog> decision_log() const;
+  // When replaying: the decisions of the log not read yet (0 after a faithful replay).
+  std::size_t unread_decisions() const;
   // Runs `action` on the world context at virtual time `when_us` (now if in the past). It may not
   // block. Returns a handle for cancel().
   ActionId at(TimeUs when_us, std::function<void()> action);

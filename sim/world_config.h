@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "impl/platform/random.h"
+#include "sim/choice/decision_log.h"
 #include "sim/fiber/stack_size.h"
 #include "sim/ids.h"
 #include "sim/network/network_config.h"
@@ -38,7 +39,16 @@ struct WorldConfig {
   std::size_t max_inbox_messages = 100'000;  // per process; beyond it arrivals are dropped
 
   // Scheduling strategy for equal-time ties; null = UniformRandomStrategy on the "scheduler" stream.
+  // It is given the seeded sequence of that stream; its picks reach the kernel through the run's
+  // choice source (sim/choice/).
   std::function<std::unique_ptr<SchedulingStrategy>(platform::Random& scheduler_stream)> make_strategy;
+
+  // Decision logs (sim/choice/, docs/replay.md): record every choice of the run (each stream's
+  // draws and the scheduler's picks) into World::decision_log(), or replay the run from a log
+  // recorded on this build. Not both. A log holds at most max_decisions (beyond: the run fails).
+  bool record_decisions = false;
+  std::shared_ptr<const DecisionLog> replay_decisions;
+  std::size_t max_decisions = DecisionLog::kDefaultMaxDecisions;
 
   // Real-time mode, for integration runs against real services (docs/integration.md): time is
   // std::chrono::steady_clock elapsed since the world was made, and when nothing is runnable the

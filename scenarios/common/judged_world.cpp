@@ -22,6 +22,8 @@ sim::WorldConfig JudgedWorld::world_config(const SeedRequest& request) {
   sim::WorldConfig config;
   config.seed = request.seed;
   config.trace.keep_events = request.keep_trace;
+  config.record_decisions = request.record_decisions;
+  config.replay_decisions = request.replay_decisions;
   return config;
 }
 
@@ -83,7 +85,7 @@ SeedOutcome JudgedWorld::run_and_judge(platform::TimeUs end_us, std::uint64_t ma
   if (violation.has_value() && !outcome.violation.has_value()) {
     outcome.violation = std::move(violation);  // found by an end-of-run check
   }
-  return outcome;
+  return with_decisions(std::move(outcome), _world.decision_log(), _world.unread_decisions());
 }
 
 }  // namespace spotcheck::scenarios

@@ -37,4 +37,12 @@ SeedOutcome make_seed_outcome(std::uint64_t seed, const sim::RunOutcome& run, co
   return outcome;
 }
 
+SeedOutcome with_decisions(SeedOutcome outcome, std::shared_ptr<const sim::DecisionLog> log, std::size_t unread) {
+  outcome.decision_log = std::move(log);
+  if (unread > 0 && !outcome.failure.has_value()) {
+    outcome.failure = "replay refused: the run ended with " + std::to_string(unread) + " decisions of its log unread";
+  }
+  return outcome;
+}
+
 }  // namespace spotcheck::scenarios

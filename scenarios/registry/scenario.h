@@ -3,9 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace spotcheck::sim {
+class DecisionLog;  // sim/choice/decision_log.h
+}
 
 namespace spotcheck::scenarios {
 
@@ -13,6 +18,10 @@ struct SeedRequest {
   std::uint64_t seed = 0;
   bool swarm = false;       // draw which fault kinds are on, and how hard, from the seed
   bool keep_trace = false;  // keep per-event hashes and rendered events (replay, determinism)
+  // Record the run's decision log into SeedOutcome::decision_log, or replay the run from a log
+  // recorded on this build for the same scenario, seed and swarm flag (docs/replay.md).
+  bool record_decisions = false;
+  std::shared_ptr<const sim::DecisionLog> replay_decisions = nullptr;
 };
 
 // A property checker found a state the protocol must never reach.
@@ -34,6 +43,8 @@ struct SeedOutcome {
   // Filled only when SeedRequest::keep_trace is set; same length.
   std::vector<std::uint64_t> event_hashes;
   std::vector<std::string> event_lines;
+  // Filled only when SeedRequest::record_decisions is set.
+  std::shared_ptr<const sim::DecisionLog> decision_log = nullptr;
 
   bool ok() const { return !violation.has_value() && !failure.has_value(); }
 };

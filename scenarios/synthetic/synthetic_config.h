@@ -6,9 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "impl/platform/time.h"
+#include "sim/choice/decision_log.h"
 #include "sim/network/network_config.h"
 
 namespace spotcheck::scenarios::synthetic {
@@ -44,6 +46,9 @@ struct SyntheticConfig {
   std::uint64_t max_steps = 20'000'000;
   bool guard_page_stacks = false;
   bool keep_trace_events = true;
+  // Decision logs (WorldConfig::record_decisions / replay_decisions).
+  bool record_decisions = false;
+  std::shared_ptr<const sim::DecisionLog> replay_decisions;
 
   // Test hooks: a sender that swaps two consecutive sequence numbers (the FIFO checker must
   // notice), and the world's tie-break perturbation (the determinism check must notice).

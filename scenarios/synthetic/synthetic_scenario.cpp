@@ -14,6 +14,8 @@ SyntheticScenario::SyntheticScenario(SyntheticConfig config) : config_(std::move
 SeedOutcome SyntheticScenario::run(const SeedRequest& request) const {
   SyntheticConfig config = config_;
   config.keep_trace_events = request.keep_trace;
+  config.record_decisions = request.record_decisions;
+  config.replay_decisions = request.replay_decisions;
   if (request.swarm) {
     // Swarm testing: which fault kinds are on, and how many faults, come from the seed.
     sim::Stream swarm(request.seed, "swarm");
@@ -28,7 +30,8 @@ SeedOutcome SyntheticScenario::run(const SeedRequest& request) const {
                                                                              : run.run.end_time_us;
     violation = Violation{"synthetic.fifo", run.run.problem, time_us, index};
   }
-  return make_seed_outcome(request.seed, run.run, run.trace, request.keep_trace, std::move(violation));
+  return with_decisions(make_seed_outcome(request.seed, run.run, run.trace, request.keep_trace, std::move(violation)),
+                        run.decision_log, run.unread_decisions);
 }
 
 std::unique_ptr<Scenario> make_synthetic_scenario(SyntheticConfig config) {

@@ -25,6 +25,8 @@ sim::WorldConfig synthetic_world_config(std::uint64_t seed, const SyntheticConfi
   world.clock_drift_ppm_max = config.clock_drift_ppm_max;
   world.draw_clock_drift = (config.fault_kinds & kClockDrift) != 0;
   world.test_only_perturb_tie_break_at_step = config.test_only_perturb_tie_break_at_step;
+  world.record_decisions = config.record_decisions;
+  world.replay_decisions = config.replay_decisions;
   return world;
 }
 
@@ -132,6 +134,8 @@ SyntheticOutcome run_synthetic_seed(std::uint64_t seed, const SyntheticConfig& c
     outcome.fifo_checks = workload.checker().checked();
   }
   outcome.trace = world.take_trace();
+  outcome.decision_log = world.decision_log();
+  outcome.unread_decisions = world.unread_decisions();
   return outcome;
 }
 

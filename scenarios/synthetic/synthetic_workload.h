@@ -40,6 +40,8 @@ struct SyntheticOutcome {
   sim::RunOutcome run;  // status, problem text, end time, steps, events, trace hash
   sim::Trace trace;     // for first_divergence and rendering
   std::uint64_t fifo_checks = 0;
+  std::shared_ptr<const sim::DecisionLog> decision_log;  // when recorded
+  std::size_t unread_decisions = 0;                       // when replayed
 
   // A time-limited run that met no failure and no violation.
   bool ok() const { return run.ok(); }

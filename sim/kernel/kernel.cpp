@@ -69,14 +69,31 @@ Kernel::Kernel(WorldConfig config)
   SIM_ASSERT(config_.clock_drift_ppm_max >= 0);
   SIM_ASSERT(config_.clock_drift_ppm_max <= kDriftPpmLimit);
   SIM_ASSERT(config_.clock_offset_max_us >= 0);
-  Stream& scheduler_stream = streams_.get("scheduler");
-  strategy_ = config_.make_strategy ? config_.make_strategy(scheduler_stream)
-                                    : std::make_unique<UniformRandomStrategy>(scheduler_stream);
-  SIM_ASSERT(strategy_ != nullptr);
+  make_choice_source();
   network_ = std::make_unique<Network>(*this, config_.network);
   if (config_.real_time) {
     real_time_.emplace();
   }
+}
+
+void Kernel::make_choice_source() {
+  SIM_ASSERT(!(config_.record_decisions && config_.replay_decisions));
+  scheduler_stream_ = &streams_.get("scheduler");
+  SeededRandom& seeded = scheduler_stream_->seeded();
+  strategy_ = config_.make_strategy ? config_.make_strategy(seeded) : std::make_unique<UniformRandomStrategy>(seeded);
+  SIM_ASSERT(strategy_ != nullptr);
+  seeded_choices_ = std::make_unique<SeededChoiceSource>(*strategy_);
+  choices_ = seeded_choices_.get();
+  auto refuse = [this](std::string why) { fail(std::move(why)); };
+  if (config_.record_decisions) {
+    recorded_decisions_ = std::make_shared<DecisionLog>(config_.max_decisions);
+    recording_choices_ = std::make_unique<RecordingChoiceSource>(*seeded_choices_, *recorded_decisions_, refuse);
+    choices_ = recording_choices_.get();
+  } else if (config_.replay_decisions) {
+    replaying_choices_ = std::make_unique<ReplayingChoiceSource>(config_.replay_decisions, *seeded_choices_, refuse);
+    choices_ = replaying_choices_.get();
+  }
+  streams_.set_choice_source(*choices_);
 }
 
 Kernel::~Kernel() {
@@ -152,13 +169,17 @@ RunOutcome Kernel::run_until(TimeUs end_us, std::uint64_t max_steps) {
       status = RunStatus::step_limit;
       break;
     }
-    const std::size_t chosen = pick_ready();
-    const ReadyEntry entry = ready_[chosen];
-    ready_[chosen] = ready_.back();
-    ready_.pop_back();
-    if (execute(entry)) {
-      ++steps_;
+    const std::optional<std::size_t> chosen = pick_ready();
+    if (!chosen) {
+      SIM_ASSERT(ready_.empty());
+      continue;  // every entry was dead
     }
+    const ReadyEntry entry = ready_[*chosen];
+    ready_[*chosen] = ready_.back();
+    ready_.pop_back();
+    const bool executed = execute(entry);
+    SIM_ASSERT(executed);  // only live entries are picked
+    ++steps_;
   }
   running_ = false;
   SIM_ASSERT(current_ == nullptr);
@@ -173,26 +194,69 @@ RunOutcome Kernel::run_until(TimeUs end_us, std::uint64_t max_steps) {
   return outcome;
 }
 
-std::size_t Kernel::pick_ready() {
+std::optional<std::size_t> Kernel::pick_ready() {
+  drop_dead_ready();
   const std::size_t count = ready_.size();
-  SIM_ASSERT(count > 0);
-  if (count == 1) {
-    return 0;
+  if (count <= 1) {
+    return count == 1 ? std::optional<std::size_t>(0) : std::nullopt;
   }
-  std::size_t chosen = strategy_->pick(std::span<const ReadyEntry>(ready_.data(), count));
+  candidates_.clear();
+  for (const ReadyEntry& entry : ready_) {
+    candidates_.push_back(candidate(entry));
+  }
+  std::size_t chosen = choices_->pick(*scheduler_stream_, std::span<const ReadyCandidate>(candidates_));
   SIM_ASSERT(chosen < count);
-  if (config_.test_only_perturb_tie_break_at_step && !perturbed_ &&
-      steps_ >= *config_.test_only_perturb_tie_break_at_step && entry_is_live(ready_[chosen])) {
-    for (std::size_t other = 0; other < count; ++other) {
-      const ReadyEntry& candidate = ready_[other];
-      const bool distinguishable =
-          candidate.kind != ready_[chosen].kind || candidate.index != ready_[chosen].index;
-      if (other != chosen && distinguishable && entry_is_live(candidate)) {
-        chosen = other;
-        perturbed_ = true;
-        perturbed_event_index_ = trace_.size();
-        break;
-      }
+  if (config_.test_only_perturb_tie_break_at_step && !perturbed_ && steps_ >= *config_.test_only_perturb_tie_break_at_step) {
+    chosen = perturbed_pick(chosen);
+  }
+  return chosen;
+}
+
+void Kernel::drop_dead_ready() {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < ready_.size(); ++i) {
+    if (entry_is_live(ready_[i])) {
+      ready_[kept++] = ready_[i];
+    }
+  }
+  ready_.resize(kept);
+}
+
+ReadyCandidate Kernel::candidate(const ReadyEntry& entry) const {
+  ReadyCandidate result;
+  result.kind = entry.kind;
+  result.reason = entry.reason;
+  switch (entry.kind) {
+    case EntryKind::task_timer:
+    case EntryKind::task: {
+      const Task* task = task_at(entry.index);
+      SIM_ASSERT(task != nullptr);
+      result.task = task->id;
+      result.process = task->process;
+      break;
+    }
+    case EntryKind::action:
+      result.action = entry.token;
+      break;
+    case EntryKind::arrival:
+      result.link = entry.index;
+      break;
+    case EntryKind::unpause:
+      result.process = entry.index;
+      break;
+  }
+  return result;
+}
+
+// Test-only: another live, distinguishable candidate than the one chosen (all are live here).
+std::size_t Kernel::perturbed_pick(std::size_t chosen) {
+  for (std::size_t other = 0; other < ready_.size(); ++other) {
+    const ReadyEntry& candidate = ready_[other];
+    const bool distinguishable = candidate.kind != ready_[chosen].kind || candidate.index != ready_[chosen].index;
+    if (other != chosen && distinguishable) {
+      perturbed_ = true;
+      perturbed_event_index_ = trace_.size();
+      return other;
     }
   }
   return chosen;

@@ -17,12 +17,15 @@
 
 #include "impl/platform/event_sink.h"
 #include "sim/assert.h"
+#include "sim/choice/recording_choice_source.h"
+#include "sim/choice/replaying_choice_source.h"
+#include "sim/choice/seeded_choice_source.h"
 #include "sim/fiber/stack_allocator.h"
 #include "sim/kernel/task.h"
 #include "sim/network/network.h"
 #include "sim/process/process.h"
 #include "sim/random/streams.h"
-#include "sim/realtime/steady_time_source.h"
+#include "sim/runtime/realtime/steady_time_source.h"
 #include "sim/run_outcome.h"
 #include "sim/scheduler/event_queue.h"
 #include "sim/scheduler/strategy.h"
@@ -124,6 +127,10 @@ class Kernel {
   }
   Stream& stream(std::string_view name) { return streams_.get(name); }
   Network& network() { return *network_; }
+  // The decision log being recorded (WorldConfig::record_decisions), else null.
+  const std::shared_ptr<DecisionLog>& decision_log() const { return recorded_decisions_; }
+  // Decisions of the replayed log not read yet (0 when not replaying).
+  std::size_t unread_decisions() const { return replaying_choices_ ? replaying_choices_->unread() : 0; }
   const WorldConfig& config() const { return config_; }
   // Runs a world-context callback, turning an escaping exception into a run failure.
   void run_guarded(std::string_view what, const std::function<void()>& callback);
@@ -138,7 +145,13 @@ class Kernel {
   WakeReason park(Task& task, TimeUs deadline_local_us, WaitList* list);  // wait(), inlined in waiting.cpp
   void run_task_body(Task& task);
   TaskId spawn_task(ProcessId process, std::string name, std::function<void()> body, bool is_main);
-  std::size_t pick_ready();
+  void make_choice_source();
+  // Drops the dead entries of the ready set (keeping the order of the live ones) and returns the
+  // index of the one to run next, or nothing if none is live.
+  std::optional<std::size_t> pick_ready();
+  void drop_dead_ready();
+  ReadyCandidate candidate(const ReadyEntry& entry) const;
+  std::size_t perturbed_pick(std::size_t chosen);
   bool entry_is_live(const ReadyEntry& entry) const;
   bool execute(const ReadyEntry& entry);
   bool run_task_entry(const ReadyEntry& entry);
@@ -165,7 +178,15 @@ class Kernel {
 
   WorldConfig config_;
   StreamRegistry streams_;
+  Stream* scheduler_stream_ = nullptr;
   std::unique_ptr<SchedulingStrategy> strategy_;
+  // The run's choice source: seeded, or a recording / replaying decorator over it.
+  std::unique_ptr<SeededChoiceSource> seeded_choices_;
+  std::shared_ptr<DecisionLog> recorded_decisions_;
+  std::unique_ptr<RecordingChoiceSource> recording_choices_;
+  std::unique_ptr<ReplayingChoiceSource> replaying_choices_;
+  ChoiceSource* choices_ = nullptr;
+  std::vector<ReadyCandidate> candidates_;  // reused by pick_ready
   StackSource stacks_;
   Trace trace_;
   std::vector<TraceObserver*> observers_;

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "sim/choice/choice_source.h"
 #include "sim/trace/hash.h"
 
 namespace spotcheck::sim {
@@ -13,11 +14,11 @@ std::uint64_t stream_seed(std::uint64_t root_seed, std::string_view name) {
 }
 
 Stream::Stream(std::uint64_t root_seed, std::string name)
-    : name_(std::move(name)), generator_(stream_seed(root_seed, name_)) {}
+    : name_(std::move(name)), seeded_(stream_seed(root_seed, name_)) {}
 
 std::uint64_t Stream::next_u64() {
   ++draws_;
-  return generator_.next();
+  return source_ != nullptr ? source_->draw(*this) : seeded_.next_u64();
 }
 
 }  // namespace spotcheck::sim

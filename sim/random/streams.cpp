@@ -11,9 +11,17 @@ Stream& StreamRegistry::get(std::string_view name) {
     return *found->second;
   }
   auto stream = std::make_unique<Stream>(root_seed_, std::string(name));
+  stream->bind(next_id_++, source_);
   Stream& result = *stream;
   streams_.emplace(std::string(name), std::move(stream));
   return result;
+}
+
+void StreamRegistry::set_choice_source(ChoiceSource& source) {
+  source_ = &source;
+  for (auto& [name, stream] : streams_) {
+    stream->bind(stream->id(), source_);
+  }
 }
 
 }  // namespace spotcheck::sim

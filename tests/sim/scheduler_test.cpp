@@ -191,7 +191,7 @@ TEST(Scheduler, ObserverViolationStopsTheRunAtTheOffendingEvent) {
 
 TEST(Scheduler, CustomStrategyIsUsedForTies) {
   struct AlwaysLast final : SchedulingStrategy {
-    std::size_t pick(std::span<const ReadyEntry> ready) override {
+    std::size_t pick(std::span<const ReadyCandidate> ready) override {
       ++calls;
       return ready.size() - 1;
     }

@@ -1,0 +1,59 @@
+#include "sim/choice/decision_log.h"
+
+#include "sim/assert.h"
+
+namespace spotcheck::sim {
+
+DecisionLog::DecisionLog(std::size_t max_decisions) : max_decisions_(max_decisions) {
+  SIM_ASSERT(max_decisions_ > 0);
+}
+
+std::uint32_t DecisionLog::stream_index(std::string_view name) {
+  SIM_ASSERT(!name.empty());
+  if (const auto found = find_stream(name)) {
+    return *found;
+  }
+  SIM_ASSERT(stream_names_.size() < kMaxStreams);
+  stream_names_.emplace_back(name);
+  return static_cast<std::uint32_t>(stream_names_.size() - 1);
+}
+
+std::optional<std::uint32_t> DecisionLog::find_stream(std::string_view name) const {
+  // Bounded by kMaxStreams; called once per stream and run (sources cache the index).
+  for (std::size_t i = 0; i < stream_names_.size(); ++i) {
+    if (stream_names_[i] == name) {
+      return static_cast<std::uint32_t>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+bool DecisionLog::append(Decision decision) {
+  SIM_ASSERT(decision.stream < stream_names_.size());
+  SIM_ASSERT(decision.count == 0 || decision.value < decision.count);
+  if (decisions_.size() >= max_decisions_) {
+    return false;
+  }
+  decisions_.push_back(decision);
+  return true;
+}
+
+void DecisionLog::set_value(std::size_t index, std::uint64_t value) {
+  SIM_ASSERT(index < decisions_.size());
+  decisions_[index].value = value;
+}
+
+std::string describe_decision(const DecisionLog& log, std::size_t index) {
+  SIM_ASSERT(index < log.size());
+  const Decision& decision = log.decisions()[index];
+  SIM_ASSERT(decision.stream < log.stream_names().size());
+  std::string text = "decision " + std::to_string(index) + " (stream '" + log.stream_names()[decision.stream] + "', ";
+  if (decision.count == 0) {
+    text += "draw " + std::to_string(decision.value) + ")";
+  } else {
+    text += "pick " + std::to_string(decision.value) + " among " + std::to_string(decision.count) + ")";
+  }
+  return text;
+}
+
+}  // namespace spotcheck::sim

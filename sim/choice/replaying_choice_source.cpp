@@ -1,0 +1,99 @@
+#include "sim/choice/replaying_choice_source.h"
+
+#include <limits>
+#include <utility>
+
+#include "sim/assert.h"
+#include "sim/random/stream.h"
+
+namespace spotcheck::sim {
+namespace {
+
+constexpr std::uint32_t kEnd = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kUnset = kEnd - 1;
+
+std::string asked(std::uint32_t count) {
+  return count == 0 ? std::string("a draw") : "a pick among " + std::to_string(count);
+}
+
+}  // namespace
+
+ReplayingChoiceSource::ReplayingChoiceSource(std::shared_ptr<const DecisionLog> log, ChoiceSource& fallback,
+                                             std::function<void(std::string)> refuse)
+    : log_(std::move(log)), fallback_(&fallback), refuse_(std::move(refuse)) {
+  SIM_ASSERT(log_ != nullptr);
+  SIM_ASSERT(refuse_ != nullptr);
+  SIM_ASSERT(log_->size() < kUnset);
+  const std::vector<Decision>& decisions = log_->decisions();
+  next_same_stream_.assign(decisions.size(), kEnd);
+  first_of_stream_.assign(log_->stream_names().size(), kEnd);
+  std::vector<std::uint32_t> last_of_stream(log_->stream_names().size(), kEnd);
+  for (std::size_t i = 0; i < decisions.size(); ++i) {
+    const std::uint32_t stream = decisions[i].stream;
+    SIM_ASSERT(stream < first_of_stream_.size());
+    const auto index = static_cast<std::uint32_t>(i);
+    if (last_of_stream[stream] == kEnd) {
+      first_of_stream_[stream] = index;
+    } else {
+      next_same_stream_[last_of_stream[stream]] = index;
+    }
+    last_of_stream[stream] = index;
+  }
+}
+
+std::uint64_t ReplayingChoiceSource::draw(Stream& stream) {
+  if (const auto value = next(stream, 0)) {
+    return *value;
+  }
+  return fallback_->draw(stream);
+}
+
+std::size_t ReplayingChoiceSource::pick(Stream& scheduler, std::span<const ReadyCandidate> ready) {
+  SIM_ASSERT(ready.size() >= 2);
+  if (const auto value = next(scheduler, static_cast<std::uint32_t>(ready.size()))) {
+    return static_cast<std::size_t>(*value);
+  }
+  return fallback_->pick(scheduler, ready);
+}
+
+std::optional<std::uint64_t> ReplayingChoiceSource::next(Stream& stream, std::uint32_t count) {
+  if (refused_) {
+    return std::nullopt;
+  }
+  if (stream.id() >= cursor_by_id_.size()) {
+    cursor_by_id_.resize(stream.id() + 1, kUnset);
+    taken_by_id_.resize(stream.id() + 1, 0);
+  }
+  std::uint32_t& cursor = cursor_by_id_[stream.id()];
+  if (cursor == kUnset) {
+    const auto found = log_->find_stream(stream.name());
+    cursor = found ? first_of_stream_[*found] : kEnd;
+  }
+  if (cursor == kEnd) {
+    refuse("decision log holds no decision " + std::to_string(taken_by_id_[stream.id()]) + " of stream '" +
+           stream.name() + "'; the run asks for " + asked(count) + " after " + std::to_string(read_) +
+           " decisions");
+    return std::nullopt;
+  }
+  const Decision& decision = log_->decisions()[cursor];
+  if (decision.count != count) {
+    refuse(describe_decision(*log_, cursor) + ": the run asks for " + asked(count));
+    return std::nullopt;
+  }
+  if (count != 0 && decision.value >= count) {
+    refuse(describe_decision(*log_, cursor) + ": the index is out of range");
+    return std::nullopt;
+  }
+  cursor = next_same_stream_[cursor];
+  ++taken_by_id_[stream.id()];
+  ++read_;
+  return decision.value;
+}
+
+void ReplayingChoiceSource::refuse(std::string why) {
+  SIM_ASSERT(!refused_);
+  refused_ = true;
+  refuse_("replay refused: " + std::move(why));
+}
+
+}  // namespace spotcheck::sim

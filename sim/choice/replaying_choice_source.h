@@ -1,0 +1,46 @@
+// Replay: every choice is read back from a decision log, each stream (and the scheduler) reading
+// its own decisions in order, so a run's streams stay independent as in random search. When the
+// run asks for something the log does not hold, or asks differently (a draw where the log holds a
+// pick, a pick among another number of candidates, an index out of range), the run is refused
+// once through `refuse`, naming the decision, and the fallback source answers from then on.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/choice/choice_source.h"
+#include "sim/choice/decision_log.h"
+
+namespace spotcheck::sim {
+
+class ReplayingChoiceSource final : public ChoiceSource {
+ public:
+  ReplayingChoiceSource(std::shared_ptr<const DecisionLog> log, ChoiceSource& fallback,
+                        std::function<void(std::string)> refuse);
+  std::uint64_t draw(Stream& stream) override;
+  std::size_t pick(Stream& scheduler, std::span<const ReadyCandidate> ready) override;
+  // Decisions of the log the run has not read (0 after a faithful replay of a whole run).
+  std::size_t unread() const { return log_->size() - read_; }
+  bool refused() const { return refused_; }
+
+ private:
+  // The next decision of `stream` if it is one with `count`; otherwise refuses and returns nothing.
+  std::optional<std::uint64_t> next(Stream& stream, std::uint32_t count);
+  void refuse(std::string why);
+
+  std::shared_ptr<const DecisionLog> log_;
+  ChoiceSource* fallback_;
+  std::function<void(std::string)> refuse_;
+  std::vector<std::uint32_t> next_same_stream_;  // by decision: the next decision of its stream
+  std::vector<std::uint32_t> first_of_stream_;   // by log stream: its first decision
+  std::vector<std::uint32_t> cursor_by_id_;      // by Stream::id: its next decision (kEnd: none)
+  std::vector<std::uint32_t> taken_by_id_;       // by Stream::id: decisions read so far
+  std::size_t read_ = 0;
+  bool refused_ = false;
+};
+
+}  // namespace spotcheck::sim
