@@ -171,73 +171,64 @@ void CloseTarget::handle(platform::RoutingId from, messaging::CloseCommand comma
   _context.platform.tasks.spawn("close-target", [this, from, command, op_key] { run(from, command, op_key); });
 }
 
-std::optional<ReplyOutcome> CloseTarget::decide(const messaging::CloseCommand& command, bool& unknown,
-                                                std::string& message) {
-  unknown = false;
+CloseTarget::Decision CloseTarget::decide(const messaging::CloseCommand& command) {
   const HostRun& self = _context.lease.host_run();
   if (!(messaging::WireHostRun{self.owner_id, self.lease_generation} == command.target)) {
-    message = "the command names another target host run";
-    return ReplyOutcome::kCancelled;
+    return Decision::answer(ReplyOutcome::kCancelled, "the command names another target host run");
   }
   const ObjectRef ref{command.kind, command.id, command.object_generation, {}, {}};
   for (int attempt = 0; attempt < kRereadsMax; ++attempt) {
     Result<AuthorityRead> read = _context.authority.read(AuthorityKey{command.kind, command.id});
     if (!read.ok()) {
-      return std::nullopt;  // nothing known: a resend tries again
+      return Decision::retryable();  // nothing known: a resend tries again
     }
     const std::optional<AuthoritySnapshot>& current = read.value().current;
     switch (match_generation(current, ref)) {
       case GenerationMatch::kMissing:
-        return ReplyOutcome::kNotFound;
+        return Decision::answer(ReplyOutcome::kNotFound);
       case GenerationMatch::kStale:
-        return ReplyOutcome::kStaleGeneration;
+        return Decision::answer(ReplyOutcome::kStaleGeneration);
       case GenerationMatch::kMoving:
-        return ReplyOutcome::kMoving;
+        return Decision::answer(ReplyOutcome::kMoving);
       case GenerationMatch::kCreating:
-        message = "the generation is not Ready";
-        return ReplyOutcome::kCancelled;
+        return Decision::answer(ReplyOutcome::kCancelled, "the generation is not Ready");
       case GenerationMatch::kMatch:
         break;
     }
     if (current->record.owner_id != self.owner_id || current->record.owner_lease_generation != self.lease_generation ||
         current->record.authority_owner_generation != command.owner_generation) {
-      message = "the owner changed";
-      return ReplyOutcome::kMoving;
+      return Decision::answer(ReplyOutcome::kMoving, "the owner changed");
     }
     Result<Done> removed = _context.authority.remove(*current);
     if (removed.ok()) {
-      return ReplyOutcome::kClosed;
+      return Decision::answer(ReplyOutcome::kClosed);
     }
     if (removed.error_kind() == ErrorKind::kConflict) {
       continue;  // changed meanwhile: classify again
     }
     if (removed.error_kind() == ErrorKind::kIndeterminate) {
-      unknown = true;
-      return std::nullopt;  // unknown: never guessed, no reply
+      return Decision::unknown();  // unknown: never guessed, no reply
     }
-    message = describe(removed.error());
-    return ReplyOutcome::kCancelled;
+    return Decision::answer(ReplyOutcome::kCancelled, describe(removed.error()));
   }
-  message = "the row kept changing";
-  return ReplyOutcome::kCancelled;
+  return Decision::answer(ReplyOutcome::kCancelled, "the row kept changing");
 }
 
 void CloseTarget::run(platform::RoutingId from, const messaging::CloseCommand& command, const std::string& op_key) {
-  bool unknown = false;
-  std::string message;
-  const std::optional<ReplyOutcome> outcome = decide(command, unknown, message);
-  if (!outcome.has_value()) {
-    _ops.remember(op_key, Remembered{unknown ? OpState::kUnsettled : OpState::kRetryable, std::nullopt});
+  Decision decision = decide(command);
+  if (!decision.outcome.has_value()) {
+    _ops.remember(op_key, Remembered{decision.unsettled ? OpState::kUnsettled : OpState::kRetryable, std::nullopt});
     return;
   }
+  const ReplyOutcome outcome = *decision.outcome;
   FinalResultReply answer;
   answer.request = command.request;
   answer.op_id = command.op_id;
-  answer.outcome = *outcome;
-  answer.message = std::move(message);
+  answer.outcome = outcome;
+  answer.message = std::move(decision.message);
   _context.platform.events.emit(events::kCloseResult,
                                 {Field::str("op_id", command.op_id.hex()),
-                                 Field::str("outcome", messaging::to_string(*outcome)),
+                                 Field::str("outcome", messaging::to_string(outcome)),
                                  Field::str("kind", records::to_string(command.kind)), Field::str("id", command.id),
                                  Field::num("object_gen", as_i64(command.object_generation))});
   _ops.remember(op_key, Remembered{OpState::kAnswered, answer});

@@ -49,8 +49,21 @@ class CloseTarget {
     std::optional<messaging::FinalResultReply> reply;
   };
   void run(platform::RoutingId from, const messaging::CloseCommand& command, const std::string& op_key);
-  std::optional<messaging::ReplyOutcome> decide(const messaging::CloseCommand& command, bool& unknown,
-                                                std::string& message);
+  // What the target decided for one 48: an answer (outcome + typed failure text), or no answer:
+  // retryable (nothing known; a resend tries again) or unsettled (the Delete's outcome is unknown:
+  // never guessed, never answered).
+  struct Decision {
+    std::optional<messaging::ReplyOutcome> outcome;
+    std::string message;
+    bool unsettled = false;
+
+    static Decision answer(messaging::ReplyOutcome outcome, std::string message = {}) {
+      return Decision{outcome, std::move(message), false};
+    }
+    static Decision retryable() { return Decision{}; }
+    static Decision unknown() { return Decision{std::nullopt, {}, true}; }
+  };
+  Decision decide(const messaging::CloseCommand& command);
   void reply(platform::RoutingId to, messaging::FinalResultReply reply);
 
   creation::NodeContext _context;
