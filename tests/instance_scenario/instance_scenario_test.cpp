@@ -64,8 +64,8 @@ TEST(InstanceScenario, TheCorrectPolicyPassesAndExercisesTheRiskyPaths) {
   EXPECT_GT(reactivated, 0u) << "... and take 0.27's one new activation after a Missing read";
 }
 
-// Swarm mode draws store faults, kills and pauses on top: host runs die under requests in flight
-// (the delivery's attached services unwind with them) and the correct policy still passes.
+// Swarm mode draws store faults, kills, pauses and node-to-node delays and partitions on top:
+// host runs die under requests in flight and the correct policy still passes.
 TEST(InstanceScenario, TheCorrectPolicyPassesSwarmSeeds) {
   const InstanceScenario scenario(instance_scenario_config("instance-route"));
   std::size_t killed = 0;
@@ -79,14 +79,19 @@ TEST(InstanceScenario, TheCorrectPolicyPassesSwarmSeeds) {
   std::cout << "[ swarm ] " << kSeedsMax << " seeds: " << killed << " kill events\n";
 }
 
-// Regression (issue 9): these swarm seeds ended in a run failure — a request whose payload
-// write stalled reserved and committed a new generation while the previous incarnation of the
-// same Spot was still closing on that target (its Close's Delete applied, the reply
-// outstanding). The target now waits for the local Close to end (instance.close_awaited).
+// Regression (issue 9): a request whose payload write stalled reserved and committed a new
+// generation while the previous incarnation of the same Spot was still closing on that target
+// (its Close's Delete applied, the reply outstanding); the target now waits for the local Close
+// to end (instance.close_awaited). The campaign found it at swarm seeds 6168, 16391, 17705 under
+// the old in-process delivery; since commands 50/51 cross sim::Network those seeds are other
+// runs. These swarm seeds of the new world reach instance.close_awaited, and each ends in a run
+// failure of the Close task (an invariant of InstanceTarget::close: the incarnation it closes is
+// gone or replaced) when the wait is disabled (closing_here() made to find nothing) — checked by
+// hand when they were chosen.
 TEST(InstanceScenario, SwarmSeedsWhereANewActivationMetALocalCloseNowPass) {
   const InstanceScenario scenario(instance_scenario_config("instance-route"));
   std::size_t awaited = 0;
-  for (const std::uint64_t seed : {6168u, 16391u, 17705u}) {
+  for (const std::uint64_t seed : {648u, 772u, 884u}) {
     const SeedOutcome outcome = scenario.run(SeedRequest{seed, true, true});
     EXPECT_TRUE(outcome.ok()) << "swarm seed " << seed << ": "
                               << (outcome.violation ? outcome.violation->property + ": " + outcome.violation->message
