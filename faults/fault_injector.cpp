@@ -30,7 +30,8 @@ void FaultInjector::install() {
   assert(!_installed);
   _installed = true;
   _world.record("faults.plan", {platform::Field::num("stop_us", _plan.faults_stop_us)});
-  _store.set_faults(sim::StoreFaults{_plan.store_request_loss, _plan.store_reply_loss, _plan.store_reply_delay});
+  _store.set_faults(sim::StoreFaults{_plan.store_request_loss, _plan.store_reply_loss, _plan.store_reply_delay,
+                                     _plan.store_delete_hold_max_us});
   if (_plan.network_loss > 0.0) {
     for (const sim::ProcessId node : _nodes) {
       sim::LinkConfig lossy;
@@ -40,12 +41,63 @@ void FaultInjector::install() {
       _world.network().set_link_config(_store.routing_id(), rid, lossy);
     }
   }
+  if (_plan.enabled(FaultKind::kNodeMessageLoss) || _plan.enabled(FaultKind::kNodeMessageDelay)) {
+    sim::LinkConfig between_nodes;
+    between_nodes.loss_probability = _plan.node_message_loss;
+    between_nodes.latency_max_us = std::max(between_nodes.latency_max_us, _plan.node_message_delay_max_us);
+    configure_node_links(between_nodes);
+  }
   apply_clock_drift();
   schedule_store_outages();
   schedule_node_kills();
   schedule_node_pauses();
   schedule_partitions();
+  schedule_node_partitions();
   _world.at(_plan.faults_stop_us, [this] { stop_all_faults(); });
+}
+
+// Every connection between two distinct nodes, both directions.
+void FaultInjector::configure_node_links(const sim::LinkConfig& config) {
+  for (const sim::ProcessId a : _nodes) {
+    for (const sim::ProcessId b : _nodes) {
+      if (a != b) {
+        _world.network().set_link_config(_world.process_routing_id(a), _world.process_routing_id(b), config);
+      }
+    }
+  }
+}
+
+void FaultInjector::schedule_node_partitions() {
+  if (!_plan.enabled(FaultKind::kNodePartition) || _nodes.size() < 2) {
+    return;
+  }
+  TimeUs t = next_gap(_plan.node_partition_gap_us);
+  for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i) {
+    const sim::ProcessId a = pick_node();
+    sim::ProcessId b = pick_node();
+    if (b == a) {
+      b = _nodes[(static_cast<std::size_t>(std::find(_nodes.begin(), _nodes.end(), a) - _nodes.begin()) + 1) %
+                 _nodes.size()];
+    }
+    assert(a != b);
+    const bool one_way = _random.chance(0.5);
+    const TimeUs length = std::min(_random.between(1, _plan.node_partition_length_us), _plan.faults_stop_us - t);
+    _world.at(t, [this, a, b, one_way] {
+      const sim::RoutingId from = _world.process_routing_id(a);
+      const sim::RoutingId to = _world.process_routing_id(b);
+      if (one_way) {
+        _world.network().partition_one_way(from, to);
+      } else {
+        const sim::RoutingId side_a[] = {from};
+        const sim::RoutingId side_b[] = {to};
+        _world.network().partition(side_a, side_b);
+      }
+    });
+    _world.at(t + length, [this, a, b] {
+      _world.network().heal(_world.process_routing_id(a), _world.process_routing_id(b));
+    });
+    t += length + next_gap(_plan.node_partition_gap_us);
+  }
 }
 
 void FaultInjector::apply_clock_drift() {
@@ -143,6 +195,9 @@ void FaultInjector::stop_all_faults() {
   _store.set_faults(sim::StoreFaults{});
   _store.end_outage();
   _world.network().heal_all();
+  if (_plan.enabled(FaultKind::kNodeMessageLoss) || _plan.enabled(FaultKind::kNodeMessageDelay)) {
+    configure_node_links(sim::LinkConfig{});
+  }
   for (const sim::ProcessId node : _nodes) {
     const auto rid = _world.process_routing_id(node);
     _world.network().set_link_config(rid, _store.routing_id(), sim::LinkConfig{});

@@ -1,6 +1,6 @@
 // Turns a FaultPlan into scheduled faults in one simulated world: store request/reply loss and
-// delays, store outages, node kills and restarts, pauses, partitions between nodes and the
-// store, and clock drift. Every schedule is drawn from the world's "faults" stream when the plan
+// delays, store outages, slow Deletes, node kills and restarts, pauses, partitions between nodes
+// and the store, loss, latency and partitions between nodes, and clock drift. Every schedule is drawn from the world's "faults" stream when the plan
 // is installed, so the same seed and plan give the same faults.
 //
 // At plan.faults_stop_us every fault heals (partitions lifted, outage ended, loss off, dead
@@ -31,6 +31,8 @@ class FaultInjector {
   void schedule_node_kills();
   void schedule_node_pauses();
   void schedule_partitions();
+  void configure_node_links(const sim::LinkConfig& config);
+  void schedule_node_partitions();
   void apply_clock_drift();
   void stop_all_faults();
   sim::ProcessId pick_node();

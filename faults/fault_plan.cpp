@@ -9,7 +9,7 @@ namespace spotcheck::faults {
 
 namespace {
 
-constexpr std::array<FaultKindInfo, 9> kFaultKinds{{
+constexpr std::array<FaultKindInfo, 13> kFaultKinds{{
     {FaultKind::kStoreRequestLost, "store-request-lost", "a store request never reaches the store"},
     {FaultKind::kStoreReplyLost, "store-reply-lost", "the store applies a request, its reply is lost (indeterminate)"},
     {FaultKind::kStoreReplyDelayed, "store-reply-delayed", "a store reply arrives after the caller's deadline"},
@@ -19,7 +19,17 @@ constexpr std::array<FaultKindInfo, 9> kFaultKinds{{
     {FaultKind::kNetworkLoss, "network-loss", "messages on the links between nodes and the store are dropped"},
     {FaultKind::kNetworkPartition, "network-partition", "a node is cut off from the store, both ways or one way, for a window"},
     {FaultKind::kClockDrift, "clock-drift", "node clocks run fast or slow within configured bounds"},
+    {FaultKind::kNodeMessageLoss, "node-message-loss", "messages between nodes (node-to-node commands) are dropped"},
+    {FaultKind::kNodeMessageDelay, "node-message-delay", "messages between nodes take up to a drawn latency (a long tail)"},
+    {FaultKind::kNodePartition, "node-partition", "two nodes cannot reach each other, both ways or one way, for a window"},
+    {FaultKind::kStoreDeleteSlow, "store-delete-slow", "the store holds a write that deletes a record before it applies it"},
 }};
+
+// The kinds a shape draws only when it lists them (SwarmShape::also).
+bool opt_in_kind(FaultKind kind) {
+  return kind == FaultKind::kNodeMessageLoss || kind == FaultKind::kNodeMessageDelay ||
+         kind == FaultKind::kNodePartition || kind == FaultKind::kStoreDeleteSlow;
+}
 
 // A kind that runs in windows: the mean gap between them and a window's length.
 struct Window {
@@ -36,6 +46,8 @@ auto draw_kind(platform::Random& random, bool always, DrawIntensity draw_intensi
   const auto intensity = draw_intensity();
   return coin || always ? intensity : decltype(draw_intensity()){};
 }
+
+bool valid_span(TimeUs lo_us, TimeUs hi_us) { return 0 < lo_us && lo_us <= hi_us; }
 
 bool valid_rate(const SwarmShape::Rate& rate) { return 0.0 < rate.lo && rate.lo <= rate.hi && rate.hi <= 1.0; }
 
@@ -57,11 +69,25 @@ bool SwarmShape::always_on(FaultKind kind) const {
   return false;
 }
 
+bool SwarmShape::drawn(FaultKind kind) const {
+  if (!opt_in_kind(kind) || always_on(kind)) {
+    return true;
+  }
+  for (const FaultKind listed : also) {
+    if (listed == kind) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool SwarmShape::valid() const {
   return valid_rate(store_request_loss) && valid_rate(store_reply_loss) && valid_rate(store_reply_delay) &&
          valid_window(store_outage) && valid_window(node_kill) && valid_window(node_pause) &&
          valid_rate(network_loss) && valid_window(network_partition) && 0 < clock_drift_lo_ppm &&
-         clock_drift_lo_ppm <= clock_drift_hi_ppm;
+         clock_drift_lo_ppm <= clock_drift_hi_ppm && valid_rate(node_message_loss) &&
+         valid_span(node_message_delay_lo_us, node_message_delay_hi_us) && valid_window(node_partition) &&
+         valid_span(store_delete_hold_lo_us, store_delete_hold_hi_us);
 }
 
 const char* to_string(FaultKind kind) {
@@ -85,6 +111,10 @@ bool FaultPlan::enabled(FaultKind kind) const {
     case FaultKind::kNetworkLoss: return network_loss > 0.0;
     case FaultKind::kNetworkPartition: return partition_gap_us > 0 && partition_length_us > 0;
     case FaultKind::kClockDrift: return clock_drift_max_ppm > 0;
+    case FaultKind::kNodeMessageLoss: return node_message_loss > 0.0;
+    case FaultKind::kNodeMessageDelay: return node_message_delay_max_us > 0;
+    case FaultKind::kNodePartition: return node_partition_gap_us > 0 && node_partition_length_us > 0;
+    case FaultKind::kStoreDeleteSlow: return store_delete_hold_max_us > 0;
   }
   return false;
 }
@@ -114,10 +144,52 @@ std::string FaultPlan::describe() const {
         add(std::string(info.name) + "(gap=" + sim::seconds_short(partition_gap_us) + ",length=" + sim::seconds_short(partition_length_us) + ")");
         break;
       case FaultKind::kClockDrift: add(std::string(info.name) + "=" + std::to_string(clock_drift_max_ppm) + "ppm"); break;
+      case FaultKind::kNodeMessageLoss: add(std::string(info.name) + "=" + sim::probability_text(node_message_loss)); break;
+      case FaultKind::kNodeMessageDelay: add(std::string(info.name) + "(max=" + sim::seconds_short(node_message_delay_max_us) + ")"); break;
+      case FaultKind::kNodePartition:
+        add(std::string(info.name) + "(gap=" + sim::seconds_short(node_partition_gap_us) + ",length=" + sim::seconds_short(node_partition_length_us) + ")");
+        break;
+      case FaultKind::kStoreDeleteSlow: add(std::string(info.name) + "(max=" + sim::seconds_short(store_delete_hold_max_us) + ")"); break;
     }
   }
   return out.empty() ? "none" : out;
 }
+
+namespace {
+
+// The node-to-node kinds and the slow Delete, drawn after every other kind and only those the
+// shape lists: a shape that lists none draws exactly what it drew before these kinds existed.
+FaultPlan with_opt_in_kinds(platform::Random& random, const SwarmShape& shape, FaultPlan plan) {
+  auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
+  if (shape.drawn(FaultKind::kNodeMessageLoss)) {
+    plan.node_message_loss = draw_kind(random, on(FaultKind::kNodeMessageLoss), [&] {
+      const SwarmShape::Rate& range = shape.node_message_loss;
+      return range.lo + (range.hi - range.lo) * static_cast<double>(random.below(1'000'001)) / 1e6;
+    });
+  }
+  if (shape.drawn(FaultKind::kNodeMessageDelay)) {
+    plan.node_message_delay_max_us = draw_kind(random, on(FaultKind::kNodeMessageDelay), [&] {
+      return static_cast<TimeUs>(random.between(shape.node_message_delay_lo_us, shape.node_message_delay_hi_us));
+    });
+  }
+  if (shape.drawn(FaultKind::kNodePartition)) {
+    const Window window = draw_kind(random, on(FaultKind::kNodePartition), [&] {
+      const TimeUs gap_us = random.between(shape.node_partition.gap_lo_us, shape.node_partition.gap_hi_us);
+      const TimeUs length_us = random.between(shape.node_partition.length_lo_us, shape.node_partition.length_hi_us);
+      return Window{gap_us, length_us};
+    });
+    plan.node_partition_gap_us = window.gap_us;
+    plan.node_partition_length_us = window.length_us;
+  }
+  if (shape.drawn(FaultKind::kStoreDeleteSlow)) {
+    plan.store_delete_hold_max_us = draw_kind(random, on(FaultKind::kStoreDeleteSlow), [&] {
+      return static_cast<TimeUs>(random.between(shape.store_delete_hold_lo_us, shape.store_delete_hold_hi_us));
+    });
+  }
+  return plan;
+}
+
+}  // namespace
 
 FaultPlan FaultPlan::none() { return FaultPlan{}; }
 
@@ -179,6 +251,7 @@ FaultPlan FaultPlan::swarm(platform::Random& random, TimeUs faults_stop_us, cons
   plan.clock_drift_max_ppm = draw_kind(random, on(FaultKind::kClockDrift), [&] {
     return random.between(shape.clock_drift_lo_ppm, shape.clock_drift_hi_ppm);
   });
+  plan = with_opt_in_kinds(random, shape, plan);
   for (const FaultKind kind : shape.always) {
     assert(plan.enabled(kind) && "an always-on kind is on in every draw");
     (void)kind;

@@ -26,6 +26,10 @@ enum class FaultKind {
   kNetworkLoss,         // messages on node-store links are dropped
   kNetworkPartition,    // a node cut off from the store, symmetric or one-way, for a window
   kClockDrift,          // node clocks run fast or slow within bounds
+  kNodeMessageLoss,     // messages between nodes (node-to-node commands) are dropped
+  kNodeMessageDelay,    // messages between nodes take up to a drawn latency (a long tail)
+  kNodePartition,       // two nodes cannot reach each other, symmetric or one-way, for a window
+  kStoreDeleteSlow,     // the store holds a write that deletes a record before it applies it
 };
 
 struct FaultKindInfo {
@@ -66,8 +70,20 @@ struct SwarmShape {
   Window network_partition{platform::seconds(5), platform::seconds(60), platform::millis(100), platform::seconds(20)};
   std::int64_t clock_drift_lo_ppm = 1;
   std::int64_t clock_drift_hi_ppm = 1000;
+  // The kinds between nodes and the slow Delete are drawn only in a shape that lists them in
+  // `also` (or `always`), after every other kind: a scenario whose nodes talk to each other opts
+  // in, and the draws of every other shape stay as they were.
+  std::vector<FaultKind> also;
+  Rate node_message_loss{0.01, 0.3};
+  TimeUs node_message_delay_lo_us = platform::millis(2);
+  TimeUs node_message_delay_hi_us = platform::millis(300);
+  Window node_partition{platform::seconds(3), platform::seconds(30), platform::millis(100), platform::seconds(5)};
+  TimeUs store_delete_hold_lo_us = platform::millis(10);
+  TimeUs store_delete_hold_hi_us = platform::millis(800);
 
   bool always_on(FaultKind kind) const;
+  // Drawn at all: a base kind always; a node-to-node kind or the slow Delete when listed.
+  bool drawn(FaultKind kind) const;
   // Every range non-empty and positive, probabilities in (0, 1].
   bool valid() const;
 };
@@ -92,6 +108,15 @@ struct FaultPlan {
   TimeUs partition_length_us = 0;
   // Clock drift bound, parts per million (each node draws its drift in [-max, +max]).
   std::int64_t clock_drift_max_ppm = 0;
+  // Between nodes (node-to-node commands over sim::Network): per message loss, the longest
+  // latency (each message's drawn uniformly up to it, FIFO per connection), and partitions of
+  // one pair of nodes (mean gap, longest window).
+  double node_message_loss = 0.0;
+  TimeUs node_message_delay_max_us = 0;  // 0: the network's default latency
+  TimeUs node_partition_gap_us = 0;      // 0: no partitions between nodes
+  TimeUs node_partition_length_us = 0;
+  // The store holds a Location Store write with a Delete up to this long before it applies it.
+  TimeUs store_delete_hold_max_us = 0;
   // When the safety phase ends: no fault starts after this and every fault has healed.
   TimeUs faults_stop_us = 0;
 

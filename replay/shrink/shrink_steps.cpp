@@ -52,6 +52,19 @@ FaultPlan without(FaultPlan plan, FaultKind kind) {
     case FaultKind::kClockDrift:
       plan.clock_drift_max_ppm = 0;
       break;
+    case FaultKind::kNodeMessageLoss:
+      plan.node_message_loss = 0.0;
+      break;
+    case FaultKind::kNodeMessageDelay:
+      plan.node_message_delay_max_us = 0;
+      break;
+    case FaultKind::kNodePartition:
+      plan.node_partition_gap_us = 0;
+      plan.node_partition_length_us = 0;
+      break;
+    case FaultKind::kStoreDeleteSlow:
+      plan.store_delete_hold_max_us = 0;
+      break;
   }
   assert(!plan.enabled(kind));
   return plan;

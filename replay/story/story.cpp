@@ -90,7 +90,7 @@ bool is_world_fault(const std::string& kind) {
 
 bool is_store_fault(const std::string& kind) {
   return kind == "store.request_lost" || kind == "store.reply_lost" || kind == "store.reply_delayed" ||
-         kind == "store.refused";
+         kind == "store.refused" || kind == "store.write_held";
 }
 
 // The nodes a fault event hit ("" when none of them is a node).

@@ -2,19 +2,20 @@
 #include "scenarios/instance/instance_program.h"
 
 #include <string>
+#include <optional>
 #include <string_view>
-#include <variant>
 
 #include "impl/location/check.h"
 #include "impl/location/creation/creation_node.h"
+#include "impl/location/instance/instance_endpoint.h"
 #include "impl/location/instance/instance_registry.h"
 #include "impl/location/messaging/operation_id.h"
-#include "impl/records/keys.h"
 #include "properties/event_kinds.h"
 
 namespace spotcheck::scenarios::instance {
 
 namespace lc = spotcheck::location::creation;
+namespace li = spotcheck::location::instance;
 using platform::Field;
 using platform::TimeUs;
 
@@ -43,56 +44,15 @@ records::MeshNodeDescriptorRecord make_descriptor(const std::string& rid_hex, co
   return d;
 }
 
-// The node's store client with a slow Delete of a Spot row (the closing Delete) before faults
-// stop: it widens the window where a request meets a closing instance and the source's
-// authority read finds the row gone.
-class SlowSpotDeleteStore final : public store::LocationStore {
- public:
-  SlowSpotDeleteStore(platform::Platform& platform, const InstanceNodeEnv& env)
-      : _platform(platform),
-        _env(env),
-        _inner(env.make_store()),
-        _spot_prefix(records::authority_preimage(records::AuthorityKind::kSpot, kSpotPrefix)) {}
-  store::ReadResult read(const store::Key& key, store::DeadlineUs deadline_us) override {
-    return _inner->read(key, deadline_us);
-  }
-  store::WriteResult write(const store::WriteRequest& request, store::DeadlineUs deadline_us) override {
-    if (_env.faults->spot_delete_delay_max_us > 0 && _platform.clock.now_us() < _env.faults_stop_us &&
-        deletes_spot_row(request)) {
-      _platform.clock.sleep_for(_platform.random.between(0, _env.faults->spot_delete_delay_max_us));
-    }
-    return _inner->write(request, deadline_us);
-  }
-  store::ScanResult scan(const store::ScanRequest& request, store::DeadlineUs deadline_us) override {
-    return _inner->scan(request, deadline_us);
-  }
-
- private:
-  bool deletes_spot_row(const store::WriteRequest& request) const {
-    for (const store::Mutation& mutation : request.mutations) {
-      const auto* removed = std::get_if<store::Delete>(&mutation);
-      if (removed != nullptr && removed->key.rfind(_spot_prefix, 0) == 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  platform::Platform& _platform;
-  const InstanceNodeEnv& _env;
-  std::unique_ptr<store::LocationStore> _inner;
-  std::string _spot_prefix;
-};
-
 class Program {
  public:
   Program(platform::Platform& platform, const InstanceNodeEnv& env)
       : _platform(platform),
         _env(env),
         _workload(*env.workload),
-        _store(platform, env),
+        _store(env.make_store()),
         _relocation(env.make_relocation()),
-        _node(*env.config, *env.creation, platform, _store,
+        _node(*env.config, *env.creation, platform, *_store,
               make_descriptor(location::messaging::routing_id_hex(platform.transport.self()), env), _factories) {
     if (env.server) {
       _instances.add(
@@ -109,15 +69,18 @@ class Program {
     for (int attempt = 0; attempt < kPublishAttemptsMax && !_node.ensure_published(); ++attempt) {
       _platform.clock.sleep_for(platform::millis(200));
     }
-    li::InstanceTarget target(li::InstanceTargetContext{*_env.config, _platform, _store, *_relocation, _node.lease(),
+    li::InstanceTarget target(li::InstanceTargetContext{*_env.config, _platform, *_store, *_relocation, _node.lease(),
                                                         _node.authority(), _node.mesh_name(), _node.rid_hex()},
                               _instances);
-    li::InstanceSource source(*_env.config, _platform, _store, _node.lease(), _node.mesh_name(), _node.rid_hex());
+    li::InstanceSource source(*_env.config, _platform, *_store, _node.lease(), _node.dispatcher(), _node.mesh_name(),
+                              _node.rid_hex(), *_env.source);
     _target = &target;
     _source = &source;
-    // Detached before target and source die (declared after them).
-    const InstanceDelivery::Attached attached(*_env.delivery, _env.index, _platform,
-                                              _env.server ? &target : nullptr);
+    // Server nodes answer command 50; the endpoint goes before the target dies (declared after it).
+    std::optional<li::InstanceEndpoint> endpoint;
+    if (_env.server) {
+      endpoint.emplace(_platform, _node.dispatcher(), target);
+    }
     if (!_env.server) {
       for (std::uint32_t c = 0; c < _workload.clients_per_node; ++c) {
         _platform.tasks.spawn("client", [this] { client_loop(); });
@@ -164,10 +127,7 @@ class Program {
                           {Field::str("owner", owner), Field::num("request", request),
                            Field::num("deadline_us", call.deadline_us), Field::num("now_us", now),
                            Field::str("id", call.spot_id)});
-    const li::InstanceOutcome outcome =
-        _source->send(call, [this, &call](const std::string& rid_hex, const li::InstanceRequest& sent) {
-          return _env.delivery->deliver(_env.index, rid_hex, sent, call.deadline_us);
-        });
+    const li::InstanceOutcome outcome = _source->send(call);
     const TimeUs end = _platform.clock.now_us();
     _platform.events.emit(properties::kinds::kRequestEnd,
                           {Field::str("owner", owner), Field::num("request", request),
@@ -178,7 +138,7 @@ class Program {
   platform::Platform& _platform;
   const InstanceNodeEnv& _env;
   const InstanceWorkload& _workload;
-  SlowSpotDeleteStore _store;
+  std::unique_ptr<store::LocationStore> _store;
   std::unique_ptr<store::RelocationStore> _relocation;
   lc::FactoryRegistry _factories;
   lc::CreationNode _node;
@@ -192,7 +152,7 @@ class Program {
 
 void run_instance_node(platform::Platform& platform, const InstanceNodeEnv& env) {
   LOCATION_ASSERT(env.config != nullptr && env.creation != nullptr && env.workload != nullptr &&
-                  env.faults != nullptr && env.delivery != nullptr);
+                  env.source != nullptr);
   Program program(platform, env);
   program.run();
 }

@@ -1,7 +1,9 @@
 // One node process of the instance-route scenario: a CreationNode (owner lease, descriptor,
-// authority ops) and, once published, an InstanceTarget (server nodes: the stable type's factory
-// and handler, the handler closing its Spot now and then) and an InstanceSource (client nodes:
-// client tasks sending Instance Spot requests wrapped in request.start / request.end).
+// authority ops, the Dispatcher over the node's Transport) and, once published, an
+// InstanceTarget behind an InstanceEndpoint (server nodes: the stable type's factory and
+// handler, the handler closing its Spot now and then) and an InstanceSource (client nodes:
+// client tasks sending Instance Spot requests, command 50, wrapped in request.start /
+// request.end).
 #pragma once
 
 #include <functional>
@@ -12,20 +14,17 @@
 #include "impl/platform/platform.h"
 #include "impl/store/spi/location_store.h"
 #include "impl/store/spi/relocation_store.h"
-#include "scenarios/instance/instance_delivery.h"
+#include "impl/location/instance/instance_source.h"
 #include "scenarios/instance/instance_workload.h"
 
 namespace spotcheck::scenarios::instance {
 
 struct InstanceNodeEnv {
-  std::size_t index = 0;  // in the delivery's node list
-  bool server = false;    // registers the stable type (else: a client node sending requests)
+  bool server = false;  // registers the stable type (else: a client node sending requests)
   const location::LocationConfig* config = nullptr;
   const location::creation::CreationConfig* creation = nullptr;
   const InstanceWorkload* workload = nullptr;
-  const DeliveryFaults* faults = nullptr;
-  platform::TimeUs faults_stop_us = 0;
-  InstanceDelivery* delivery = nullptr;
+  const location::instance::InstanceSourceConfig* source = nullptr;
   std::function<std::unique_ptr<store::LocationStore>()> make_store;
   std::function<std::unique_ptr<store::RelocationStore>()> make_relocation;
   // Ends this host run and starts a new one a little later (after its lease was lost for good).

@@ -2,9 +2,7 @@
 
 #include <cassert>
 
-#include "impl/location/messaging/operation_id.h"
 #include "scenarios/common/judged_world.h"
-#include "scenarios/instance/instance_delivery.h"
 #include "scenarios/instance/instance_program.h"
 
 namespace spotcheck::scenarios::instance {
@@ -16,12 +14,28 @@ using platform::seconds;
 constexpr platform::RoutingId kFirstNodeRoutingId = 0x00d1'0000;
 constexpr platform::TimeUs kRestartDelayUs = seconds(1);
 
-// No store or process faults: the delivery's lost and delayed answers and the Closes are this
-// scenario's faults (swarm mode draws a plan of its own).
-faults::FaultPlan no_store_faults(platform::TimeUs stop_us) {
+// The faults between nodes and the slow Delete, no other store or process faults: lost, delayed
+// and partitioned commands 50/51 (a lost reply after the target ran the request is the hazard of
+// at-most-once), and a slow Delete of a closed Spot's row (the window where a request meets a
+// closing instance and the source's authority read finds the row gone).
+faults::FaultPlan node_message_faults(platform::TimeUs stop_us) {
   faults::FaultPlan p;
+  p.node_message_loss = 0.15;
+  p.node_message_delay_max_us = platform::millis(100);
+  p.node_partition_gap_us = seconds(15);
+  p.node_partition_length_us = seconds(2);
+  p.store_delete_hold_max_us = platform::millis(400);
   p.faults_stop_us = stop_us;
   return p;
+}
+
+// Swarm: the standard shape with the node-to-node kinds and the slow Delete drawn too; loss and
+// the slow Delete on in every seed (this scenario is about them).
+faults::SwarmShape instance_swarm_shape() {
+  faults::SwarmShape shape;
+  shape.also = {faults::FaultKind::kNodeMessageDelay, faults::FaultKind::kNodePartition};
+  shape.always = {faults::FaultKind::kNodeMessageLoss, faults::FaultKind::kStoreDeleteSlow};
+  return shape;
 }
 
 }  // namespace
@@ -32,9 +46,10 @@ InstanceScenarioConfig instance_scenario_config(const std::string& name) {
   InstanceScenarioConfig c;
   c.name = "instance-route";
   c.description =
-      "2 client nodes send Instance Spot requests to 2 Chat Spots on 3 server nodes; lost and delayed answers, "
-      "the application closing Spots, slow Deletes";
-  c.plan = no_store_faults;
+      "2 client nodes send Instance Spot requests (commands 50/51) to 2 Chat Spots on 3 server nodes; lost, "
+      "delayed and partitioned messages between nodes, the application closing Spots, slow Deletes";
+  c.plan = node_message_faults;
+  c.swarm = instance_swarm_shape();
   return c;
 }
 
@@ -42,21 +57,20 @@ InstanceScenario::InstanceScenario(InstanceScenarioConfig config) : _config(std:
   assert(_config.client_nodes >= 1 && _config.server_nodes >= 1);
   assert(!location::validate(_config.protocol).has_value());
   assert(_config.plan);
+  assert(_config.swarm.valid());
+  assert(_config.source.send_timeout_us > 0);
   assert(_config.workload.traffic_stop_us + _config.workload.request_deadline_us <=
          _config.faults_stop_us + _config.liveness_window_us);
 }
 
 SeedOutcome InstanceScenario::run(const SeedRequest& request) const {
-  // The node environments and the delivery outlive the world (declared before it): the process
-  // mains refer to them until their host runs unwind.
+  // The node environments outlive the world (declared before it): the process mains refer to
+  // them until their host runs unwind.
   const std::uint32_t node_count = _config.server_nodes + _config.client_nodes;
   std::vector<InstanceNodeEnv> envs(node_count);
-  std::unique_ptr<InstanceDelivery> delivery_owner;
   JudgedWorld judged(request, _config.properties);
   sim::World& world = judged.world();
   sim::StoreServer& store = judged.store();
-  delivery_owner = std::make_unique<InstanceDelivery>(world, _config.delivery, _config.faults_stop_us);
-  InstanceDelivery& delivery = *delivery_owner;
 
   // Servers first.
   std::vector<sim::ProcessId> nodes;
@@ -67,24 +81,20 @@ SeedOutcome InstanceScenario::run(const SeedRequest& request) const {
     const platform::RoutingId rid = kFirstNodeRoutingId + i;
     const sim::ProcessId pid = world.add_process((server ? "server-" : "client-") + std::to_string(i), rid,
                                                  [env](platform::Platform& p) { run_instance_node(p, *env); });
-    env->index = i;
     env->server = server;
     env->config = &_config.protocol;
     env->creation = &_config.creation;
     env->workload = &_config.workload;
-    env->faults = &_config.delivery;
-    env->faults_stop_us = _config.faults_stop_us;
-    env->delivery = &delivery;
+    env->source = &_config.source;
     env->make_store = [&store, pid] { return store.location_client(pid); };
     env->make_relocation = [&store, pid] { return store.relocation_client(pid); };
     env->request_restart = [&world, pid] {
       world.at(world.now_us() + kRestartDelayUs, [&world, pid] { world.restart(pid); });
     };
-    delivery.add_node(pid, location::messaging::routing_id_hex(rid));
     nodes.push_back(pid);
   }
 
-  judged.install_faults(nodes, _config.plan(_config.faults_stop_us), _config.faults_stop_us);
+  judged.install_faults(nodes, _config.plan(_config.faults_stop_us), _config.faults_stop_us, _config.swarm);
   judged.start_staggered(nodes, platform::millis(50));
   return judged.run_and_judge(_config.faults_stop_us + _config.liveness_window_us, _config.max_steps);
 }

@@ -1,8 +1,10 @@
 // The instance-route scenario (spec §7.1): client nodes send Instance Spot requests to a few
 // SpotIds of one stable type hosted by server nodes (real CreationNode + InstanceTarget +
-// InstanceSource), answers lost and delayed (instance_delivery.h), the application closing Spots
-// now and then, a store fault plan, every registered property judging every event (at-most-once
-// included), a safety phase with faults and a liveness phase after they heal.
+// InstanceSource; the request and its reply are commands 50/51 over the simulated network), the
+// application closing Spots now and then, a fault plan of lost, delayed and partitioned
+// messages between nodes and slow store Deletes (faults/, carried out by sim::Network and the
+// store host), every registered property judging every event (at-most-once included), a safety
+// phase with faults and a liveness phase after they heal.
 #pragma once
 
 #include <functional>
@@ -13,6 +15,7 @@
 #include "faults/fault_plan.h"
 #include "impl/location/config/location_config.h"
 #include "impl/location/creation/creation_config.h"
+#include "impl/location/instance/instance_source.h"
 #include "scenarios/instance/instance_workload.h"
 #include "scenarios/registry/scenario.h"
 
@@ -26,11 +29,12 @@ struct InstanceScenarioConfig {
   location::LocationConfig protocol;  // e.g. a planted test_only_bugs flag
   location::creation::CreationConfig creation;
   InstanceWorkload workload;
-  DeliveryFaults delivery;
+  location::instance::InstanceSourceConfig source;  // the send timeout
   platform::TimeUs faults_stop_us = platform::seconds(30);
   platform::TimeUs liveness_window_us = platform::seconds(25);
-  // The store/process fault plan of a seed when not in swarm mode.
+  // The fault plan of a seed when not in swarm mode, and the shape swarm mode draws one in.
   std::function<faults::FaultPlan(platform::TimeUs faults_stop_us)> plan;
+  faults::SwarmShape swarm;
   std::vector<std::string> properties;  // empty: every registered property
   std::uint64_t max_steps = 30'000'000;
 };

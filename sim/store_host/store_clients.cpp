@@ -2,6 +2,7 @@
 #include <cassert>
 #include <memory>
 #include <optional>
+#include <variant>
 
 #include "sim/store_host/store_server.h"
 
@@ -18,7 +19,7 @@ struct Pending {
 // Posts `apply` to the store and parks the calling task until the reply or the deadline.
 template <class Result>
 std::optional<Result> call(StoreServer& server, ProcessId node, const char* operation, store::DeadlineUs deadline_us,
-                           std::function<Result()> apply) {
+                           std::function<Result()> apply, bool deletes = false) {
   platform::Platform& platform = server.world().platform(node);
   auto pending = std::make_shared<Pending<Result>>();
   pending->gate = platform.tasks.make_gate();
@@ -28,9 +29,18 @@ std::optional<Result> call(StoreServer& server, ProcessId node, const char* oper
       pending->result = std::move(result);
       pending->gate->open();
     }
-  });
+  }, deletes);
   pending->gate->wait_until(deadline_us);
   return std::move(pending->result);
+}
+
+bool deletes_a_record(const store::WriteRequest& request) {
+  for (const store::Mutation& mutation : request.mutations) {
+    if (std::holds_alternative<store::Delete>(mutation)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 class SimLocationStore final : public store::LocationStore {
@@ -52,8 +62,9 @@ class SimLocationStore final : public store::LocationStore {
       return *invalid;  // nothing is sent
     }
     auto& engine = _server.location_engine();
-    auto result = call<store::WriteResult>(_server, _node, "write", deadline_us,
-                                           [&engine, request] { return engine.write(request, platform::kNever); });
+    auto result = call<store::WriteResult>(
+        _server, _node, "write", deadline_us, [&engine, request] { return engine.write(request, platform::kNever); },
+        deletes_a_record(request));  // the store may hold it (StoreFaults::delete_hold_max_us)
     if (!result.has_value()) {
       return store::Indeterminate{"no reply before the deadline"};
     }

@@ -38,6 +38,13 @@ bool StoreServer::draw(double probability) {
   return probability > 0.0 && _random.chance(probability);
 }
 
+TimeUs StoreServer::draw_delete_hold_us() {
+  if (_faults.delete_hold_max_us <= 0) {
+    return 0;
+  }
+  return _random.between(0, _faults.delete_hold_max_us);
+}
+
 void StoreServer::send_reply(ProcessId node, const char* operation, TimeUs deadline_us,
                              std::function<void()> deliver_reply) {
   const RoutingId to = _world.process_routing_id(node);

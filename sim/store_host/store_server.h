@@ -53,16 +53,20 @@ class StoreServer {
   store::memory::MemoryRelocationStore& relocation_engine() { return *_relocation; }
 
   // Used by the clients: sends `apply` to the store and its reply back, drawing the faults.
-  // `apply` runs on the world context at arrival; `on_reply` runs when the reply arrives.
-  // `deadline_us` is the caller's deadline on its local clock (a delayed reply lands after it).
+  // `apply` runs on the world context at arrival — for a write that deletes a record
+  // (`deletes`), a drawn hold later when StoreFaults::delete_hold_max_us is on; `on_reply` runs
+  // when the reply arrives. `deadline_us` is the caller's deadline on its local clock (a delayed
+  // reply lands after it).
   template <class Result>
   void post(ProcessId node, const char* operation, TimeUs deadline_us, std::function<Result()> apply,
-            std::function<void(Result)> on_reply);
+            std::function<void(Result)> on_reply, bool deletes = false);
 
   World& world() { return _world; }
 
  private:
   bool draw(double probability);
+  // The hold of a write that deletes a record, drawn at its arrival (0 and no draw when off).
+  TimeUs draw_delete_hold_us();
   void send_reply(ProcessId node, const char* operation, TimeUs deadline_us, std::function<void()> deliver_reply);
 
   World& _world;
@@ -76,14 +80,15 @@ class StoreServer {
 
 template <class Result>
 void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us, std::function<Result()> apply,
-                       std::function<void(Result)> on_reply) {
+                       std::function<void(Result)> on_reply, bool deletes) {
   const RoutingId from = _world.process_routing_id(node);
   if (draw(_faults.request_loss)) {
     _world.record("store.request_lost", {platform::Field::num("node", node), platform::Field::str("op", operation)});
     return;
   }
-  _world.network().deliver(from, _config.routing_id, [this, node, operation, deadline_us, apply = std::move(apply),
-                                                      on_reply = std::move(on_reply)]() mutable {
+  // At arrival (after the hold): the outage check, the apply, the reply.
+  auto serve = [this, node, operation, deadline_us, apply = std::move(apply),
+                on_reply = std::move(on_reply)]() mutable {
     std::optional<Result> result;
     if (_outage) {
       _world.record("store.refused", {platform::Field::num("node", node), platform::Field::str("op", operation)});
@@ -94,6 +99,20 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
     send_reply(node, operation, deadline_us, [on_reply = std::move(on_reply), result = std::move(*result)]() mutable {
       on_reply(std::move(result));
     });
+  };
+  if (!deletes) {
+    _world.network().deliver(from, _config.routing_id, std::move(serve));
+    return;
+  }
+  _world.network().deliver(from, _config.routing_id, [this, node, operation, serve = std::move(serve)]() mutable {
+    const TimeUs hold_us = draw_delete_hold_us();
+    if (hold_us == 0) {
+      serve();
+      return;
+    }
+    _world.record("store.write_held", {platform::Field::num("node", node), platform::Field::str("op", operation),
+                                       platform::Field::num("hold_us", hold_us)});
+    _world.at(_world.now_us() + hold_us, std::move(serve));
   });
 }
 

@@ -8,7 +8,9 @@
 #include <string>
 #include <string_view>
 
+#include "faults/fault_plan.h"
 #include "scenarios/instance/instance_scenario.h"
+#include "sim/world.h"
 #include "tests/campaign/seeds_until_violation.h"
 
 namespace spotcheck::scenarios::instance {
@@ -64,8 +66,8 @@ TEST(InstanceScenario, TheCorrectPolicyPassesAndExercisesTheRiskyPaths) {
   EXPECT_GT(reactivated, 0u) << "... and take 0.27's one new activation after a Missing read";
 }
 
-// Swarm mode draws store faults, kills and pauses on top: host runs die under requests in flight
-// (the delivery's attached services unwind with them) and the correct policy still passes.
+// Swarm mode draws store faults, kills, pauses and node-to-node delays and partitions on top:
+// host runs die under requests in flight and the correct policy still passes.
 TEST(InstanceScenario, TheCorrectPolicyPassesSwarmSeeds) {
   const InstanceScenario scenario(instance_scenario_config("instance-route"));
   std::size_t killed = 0;
@@ -79,14 +81,19 @@ TEST(InstanceScenario, TheCorrectPolicyPassesSwarmSeeds) {
   std::cout << "[ swarm ] " << kSeedsMax << " seeds: " << killed << " kill events\n";
 }
 
-// Regression (issue 9): these swarm seeds ended in a run failure — a request whose payload
-// write stalled reserved and committed a new generation while the previous incarnation of the
-// same Spot was still closing on that target (its Close's Delete applied, the reply
-// outstanding). The target now waits for the local Close to end (instance.close_awaited).
+// Regression (issue 9): a request whose payload write stalled reserved and committed a new
+// generation while the previous incarnation of the same Spot was still closing on that target
+// (its Close's Delete applied, the reply outstanding); the target now waits for the local Close
+// to end (instance.close_awaited). The campaign found it at swarm seeds 6168, 16391, 17705 under
+// the old in-process delivery; since commands 50/51 cross sim::Network those seeds are other
+// runs. These swarm seeds of the new world reach instance.close_awaited, and each ends in a run
+// failure of the Close task (an invariant of InstanceTarget::close: the incarnation it closes is
+// gone or replaced) when the wait is disabled (closing_here() made to find nothing) — checked by
+// hand when they were chosen.
 TEST(InstanceScenario, SwarmSeedsWhereANewActivationMetALocalCloseNowPass) {
   const InstanceScenario scenario(instance_scenario_config("instance-route"));
   std::size_t awaited = 0;
-  for (const std::uint64_t seed : {6168u, 16391u, 17705u}) {
+  for (const std::uint64_t seed : {648u, 772u, 884u}) {
     const SeedOutcome outcome = scenario.run(SeedRequest{seed, true, true});
     EXPECT_TRUE(outcome.ok()) << "swarm seed " << seed << ": "
                               << (outcome.violation ? outcome.violation->property + ": " + outcome.violation->message
@@ -96,6 +103,72 @@ TEST(InstanceScenario, SwarmSeedsWhereANewActivationMetALocalCloseNowPass) {
     awaited += here;
   }
   std::cout << "[ regression ] 3 swarm seeds: " << awaited << " activations waited for a local Close\n";
+}
+
+// The faults of this scenario are the fault plan's, carried out by sim::Network and the store
+// host: messages between nodes are lost (and partitioned) and Deletes held while faults are on,
+// never after they stopped (the liveness phase runs on a healed world).
+TEST(InstanceScenario, NodeMessageFaultsAndSlowDeletesComeFromThePlanAndStopWithIt) {
+  const InstanceScenario scenario(instance_scenario_config("instance-route"));
+  std::size_t lost = 0;
+  std::size_t partitioned = 0;
+  std::size_t held = 0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const SeedOutcome outcome = scenario.run(SeedRequest{seed, false, true});
+    ASSERT_TRUE(outcome.ok()) << "seed " << seed;
+    bool stopped = false;
+    for (const std::string& line : outcome.event_lines) {
+      stopped = stopped || line.find(" faults.stopped") != std::string::npos;
+      const bool drop = line.find(" net.drop ") != std::string::npos;
+      const bool loss = drop && line.find("why=\"loss\"") != std::string::npos;
+      const bool cut = drop && line.find("why=\"partition\"") != std::string::npos;
+      const bool hold = line.find(" store.write_held ") != std::string::npos;
+      EXPECT_FALSE(stopped && (loss || cut || hold)) << "seed " << seed << " after faults stopped: " << line;
+      lost += loss ? 1 : 0;
+      partitioned += cut ? 1 : 0;
+      held += hold ? 1 : 0;
+    }
+    EXPECT_TRUE(stopped) << "seed " << seed;
+  }
+  std::cout << "[ faults ] 5 seeds: " << lost << " messages lost, " << partitioned << " cut by partitions, " << held
+            << " writes with a Delete held\n";
+  EXPECT_GT(lost, 0u);
+  EXPECT_GT(partitioned, 0u);
+  EXPECT_GT(held, 0u);
+}
+
+// Swarm: the scenario's shape keeps loss between nodes and the slow Delete on in every draw and
+// switches delay and partitions between nodes on and off; the standard kinds are drawn exactly as
+// the standard shape draws them (the node-to-node kinds are drawn after them).
+TEST(InstanceScenario, TheSwarmShapeDrawsTheFaultsBetweenNodes) {
+  const InstanceScenarioConfig config = instance_scenario_config("instance-route");
+  int delayed = 0;
+  int partitioned = 0;
+  constexpr int kSeeds = 200;
+  for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    sim::WorldConfig world_config;
+    world_config.seed = seed;
+    sim::World mine(world_config);
+    sim::World standard(world_config);
+    const faults::FaultPlan p = faults::FaultPlan::swarm(mine.stream("swarm"), config.faults_stop_us, config.swarm);
+    const faults::FaultPlan s = faults::FaultPlan::swarm(standard.stream("swarm"), config.faults_stop_us);
+    ASSERT_TRUE(p.enabled(faults::FaultKind::kNodeMessageLoss)) << p.describe();
+    ASSERT_TRUE(p.enabled(faults::FaultKind::kStoreDeleteSlow)) << p.describe();
+    delayed += p.enabled(faults::FaultKind::kNodeMessageDelay) ? 1 : 0;
+    partitioned += p.enabled(faults::FaultKind::kNodePartition) ? 1 : 0;
+    EXPECT_FALSE(s.enabled(faults::FaultKind::kNodeMessageLoss) || s.enabled(faults::FaultKind::kStoreDeleteSlow));
+    faults::FaultPlan p_standard_kinds = p;
+    p_standard_kinds.node_message_loss = 0.0;
+    p_standard_kinds.node_message_delay_max_us = 0;
+    p_standard_kinds.node_partition_gap_us = 0;
+    p_standard_kinds.node_partition_length_us = 0;
+    p_standard_kinds.store_delete_hold_max_us = 0;
+    EXPECT_EQ(p_standard_kinds.describe(), s.describe()) << "seed " << seed;
+  }
+  EXPECT_GT(delayed, kSeeds / 4);
+  EXPECT_LT(delayed, kSeeds - kSeeds / 4);
+  EXPECT_GT(partitioned, kSeeds / 4);
+  EXPECT_LT(partitioned, kSeeds - kSeeds / 4);
 }
 
 TEST(InstanceScenario, ItIsDeterministicPerSeed) {

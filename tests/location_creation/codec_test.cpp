@@ -1,4 +1,4 @@
-// The command codec (47/48/49/20), OperationId and the stored creation records.
+// The command codec (47/48/49/20, 50/51), OperationId and the stored creation records.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -48,6 +48,33 @@ messaging::CloseCommand sample_close() {
   return c;
 }
 
+messaging::InstanceSpotRequest sample_instance_request() {
+  messaging::InstanceSpotRequest c;
+  c.request = 12;
+  c.op_id = OperationId{3, 4};
+  c.stable_type = "Chat";
+  c.mesh_name = "sim";
+  c.target_rid_hex = "00000000000a1001";
+  c.target = {"owner-b", 2};
+  c.spot_id = "chat-0";
+  c.source_rid_hex = "00000000000a1000";
+  c.source = {"owner-a", 5};
+  c.source_spot_id = "room:7";
+  c.deadline_store_ms = 1'764'417'600'500;
+  c.command39 = "kind=request";
+  c.args = std::string("a\0rg", 4);
+  c.first_message = "hello";
+  return c;
+}
+
+messaging::InstanceSpotReply sample_instance_reply() {
+  messaging::InstanceSpotReply r;
+  r.request = 12;
+  r.op_id = OperationId{3, 4};
+  r.outcome = instance::InstanceOutcome{instance::InstanceOutcomeKind::kRoute, 6, "00000000000a1002", "Chat", "moved"};
+  return r;
+}
+
 TEST(Codec, OperationIdHexRoundTrip) {
   const OperationId id{0x0123456789abcdefULL, 0x00000000000000ffULL};
   EXPECT_EQ(id.hex(), "0123456789abcdef00000000000000ff");
@@ -87,6 +114,57 @@ TEST(Codec, CloseAndFinalResultRoundTrip) {
   const std::string reply_bytes = messaging::encode(Command{reply});
   EXPECT_NE(reply_bytes.find("\"cmd\":20"), std::string::npos);
   EXPECT_EQ(std::get<messaging::FinalResultReply>(*messaging::decode(reply_bytes)), reply);
+}
+
+// 50 / 51: every field of the Instance Spot request (§7.1's creation info) and of its reply (the
+// target's InstanceOutcome, every kind) comes back; the optional source SpotId may be null.
+TEST(Codec, InstanceSpotRequestAndReplyRoundTrip) {
+  messaging::InstanceSpotRequest request = sample_instance_request();
+  const std::string bytes = messaging::encode(Command{request});
+  EXPECT_NE(bytes.find("\"cmd\":50"), std::string::npos) << bytes;
+  EXPECT_EQ(std::get<messaging::InstanceSpotRequest>(*messaging::decode(bytes)), request);
+  request.source_spot_id.reset();
+  const std::string without = messaging::encode(Command{request});
+  EXPECT_NE(without.find("\"sourceSpotId\":null"), std::string::npos) << without;
+  EXPECT_EQ(std::get<messaging::InstanceSpotRequest>(*messaging::decode(without)), request);
+
+  messaging::InstanceSpotReply reply = sample_instance_reply();
+  for (int kind = 0; kind <= static_cast<int>(instance::InstanceOutcomeKind::kSpotMoving); ++kind) {
+    reply.outcome.kind = static_cast<instance::InstanceOutcomeKind>(kind);
+    const std::string reply_bytes = messaging::encode(Command{reply});
+    EXPECT_NE(reply_bytes.find("\"cmd\":51"), std::string::npos) << reply_bytes;
+    EXPECT_EQ(std::get<messaging::InstanceSpotReply>(*messaging::decode(reply_bytes)), reply) << reply_bytes;
+  }
+}
+
+TEST(Codec, InstanceSpotWireBytesAreFixed) {
+  EXPECT_EQ(messaging::encode(Command{sample_instance_request()}),
+            R"({"args":"a\u0000rg","cmd":50,"command39":"kind=request","deadlineStoreMs":1764417600500,)"
+            R"("firstMessage":"hello","id":"chat-0","mesh":"sim","op":"00000000000000030000000000000004",)"
+            R"("request":12,"source":{"leaseGen":5,"owner":"owner-a"},"sourceRid":"00000000000a1000",)"
+            R"("sourceSpotId":"room:7","stableType":"Chat","target":{"leaseGen":2,"owner":"owner-b"},)"
+            R"("targetRid":"00000000000a1001"})");
+  EXPECT_EQ(messaging::encode(Command{sample_instance_reply()}),
+            R"({"cmd":51,"op":"00000000000000030000000000000004","outcome":{"kind":"route","message":"moved",)"
+            R"("objectGen":6,"route":"00000000000a1002","stableType":"Chat"},"request":12})");
+}
+
+// A reply's outcome kind must be one of §7.1's words; 50 and 51 are not each other.
+TEST(Codec, InstanceSpotFieldsAreChecked) {
+  const std::string reply = messaging::encode(Command{sample_instance_reply()});
+  const auto broken = [](std::string bytes, const std::string& from, const std::string& to) {
+    const std::size_t at = bytes.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    bytes.replace(at, from.size(), to);
+    return bytes;
+  };
+  EXPECT_FALSE(messaging::decode(broken(reply, "\"kind\":\"route\"", "\"kind\":\"routed\"")).has_value());
+  EXPECT_FALSE(messaging::decode(broken(reply, "\"objectGen\":6", "\"objectGen\":-6")).has_value());
+  EXPECT_FALSE(messaging::decode(broken(reply, "\"cmd\":51", "\"cmd\":50")).has_value());
+  const std::string request = messaging::encode(Command{sample_instance_request()});
+  EXPECT_FALSE(messaging::decode(broken(request, "\"sourceSpotId\":\"room:7\"", "\"sourceSpotId\":7")).has_value());
+  EXPECT_FALSE(messaging::decode(broken(request, "\"targetRid\"", "\"targetRID\"")).has_value());
+  EXPECT_FALSE(messaging::decode(broken(request, "\"cmd\":50", "\"cmd\":51")).has_value());
 }
 
 // The exact bytes on the wire: compact JSON, keys sorted. Captured from the codec before it

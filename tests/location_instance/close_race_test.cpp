@@ -57,11 +57,10 @@ class CloseRace : public InstanceTest {
 
   // Request A: prepared by the client's source, handed to the server's target by the test.
   InstanceRequest prepare_a() {
-    InstanceRequest request;
-    const InstanceOutcome prepared =
-        cluster->prepare_on(kClient, cluster->call(std::string(kSpot), std::string("Chat"), "a"), request);
-    EXPECT_TRUE(prepared.ok()) << prepared.message;
-    return request;
+    const PreparedRequest prepared =
+        cluster->prepare_on(kClient, cluster->call(std::string(kSpot), std::string("Chat"), "a"));
+    EXPECT_TRUE(prepared.outcome.ok()) << prepared.outcome.message;
+    return prepared.request;
   }
 
   // The server's Delete of the Spot row applies, then its reply is held `hold_us` (the Close

@@ -102,9 +102,10 @@ TEST_P(ConcurrentTargets, ExactlyOneCreatingOneFactoryRunOneFirstMessage) {
   watch(*cluster, w, {3, 4, 5});
   std::vector<InstanceRequest> requests(3);
   for (std::size_t source = 0; source < 3; ++source) {
-    const InstanceOutcome prepared = cluster->prepare_on(
-        source, cluster->call(std::string(kSpot), std::string("Chat"), "m" + std::to_string(source)), requests[source]);
-    ASSERT_TRUE(prepared.ok()) << prepared.message;
+    const PreparedRequest prepared =
+        cluster->prepare_on(source, cluster->call(std::string(kSpot), std::string("Chat"), "m" + std::to_string(source)));
+    ASSERT_TRUE(prepared.outcome.ok()) << prepared.outcome.message;
+    requests[source] = prepared.request;
   }
   EXPECT_FALSE(cluster->spot_row(std::string(kSpot)).has_value()) << "the source made no owner";
   EXPECT_EQ(w.reserve_writes, 0);
@@ -226,8 +227,9 @@ TEST_F(InstanceTest, LoserWaitsForASlowCreationAndFollowsTheReadyRow) {
   cluster->counters().factory_delay_us = seconds(5);
   std::vector<InstanceRequest> requests(2);
   for (std::size_t source = 0; source < 2; ++source) {
-    ASSERT_TRUE(cluster->prepare_on(source, cluster->call(std::string(kSpot), std::string("Chat"), "m"), requests[source])
-                    .ok());
+    const PreparedRequest prepared = cluster->prepare_on(source, cluster->call(std::string(kSpot), std::string("Chat"), "m"));
+    ASSERT_TRUE(prepared.outcome.ok());
+    requests[source] = prepared.request;
   }
   auto first = cluster->handle_on(2, requests[0]);
   ASSERT_TRUE(cluster->run_until([&] { return !cluster->events("instance.factory_run").empty(); }, seconds(10)));

@@ -25,8 +25,9 @@ inline InstanceNodeSpec server(std::vector<std::string> types) {
 
 class InstanceTest : public ::testing::Test {
  protected:
-  void make(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed = 1, LocationConfig location = {}) {
-    cluster = std::make_unique<InstanceCluster>(std::move(nodes), seed, location);
+  void make(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed = 1, LocationConfig location = {},
+            InstanceSourceConfig source = {seconds(30)}) {
+    cluster = std::make_unique<InstanceCluster>(std::move(nodes), seed, location, source);
     cluster->start();
   }
   void TearDown() override {

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <stdexcept>
 #include <variant>
 
@@ -46,8 +45,9 @@ struct InstanceCluster::InstanceHostRun {
         target(InstanceTargetContext{cluster.location_config(), run.node.platform(), run.node.store(), run.relocation,
                                      run.node.lease(), run.node.authority(), run.node.mesh_name(), run.node.rid_hex()},
                instances),
+        endpoint(run.node.platform(), run.node.dispatcher(), target),
         source(cluster.location_config(), run.node.platform(), run.node.store(), run.node.lease(),
-               run.node.mesh_name(), run.node.rid_hex()),
+               run.node.dispatcher(), run.node.mesh_name(), run.node.rid_hex(), cluster._source_config),
         slot(cluster._runs[run.index]) {
     EXPECT_EQ(slot, nullptr) << "two host runs of node " << run.index << " at once";
     slot = this;
@@ -56,22 +56,19 @@ struct InstanceCluster::InstanceHostRun {
   InstanceHostRun(const InstanceHostRun&) = delete;
   InstanceHostRun& operator=(const InstanceHostRun&) = delete;
 
-  // The application's Close after a first message (DeliveryFaults::close_after_first_*).
+  // The application's Close after a first message (ApplicationCloses), drawn from the target
+  // process's stream.
   static void maybe_close_after_first(InstanceCluster& cluster, std::size_t node, const InstanceMessage& message) {
-    const DeliveryFaults& faults = cluster._faults;
-    if (!message.first || faults.close_after_first_probability <= 0) {
-      return;
-    }
-    platform::Random& random = cluster.world().stream("instance-faults");
-    if (!random.chance(faults.close_after_first_probability)) {
-      return;
-    }
-    const TimeUs delay_us =
-        faults.close_delay_max_us > 0 ? static_cast<TimeUs>(random.below(faults.close_delay_max_us + 1)) : 0;
+    const ApplicationCloses& closes = cluster._closes;
     InstanceHostRun* run = cluster._runs[node];
-    if (run == nullptr) {
+    if (!message.first || closes.close_after_first_probability <= 0 || run == nullptr) {
       return;
     }
+    platform::Random& random = run->platform.random;
+    if (!random.chance(closes.close_after_first_probability)) {
+      return;
+    }
+    const TimeUs delay_us = closes.close_delay_max_us > 0 ? random.between(0, closes.close_delay_max_us) : 0;
     cluster.world().spawn(cluster.pid(node), "instance-close", [run, delay_us, spot = message.spot_id] {
       run->platform.clock.sleep_for(delay_us);
       run->target.close(spot);
@@ -107,12 +104,17 @@ struct InstanceCluster::InstanceHostRun {
   platform::Platform& platform;
   InstanceRegistry instances;
   InstanceTarget target;
+  InstanceEndpoint endpoint;  // command 50 -> target -> command 51
   InstanceSource source;
   InstanceHostRun*& slot;
 };
 
-InstanceCluster::InstanceCluster(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed, LocationConfig location)
-    : Cluster(cluster_options(nodes, seed, location)), _specs(std::move(nodes)), _runs(_specs.size(), nullptr) {
+InstanceCluster::InstanceCluster(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed, LocationConfig location,
+                                 InstanceSourceConfig source)
+    : Cluster(cluster_options(nodes, seed, location)),
+      _specs(std::move(nodes)),
+      _source_config(source),
+      _runs(_specs.size(), nullptr) {
   install_factories = [](std::size_t, platform::Platform&, creation::FactoryRegistry& factories) {
     factories.add(records::ObjectKind::kUserSpot, "Room",
                   [](const creation::FactoryContext&) { return creation::FactoryDecision::approve(); });
@@ -133,53 +135,37 @@ InstanceCall InstanceCluster::call(std::string spot_id, std::optional<std::strin
   return call;
 }
 
-InstanceOutcome InstanceCluster::deliver(std::size_t from, const std::string& target_rid_hex,
-                                         const InstanceRequest& request, TimeUs deadline_us) {
-  std::size_t to = size();
-  for (std::size_t i = 0; i < size(); ++i) {
-    if (rid_hex(i) == target_rid_hex) {
-      to = i;
+void InstanceCluster::partition_replies_to(std::size_t to, TimeUs until_us) {
+  for (std::size_t from = 0; from < size(); ++from) {
+    if (from != to) {
+      network().partition_one_way(rid(from), rid(to));
     }
   }
-  if (to == size() || _runs[to] == nullptr) {
-    return InstanceOutcome{InstanceOutcomeKind::kDeadlineExceeded, 0, {}, {}, "no such target"};
-  }
-  const int send = _sends[request.op_id.hex()]++;
-  platform::Random& random = world().stream("instance-faults");
-  const bool lost = (_faults.lose_reply && _faults.lose_reply(request, send)) ||
-                    (_faults.lose_reply_probability > 0 && random.chance(_faults.lose_reply_probability));
-  const TimeUs request_delay_us =
-      _faults.request_delay_max_us > 0 ? static_cast<TimeUs>(random.below(_faults.request_delay_max_us + 1)) : 0;
-  auto result = std::make_shared<std::optional<InstanceOutcome>>();
-  InstanceHostRun* run = _runs[to];
-  world().spawn(pid(to), "instance-target", [run, request, result, request_delay_us] {
-    run->platform.clock.sleep_for(request_delay_us);
-    result->emplace(run->target.handle(request));
+  world().at(until_us, [this, to] {
+    for (std::size_t from = 0; from < size(); ++from) {
+      if (from != to) {
+        network().heal(rid(from), rid(to));
+      }
+    }
   });
-  platform::Platform& platform = _runs[from]->platform;
-  const TimeUs start_us = platform.clock.now_us();
-  const TimeUs wait_end_us =
-      _faults.reply_timeout_us > 0 ? std::min(deadline_us, start_us + _faults.reply_timeout_us) : deadline_us;
-  if (lost) {
-    ++_replies_lost;
-    platform.clock.sleep_until(wait_end_us);  // the answer never comes: the send timeout ends the wait
-    return InstanceOutcome{InstanceOutcomeKind::kDeadlineExceeded, 0, {}, {},
-                           "no answer within the send timeout (the target may have admitted the request)"};
-  }
-  while (!result->has_value() && platform.clock.now_us() < wait_end_us) {  // bounded by the deadline
-    platform.clock.sleep_for(platform::millis(1));                         // the simulated network hop
-  }
-  if (!result->has_value()) {
-    return InstanceOutcome{InstanceOutcomeKind::kDeadlineExceeded, 0, {}, {}, "no answer"};
-  }
-  InstanceOutcome answer = **result;
-  if (_faults.reply_delay_us) {
-    const TimeUs delay_us = _faults.reply_delay_us(request, send, answer);
-    if (delay_us > 0) {
-      platform.clock.sleep_for(std::min(delay_us, std::max<TimeUs>(0, deadline_us - platform.clock.now_us())));
+}
+
+void InstanceCluster::set_links_between_nodes(const sim::LinkConfig& config) {
+  for (std::size_t a = 0; a < size(); ++a) {
+    for (std::size_t b = 0; b < size(); ++b) {
+      if (a != b) {
+        network().set_link_config(rid(a), rid(b), config);
+      }
     }
   }
-  return answer;
+}
+
+std::size_t InstanceCluster::dropped_to(std::size_t to) const {
+  std::size_t dropped = 0;
+  for (const sim::TraceEvent& event : events("net.drop")) {
+    dropped += event.number("to") == static_cast<std::int64_t>(rid(to)) ? 1 : 0;
+  }
+  return dropped;
 }
 
 InstanceTarget* InstanceCluster::target(std::size_t i) { return _runs[i] == nullptr ? nullptr : &_runs[i]->target; }
@@ -198,11 +184,7 @@ std::shared_ptr<std::optional<InstanceOutcome>> InstanceCluster::send_from(std::
   auto result = std::make_shared<std::optional<InstanceOutcome>>();
   InstanceSource* source = _runs[i] == nullptr ? nullptr : &_runs[i]->source;
   EXPECT_NE(source, nullptr) << "node " << i << " is not up";
-  spawn_on(i, [this, i, source, call, result](creation::CreationNode&) {
-    result->emplace(source->send(call, [this, i, &call](const std::string& rid, const InstanceRequest& request) {
-      return deliver(i, rid, request, call.deadline_us);
-    }));
-  });
+  spawn_on(i, [source, call, result](creation::CreationNode&) { result->emplace(source->send(call)); });
   return result;
 }
 
@@ -216,13 +198,13 @@ std::shared_ptr<std::optional<InstanceOutcome>> InstanceCluster::handle_on(std::
   return result;
 }
 
-InstanceOutcome InstanceCluster::prepare_on(std::size_t i, const InstanceCall& call, InstanceRequest& request) {
-  std::optional<InstanceOutcome> out;
+PreparedRequest InstanceCluster::prepare_on(std::size_t i, const InstanceCall& call) {
+  std::optional<PreparedRequest> out;
   InstanceSource* source = _runs[i] == nullptr ? nullptr : &_runs[i]->source;
   EXPECT_NE(source, nullptr) << "node " << i << " is not up";
-  run_on(i, [&](creation::CreationNode&) { out.emplace(source->prepare(call, request)); });
+  run_on(i, [&](creation::CreationNode&) { out.emplace(source->prepare(call)); });
   EXPECT_TRUE(out.has_value());
-  return out.value_or(InstanceOutcome{});
+  return out.value_or(PreparedRequest{});
 }
 
 std::optional<records::AuthorityRecord> InstanceCluster::spot_row(const std::string& spot_id) {

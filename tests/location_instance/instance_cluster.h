@@ -1,14 +1,15 @@
 // The Instance Spot tests' cluster: the Location tests' one Cluster (tests/location_support)
 // with, per server node, the Instance Spot capabilities of its stable types in the descriptor,
 // a Room factory, and — attached to every host run once it published — an InstanceRegistry, an
-// InstanceTarget and an InstanceSource using that host run's Relocation Store client.
+// InstanceTarget behind an InstanceEndpoint and an InstanceSource using that host run's
+// Relocation Store client and its CreationNode's Dispatcher.
 //
-// Delivery of an Instance Spot request (InstanceSource::Deliver) is simulated: a task on the
-// target's process runs InstanceTarget::handle and the source task waits (bounded) for it.
+// An Instance Spot request travels as command 50 and its reply as command 51 over the
+// simulated network (sim::Network): a test loses, delays or partitions them there
+// (`network()`, `partition_replies_to`, `set_links_between_nodes`), never in the cluster.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "impl/location/instance/instance_endpoint.h"
 #include "impl/location/instance/instance_source.h"
 #include "impl/location/instance/instance_target.h"
 #include "tests/location_support/cluster.h"
@@ -38,21 +40,11 @@ struct Counters {
   bool reject = false;
 };
 
-// Faults of the simulated delivery and the application's Close, drawn from the world's
-// "instance-faults" stream where a probability is given (deterministic per seed).
-struct DeliveryFaults {
-  // The target runs handle() to the end but its answer never reaches the source (`send` counts
-  // the sends of one OperationId from 0). Either hook or probability.
-  std::function<bool(const InstanceRequest&, int send)> lose_reply;
-  double lose_reply_probability = 0;
-  // Extra delay of the answer on its way back to the source.
-  std::function<TimeUs(const InstanceRequest&, int send, const InstanceOutcome&)> reply_delay_us;
-  // Network delay before the target takes the request: uniform in [0, request_delay_max_us].
-  TimeUs request_delay_max_us = 0;
-  // The source's send timeout: it waits at most this long for one answer (0: until the deadline).
-  TimeUs reply_timeout_us = 0;
-  // The application closes (Close without Reincarnate) a Spot this long after its first message
-  // ran: uniform in [0, close_delay_max_us], with this probability per incarnation.
+// The application's Close after a first message (workload, not a fault): the application closes
+// (Close without Reincarnate) a Spot this long after its first message ran, uniform in
+// [0, close_delay_max_us], with this probability per incarnation — drawn from the target
+// process's own stream.
+struct ApplicationCloses {
   double close_after_first_probability = 0;
   TimeUs close_delay_max_us = 0;
 };
@@ -60,7 +52,9 @@ struct DeliveryFaults {
 class InstanceCluster : public creation::testing::Cluster {
  public:
   // `location`: the LocationConfig of every node (e.g. a planted test_only_bugs flag).
-  explicit InstanceCluster(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed = 1, LocationConfig location = {});
+  // `source`: every source's send timeout (by default as long as call()'s deadline).
+  explicit InstanceCluster(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed = 1, LocationConfig location = {},
+                           InstanceSourceConfig source = {platform::seconds(30)});
   ~InstanceCluster();  // ends every host run while _runs and _counters are alive
   InstanceCluster(const InstanceCluster&) = delete;
   InstanceCluster& operator=(const InstanceCluster&) = delete;
@@ -71,7 +65,7 @@ class InstanceCluster : public creation::testing::Cluster {
   // chosen by the test rather than by placement).
   std::shared_ptr<std::optional<InstanceOutcome>> handle_on(std::size_t i, InstanceRequest request);
   // InstanceSource::prepare on node i (run to completion): the request and its placement.
-  InstanceOutcome prepare_on(std::size_t i, const InstanceCall& call, InstanceRequest& request);
+  PreparedRequest prepare_on(std::size_t i, const InstanceCall& call);
   InstanceCall call(std::string spot_id, std::optional<std::string> type, std::string body);
   // InstanceTarget::close(spot_id) on node i's current host run (a task).
   std::shared_ptr<std::optional<InstanceOutcome>> close_on(std::size_t i, std::string spot_id);
@@ -79,9 +73,17 @@ class InstanceCluster : public creation::testing::Cluster {
   // Node i's current host run's target (null when down).
   InstanceTarget* target(std::size_t i);
 
-  DeliveryFaults& faults() { return _faults; }
-  // Answers dropped by DeliveryFaults so far.
-  int replies_lost() const { return _replies_lost; }
+  ApplicationCloses& closes() { return _closes; }
+
+  // The simulated network between the nodes.
+  sim::Network& network() { return world().network(); }
+  // Every message from the other nodes to node `to` is dropped (a one-way partition) until
+  // `until_us` (world time): a target runs what it receives, its reply never arrives.
+  void partition_replies_to(std::size_t to, TimeUs until_us);
+  // Every connection between two distinct nodes gets `config` (latency, loss).
+  void set_links_between_nodes(const sim::LinkConfig& config);
+  // Messages the network dropped on their way to node `to` so far (net.drop).
+  std::size_t dropped_to(std::size_t to) const;
 
   Counters& counters() { return _counters; }
   // The authority row of a SpotId as the store engine holds it now.
@@ -89,15 +91,12 @@ class InstanceCluster : public creation::testing::Cluster {
 
  private:
   struct InstanceHostRun;  // what attach() builds in each host run
-  InstanceOutcome deliver(std::size_t from, const std::string& target_rid_hex, const InstanceRequest& request,
-                          TimeUs deadline_us);
 
   std::vector<InstanceNodeSpec> _specs;
+  InstanceSourceConfig _source_config;
   std::vector<InstanceHostRun*> _runs;  // by node: its current host run's services, null when down
   Counters _counters;
-  DeliveryFaults _faults;
-  std::map<std::string, int> _sends;  // by OperationId hex: sends so far
-  int _replies_lost = 0;
+  ApplicationCloses _closes;
 };
 
 }  // namespace spotcheck::location::instance::testing

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,7 @@ enum class InstanceOutcomeKind {
 };
 
 std::string_view to_string(InstanceOutcomeKind kind);
+std::optional<InstanceOutcomeKind> parse_instance_outcome_kind(std::string_view text);
 
 struct InstanceOutcome {
   InstanceOutcomeKind kind = InstanceOutcomeKind::kStoreError;
@@ -32,6 +34,7 @@ struct InstanceOutcome {
   std::string message;
 
   bool ok() const { return kind == InstanceOutcomeKind::kCreated || kind == InstanceOutcomeKind::kDelivered; }
+  friend bool operator==(const InstanceOutcome&, const InstanceOutcome&) = default;
 };
 
 }  // namespace spotcheck::location::instance

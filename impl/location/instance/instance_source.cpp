@@ -15,37 +15,75 @@ namespace spotcheck::location::instance {
 
 using platform::Field;
 
+namespace {
+
+TargetNode target_of(const NodeView& node) {
+  return TargetNode{node.descriptor.routing_id_hex,
+                    messaging::WireHostRun{node.descriptor.owner_id, node.descriptor.lease_generation}};
+}
+
+// Command 50 for one send of `request` to `target`, correlated by `correlation`.
+messaging::InstanceSpotRequest command_of(const InstanceCall& call, const InstanceRequest& request,
+                                          const TargetNode& target, std::uint64_t correlation) {
+  messaging::InstanceSpotRequest command;
+  command.request = correlation;
+  command.op_id = request.op_id;
+  command.stable_type = request.stable_type;
+  command.mesh_name = request.mesh_name;
+  command.target_rid_hex = target.rid_hex;
+  command.target = target.host_run;
+  command.spot_id = request.spot_id;
+  command.source_rid_hex = request.source_rid_hex;
+  command.source = request.source;
+  command.source_spot_id = call.source_spot_id;
+  command.deadline_store_ms = request.deadline_store_ms;
+  command.command39 = call.command39;
+  command.args = request.args;
+  command.first_message = request.first_message;
+  return command;
+}
+
+}  // namespace
+
 InstanceSource::InstanceSource(const LocationConfig& config, platform::Platform& platform,
-                               store::LocationStore& store, OwnerLease& lease, std::string mesh_name,
-                               std::string rid_hex)
+                               store::LocationStore& store, OwnerLease& lease, messaging::Dispatcher& dispatcher,
+                               std::string mesh_name, std::string rid_hex, InstanceSourceConfig source_config)
     : _config(config),
       _platform(platform),
       _store(store),
       _lease(lease),
+      _dispatcher(dispatcher),
       _mesh_name(std::move(mesh_name)),
-      _rid_hex(std::move(rid_hex)) {}
+      _rid_hex(std::move(rid_hex)),
+      _source_config(source_config) {
+  LOCATION_ASSERT(_source_config.send_timeout_us > 0);
+}
 
-InstanceOutcome InstanceSource::prepare(const InstanceCall& call, InstanceRequest& request) {
+PreparedRequest InstanceSource::prepare(const InstanceCall& call) {
+  PreparedRequest prepared;
   Result<DescriptorList> list = read_descriptor_list(_store, _platform, _config, _mesh_name);
   if (!list.ok()) {
-    return InstanceOutcome{InstanceOutcomeKind::kStoreError, 0, {}, {}, describe(list.error())};
+    prepared.outcome = InstanceOutcome{InstanceOutcomeKind::kStoreError, 0, {}, {}, describe(list.error())};
+    return prepared;
   }
   const TypeChoice type = choose_instance_type(call.stable_type, list.value().nodes);
   _platform.events.emit(events::kTypeSelected,
                         {Field::str("id", call.spot_id), Field::num("requested", call.stable_type.has_value() ? 1 : 0),
                          Field::str("stable_type", type.stable_type), Field::str("outcome", to_string(type.error))});
   if (!type.ok()) {
-    return InstanceOutcome{type.error, 0, {}, {}, "Instance Spot type selection"};
+    prepared.outcome = InstanceOutcome{type.error, 0, {}, {}, "Instance Spot type selection"};
+    return prepared;
   }
   const PlacementRequest placement{records::ObjectKind::kInstanceSpot, type.stable_type, {}};
   Result<NodeView> target = choose_placement_target(_store, _platform, _config, list.value().nodes, placement);
   if (!target.ok()) {
     const bool none = target.error_kind() == ErrorKind::kNoCandidate;
-    return InstanceOutcome{none ? InstanceOutcomeKind::kNotConfigured : InstanceOutcomeKind::kStoreError, 0, {},
-                           type.stable_type, describe(target.error())};
+    prepared.outcome = InstanceOutcome{none ? InstanceOutcomeKind::kNotConfigured : InstanceOutcomeKind::kStoreError,
+                                       0, {}, type.stable_type, describe(target.error())};
+    return prepared;
   }
   const std::int64_t left_ms = (call.deadline_us - _platform.clock.now_us()) / platform::kMicrosPerMilli;
-  request = InstanceRequest{};
+  InstanceRequest& request = prepared.request;
   request.stable_type = type.stable_type;
   request.mesh_name = _mesh_name;
   request.spot_id = call.spot_id;
@@ -55,18 +93,19 @@ InstanceOutcome InstanceSource::prepare(const InstanceCall& call, InstanceReques
   request.deadline_store_ms = _lease.estimated_store_now_ms() + left_ms;
   request.args = call.args;
   request.first_message = call.first_message;
-  return InstanceOutcome{InstanceOutcomeKind::kCreated, 0, target.value().descriptor.routing_id_hex,
-                         type.stable_type, {}};
+  prepared.target = target_of(target.value());
+  prepared.outcome = InstanceOutcome{InstanceOutcomeKind::kCreated, 0, prepared.target.rid_hex, type.stable_type, {}};
+  return prepared;
 }
 
-std::string InstanceSource::placement_target(const std::string& stable_type) {
+TargetNode InstanceSource::placement_target(const std::string& stable_type) {
   Result<DescriptorList> list = read_descriptor_list(_store, _platform, _config, _mesh_name);
   if (!list.ok()) {
     return {};
   }
   const PlacementRequest placement{records::ObjectKind::kInstanceSpot, stable_type, {}};
   Result<NodeView> target = choose_placement_target(_store, _platform, _config, list.value().nodes, placement);
-  return target.ok() ? target.value().descriptor.routing_id_hex : std::string{};
+  return target.ok() ? target_of(target.value()) : TargetNode{};
 }
 
 InstanceSource::AuthorityAnswer InstanceSource::read_authority(const InstanceRequest& request,
@@ -114,7 +153,7 @@ std::optional<std::string> InstanceSource::stale_route_retry(const InstanceCall&
     }
     const AuthorityAnswer answer = read_authority(request, call.deadline_us, "stale_route");
     if (answer.kind == AuthorityAnswer::Kind::kMissing) {
-      std::string target = placement_target(request.stable_type);  // cold: the same first message again
+      std::string target = placement_target(request.stable_type).rid_hex;  // cold: the same first message again
       if (!target.empty()) {
         return target;
       }
@@ -127,19 +166,63 @@ std::optional<std::string> InstanceSource::stale_route_retry(const InstanceCall&
   return std::nullopt;
 }
 
-InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Deliver& deliver, InstanceRequest& request,
-                                             std::string target) {
+// The planted 0.26 step after a failed send: where to resubmit the same OperationId (emitting
+// instance.resubmitted), or nullopt (terminal).
+std::optional<std::string> InstanceSource::planted_resubmit_target(const InstanceCall& call,
+                                                                   const InstanceRequest& request,
+                                                                   const std::string& from_rid_hex,
+                                                                   InstanceOutcome failed) {
+  LOCATION_ASSERT(_config.test_only_bugs.retry_stale_instance_route);
+  if (failed.owner_rid_hex.empty()) {
+    failed.owner_rid_hex = from_rid_hex;  // the stale route
+  }
+  std::optional<std::string> next = stale_route_retry(call, request, failed);
+  if (next.has_value()) {
+    _platform.events.emit(events::kResubmitted,
+                          {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+                           Field::str("after", to_string(failed.kind)), Field::str("from", from_rid_hex),
+                           Field::str("to", *next)});
+  }
+  return next;
+}
+
+InstanceOutcome InstanceSource::exchange(const InstanceCall& call, const InstanceRequest& request,
+                                         const TargetNode& target) {
+  const std::optional<std::uint64_t> to = messaging::parse_routing_id_hex(target.rid_hex);
+  if (!to.has_value()) {
+    return InstanceOutcome{InstanceOutcomeKind::kNotConfigured, 0, {}, request.stable_type,
+                           "the target's routing id does not parse"};
+  }
+  messaging::Dispatcher::PendingCall pending = _dispatcher.open_call(messaging::CommandCode::kInstanceSpotReply);
+  _dispatcher.send(*to, messaging::Command{command_of(call, request, target, pending.request())});
+  const platform::TimeUs wait_end_us =
+      std::min(call.deadline_us, _platform.clock.now_us() + _source_config.send_timeout_us);
+  std::optional<messaging::InstanceSpotReply> reply = pending.wait_instance(wait_end_us);
+  pending.close();  // a reply after this is late: dropped by the dispatcher, never a second answer
+  if (!reply.has_value()) {
+    return InstanceOutcome{InstanceOutcomeKind::kDeadlineExceeded, 0, {}, {},
+                           "no answer within the send timeout (the target may have admitted the request)"};
+  }
+  if (reply->op_id != request.op_id) {
+    return InstanceOutcome{InstanceOutcomeKind::kFailed, 0, {}, request.stable_type,
+                           "the reply names another operation"};
+  }
+  return std::move(reply->outcome);
+}
+
+InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const InstanceRequest& request,
+                                             TargetNode target) {
   constexpr int kForwardsMax = 1;  // a route is followed once per activation
   constexpr int kSendsMax = 64;    // bound of the planted loop; the 0.27 policy sends at most 4 times
   int forwards = 0;
   bool reactivated = false;
   for (int hop = 0; hop < kSendsMax; ++hop) {
-    LOCATION_ASSERT(!target.empty());
+    LOCATION_ASSERT(!target.rid_hex.empty());
     _platform.events.emit(events::kRequestSent,
                           {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                           Field::str("stable_type", request.stable_type), Field::str("to", target),
+                           Field::str("stable_type", request.stable_type), Field::str("to", target.rid_hex),
                            Field::num("hop", hop)});
-    InstanceOutcome outcome = deliver(target, request);
+    InstanceOutcome outcome = exchange(call, request, target);
     if (outcome.kind == InstanceOutcomeKind::kRoute) {
       // Pre-admission: the target ran nothing and named the Ready owner.
       LOCATION_ASSERT(!outcome.owner_rid_hex.empty());
@@ -149,26 +232,19 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Del
       }
       ++forwards;
       _platform.events.emit(events::kRouted, {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                                              Field::str("from", target), Field::str("to", outcome.owner_rid_hex)});
-      target = outcome.owner_rid_hex;
+                                              Field::str("from", target.rid_hex), Field::str("to", outcome.owner_rid_hex)});
+      target = TargetNode{outcome.owner_rid_hex, {}};
       continue;
     }
     if (outcome.ok()) {
       return outcome;
     }
     if (_config.test_only_bugs.retry_stale_instance_route) {
-      if (outcome.owner_rid_hex.empty()) {
-        outcome.owner_rid_hex = target;  // the stale route
-      }
-      std::optional<std::string> next = stale_route_retry(call, request, outcome);
+      std::optional<std::string> next = planted_resubmit_target(call, request, target.rid_hex, outcome);
       if (!next.has_value()) {
         return outcome;
       }
-      _platform.events.emit(events::kResubmitted,
-                            {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                             Field::str("after", to_string(outcome.kind)), Field::str("from", target),
-                             Field::str("to", *next)});
-      target = std::move(*next);
+      target = TargetNode{std::move(*next), {}};
       forwards = 0;
       continue;
     }
@@ -181,8 +257,8 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Del
     if (answer.kind != AuthorityAnswer::Kind::kMissing || _platform.clock.now_us() >= call.deadline_us) {
       return outcome;
     }
-    std::string next = placement_target(request.stable_type);  // Close released it: one new incarnation
-    if (next.empty()) {
+    TargetNode next = placement_target(request.stable_type);  // Close released it: one new incarnation
+    if (next.rid_hex.empty()) {
       return outcome;
     }
     reactivated = true;
@@ -193,13 +269,13 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Del
                          "the request was resubmitted too many times"};
 }
 
-InstanceOutcome InstanceSource::send(const InstanceCall& call, const Deliver& deliver) {
-  InstanceRequest request;
-  InstanceOutcome prepared = prepare(call, request);
-  if (!prepared.ok()) {
-    return prepared;  // nothing was sent
+InstanceOutcome InstanceSource::send(const InstanceCall& call) {
+  PreparedRequest prepared = prepare(call);
+  if (!prepared.outcome.ok()) {
+    return prepared.outcome;  // nothing was sent
   }
-  InstanceOutcome outcome = deliver_once(call, deliver, request, prepared.owner_rid_hex);
+  const InstanceRequest& request = prepared.request;
+  InstanceOutcome outcome = deliver_once(call, request, prepared.target);
   _platform.events.emit(events::kReplyDelivered,
                         {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                          Field::str("source", request.source_rid_hex), Field::str("source_owner", request.source.owner_id),

@@ -3,9 +3,12 @@
 // nodes registering that type, and sends the request — creation info plus the first message. It
 // never writes the Location Store: no owner, no generation, no Creating row is made here.
 //
-// Delivery is a seam (`Deliver`): it hands the request to the named target node and returns that
-// target's outcome. If the target answers kRoute (Ready on another node) the source forwards the
-// same request once to that route; a second kRoute ends as kInvalidOperation.
+// The request crosses platform::Transport as command 50 (messaging/commands.h) through the node's
+// Dispatcher: the source opens a PendingCall for the command-51 reply, sends, and waits at most
+// its send timeout (InstanceSourceConfig), never past the deadline. No reply in that time is "no
+// answer" (kDeadlineExceeded). If the target answers kRoute (Ready on another node) the source
+// forwards the same request once to that route, over the transport too; a second kRoute ends as
+// kInvalidOperation.
 //
 // At most once (framework 0.27's failover policy): once a request may have crossed the transport
 // boundary, the target may have admitted and run it, so the source never resubmits it after an
@@ -21,7 +24,6 @@
 // with the same first message, in a loop under the deadline — which can run one operation twice.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +32,7 @@
 #include "impl/location/instance/instance_outcome.h"
 #include "impl/location/instance/instance_request.h"
 #include "impl/location/lease/owner_lease.h"
+#include "impl/location/messaging/dispatcher.h"
 #include "impl/platform/platform.h"
 #include "impl/store/spi/location_store.h"
 
@@ -41,21 +44,42 @@ struct InstanceCall {
   std::string args;
   std::string first_message;
   platform::TimeUs deadline_us = 0;  // local
+  std::optional<std::string> source_spot_id;  // the sending Spot, when a Spot sends
+  std::string command39;                      // the command-39 information, passed through
+};
+
+struct InstanceSourceConfig {
+  // The send timeout: how long the source waits for one reply before it counts as no answer.
+  platform::TimeUs send_timeout_us = platform::seconds(1);
+};
+
+// The node a request is addressed to: its RID and, when the source read its descriptor, its
+// host run (the target descriptor of command 50; empty on a route the source only knows by RID).
+struct TargetNode {
+  std::string rid_hex;
+  messaging::WireHostRun host_run;
+};
+
+// What prepare() made: kCreated in `outcome.kind` means "ready to send" to `target` (its RID
+// also in `outcome.owner_rid_hex`).
+struct PreparedRequest {
+  InstanceOutcome outcome;
+  InstanceRequest request;
+  TargetNode target;
 };
 
 class InstanceSource {
  public:
-  using Deliver = std::function<InstanceOutcome(const std::string& target_rid_hex, const InstanceRequest& request)>;
-
   InstanceSource(const LocationConfig& config, platform::Platform& platform, store::LocationStore& store,
-                 OwnerLease& lease, std::string mesh_name, std::string rid_hex);
+                 OwnerLease& lease, messaging::Dispatcher& dispatcher, std::string mesh_name, std::string rid_hex,
+                 InstanceSourceConfig source_config = {});
 
-  // Builds the request and picks the target; kCreated in `outcome.kind` means "ready to send",
-  // with the target's RID in `outcome.owner_rid_hex`.
-  InstanceOutcome prepare(const InstanceCall& call, InstanceRequest& request);
-  // prepare + deliver (+ one forward on kRoute, + one new activation after kSpotMoving and a
-  // Missing authority read); emits instance.reply_delivered with the outcome returned.
-  InstanceOutcome send(const InstanceCall& call, const Deliver& deliver);
+  // Builds the request and picks the target by placement.
+  PreparedRequest prepare(const InstanceCall& call);
+  // prepare + send over the transport (+ one forward on kRoute, + one new activation after
+  // kSpotMoving and a Missing authority read); emits instance.reply_delivered with the outcome
+  // returned.
+  InstanceOutcome send(const InstanceCall& call);
 
  private:
   // What one authority read of the SpotId found (the source only reads the Location Store).
@@ -64,11 +88,17 @@ class InstanceSource {
     std::string owner_rid_hex;  // kReady
   };
   AuthorityAnswer read_authority(const InstanceRequest& request, platform::TimeUs deadline_us, std::string_view why);
-  // A placement target for a new activation (the descriptor list re-read); empty if none.
-  std::string placement_target(const std::string& stable_type);
-  InstanceOutcome deliver_once(const InstanceCall& call, const Deliver& deliver, InstanceRequest& request,
-                               std::string target);
-  // The planted 0.26 loop: where to resubmit after `failed`, or nullopt (terminal).
+  // A placement target for a new activation (the descriptor list re-read); empty RID if none.
+  TargetNode placement_target(const std::string& stable_type);
+  InstanceOutcome deliver_once(const InstanceCall& call, const InstanceRequest& request, TargetNode target);
+  // One command-50 exchange with `target`: the reply's outcome, or no answer within the send
+  // timeout (kDeadlineExceeded; the target may have admitted the request).
+  InstanceOutcome exchange(const InstanceCall& call, const InstanceRequest& request, const TargetNode& target);
+  // The planted 0.26 loop (test_only_bugs.retry_stale_instance_route): where to resubmit after
+  // `failed`, or nullopt (terminal). planted_resubmit_target is the step deliver_once calls;
+  // stale_route_retry its re-read loop. Both exist only for the planted bug.
+  std::optional<std::string> planted_resubmit_target(const InstanceCall& call, const InstanceRequest& request,
+                                                     const std::string& from_rid_hex, InstanceOutcome failed);
   std::optional<std::string> stale_route_retry(const InstanceCall& call, const InstanceRequest& request,
                                                const InstanceOutcome& failed);
 
@@ -76,8 +106,10 @@ class InstanceSource {
   platform::Platform& _platform;
   store::LocationStore& _store;
   OwnerLease& _lease;
+  messaging::Dispatcher& _dispatcher;
   std::string _mesh_name;
   std::string _rid_hex;
+  InstanceSourceConfig _source_config;
 };
 
 }  // namespace spotcheck::location::instance

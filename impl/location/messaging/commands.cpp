@@ -95,6 +95,40 @@ void fields(Io& io, M& r) {
   io("appReply", r.app_reply);
 }
 
+template <class Io, FieldsOf<InstanceSpotRequest> M>
+void fields(Io& io, M& c) {
+  io("request", c.request);
+  io("op", c.op_id);
+  io("stableType", c.stable_type);
+  io("mesh", c.mesh_name);
+  io("targetRid", c.target_rid_hex);
+  io("target", c.target);
+  io("id", c.spot_id);
+  io("sourceRid", c.source_rid_hex);
+  io("source", c.source);
+  io("sourceSpotId", c.source_spot_id);  // null unless a Spot sends
+  io("deadlineStoreMs", c.deadline_store_ms);
+  io("command39", c.command39);
+  io("args", c.args);
+  io("firstMessage", c.first_message);
+}
+
+template <class Io, FieldsOf<instance::InstanceOutcome> M>
+void fields(Io& io, M& o) {
+  io("kind", o.kind);
+  io("objectGen", o.object_generation);
+  io("route", o.owner_rid_hex);  // the Ready owner for `route`; the owner otherwise, or empty
+  io("stableType", o.stable_type);
+  io("message", o.message);
+}
+
+template <class Io, FieldsOf<InstanceSpotReply> M>
+void fields(Io& io, M& r) {
+  io("request", r.request);
+  io("op", r.op_id);
+  io("outcome", r.outcome);
+}
+
 // Writes one field into a JSON object: numbers as JSON numbers (unsigned stay unsigned), enums
 // and OperationId as their text.
 class JsonWriter {
@@ -117,6 +151,13 @@ class JsonWriter {
   void operator()(const char* key, const std::optional<WireRef>& ref) {
     _object[key] = ref.has_value() ? nested(*ref) : json(nullptr);
   }
+  void operator()(const char* key, const std::optional<std::string>& text) {
+    _object[key] = text.has_value() ? json(*text) : json(nullptr);
+  }
+  void operator()(const char* key, instance::InstanceOutcomeKind kind) {
+    _object[key] = std::string(instance::to_string(kind));
+  }
+  void operator()(const char* key, const instance::InstanceOutcome& outcome) { _object[key] = nested(outcome); }
 
  private:
   template <class Nested>
@@ -170,6 +211,18 @@ class JsonReader {
     read_nested(value, read);
     ref = std::move(read);
   }
+  void operator()(const char* key, std::optional<std::string>& text) {
+    const json& value = _object.at(key);
+    if (value.is_null()) {
+      text.reset();
+      return;
+    }
+    text = value.get<std::string>();
+  }
+  void operator()(const char* key, instance::InstanceOutcomeKind& kind) {
+    kind = known(instance::parse_instance_outcome_kind(text_of(key)));
+  }
+  void operator()(const char* key, instance::InstanceOutcome& outcome) { read_nested(_object.at(key), outcome); }
 
  private:
   std::string text_of(const char* key) const { return _object.at(key).get<std::string>(); }
@@ -248,6 +301,10 @@ std::optional<Command> decode(std::string_view bytes) {
         return decode_as<CloseCommand>(j, cmd);
       case static_cast<std::uint64_t>(CommandCode::kFinalResult):
         return decode_as<FinalResultReply>(j, cmd);
+      case static_cast<std::uint64_t>(CommandCode::kInstanceSpotRequest):
+        return decode_as<InstanceSpotRequest>(j, cmd);
+      case static_cast<std::uint64_t>(CommandCode::kInstanceSpotReply):
+        return decode_as<InstanceSpotReply>(j, cmd);
       default:
         return std::nullopt;
     }

@@ -8,6 +8,11 @@
 //   48 userSpotClose     CloseCommand (also carries Actor Destroy, kind = actor: this slice's
 //                        choice — the spec names no separate command for it)
 //   20 final result      FinalResultReply, the one reply of 47/48/49
+//   50 instanceSpotRequest  InstanceSpotRequest: §7.1's creation info and the first message
+//   51 instanceSpotReply    InstanceSpotReply, the one reply of 50 (the target's InstanceOutcome)
+//
+// §7.1 names no command number for the Instance Spot request or its reply: 50 and 51 are this
+// slice's choice (unused by the spec's numbered commands 20, 39, 44, 47, 48, 49).
 //
 // The network correlation ("request") and the reply route (the envelope's sender) are never
 // stored in the Location Store (§7 "Stored final result").
@@ -19,6 +24,7 @@
 #include <string_view>
 #include <variant>
 
+#include "impl/location/instance/instance_outcome.h"
 #include "impl/location/messaging/operation_id.h"
 #include "impl/records/enums.h"
 #include "impl/records/keys.h"
@@ -30,6 +36,8 @@ enum class CommandCode : std::uint32_t {
   kUserSpotCreate = 47,
   kUserSpotClose = 48,
   kActorCreate = 49,
+  kInstanceSpotRequest = 50,
+  kInstanceSpotReply = 51,
 };
 
 // One host run on the wire (§3.1).
@@ -123,7 +131,42 @@ struct FinalResultReply {
   friend bool operator==(const FinalResultReply&, const FinalResultReply&) = default;
 };
 
-using Command = std::variant<CreateCommand, CloseCommand, FinalResultReply>;
+// 50: an Instance Spot request (spec §7.1): the creation info the source sends and the first
+// message. The source created no owner and no generation; the target cold-activates the Spot if
+// no record exists. `request` is the reply correlation; the target descriptor is the node the
+// source addressed (its host run as the source read it; empty on a kRoute forward, where the
+// source knows only the route's RID).
+struct InstanceSpotRequest {
+  std::uint64_t request = 0;
+  OperationId op_id;
+  std::string stable_type;
+  std::string mesh_name;
+  std::string target_rid_hex;
+  WireHostRun target;
+  std::string spot_id;
+  std::string source_rid_hex;
+  WireHostRun source;
+  std::optional<std::string> source_spot_id;  // the sending Spot, when a Spot sends
+  std::int64_t deadline_store_ms = 0;
+  std::string command39;  // the command-39 information, opaque to this runtime
+  std::string args;           // creation arguments, opaque
+  std::string first_message;  // the first message body, opaque
+
+  CommandCode code() const { return CommandCode::kInstanceSpotRequest; }
+  friend bool operator==(const InstanceSpotRequest&, const InstanceSpotRequest&) = default;
+};
+
+// 51: how the target ended one Instance Spot request, freshly built for the connection that asked.
+struct InstanceSpotReply {
+  std::uint64_t request = 0;
+  OperationId op_id;
+  instance::InstanceOutcome outcome;
+
+  CommandCode code() const { return CommandCode::kInstanceSpotReply; }
+  friend bool operator==(const InstanceSpotReply&, const InstanceSpotReply&) = default;
+};
+
+using Command = std::variant<CreateCommand, CloseCommand, FinalResultReply, InstanceSpotRequest, InstanceSpotReply>;
 
 std::string encode(const Command& command);
 // nullopt for anything that is not a well-formed command of this codec.

@@ -1,6 +1,8 @@
 #include "impl/location/messaging/dispatcher.h"
 
+#include <string>
 #include <utility>
+#include <variant>
 
 #include "impl/location/check.h"
 #include "impl/location/messaging/messaging_events.h"
@@ -8,6 +10,29 @@
 namespace spotcheck::location::messaging {
 
 using platform::Field;
+
+namespace {
+
+// What a reply names for messaging.late_reply: its request, operation and outcome.
+struct ReplyView {
+  std::uint64_t request = 0;
+  std::string op_hex;
+  std::string_view outcome;
+};
+
+ReplyView view_of(const Command& reply) {
+  if (const auto* final_result = std::get_if<FinalResultReply>(&reply)) {
+    return ReplyView{final_result->request, final_result->op_id.hex(), to_string(final_result->outcome)};
+  }
+  const auto& instance_reply = std::get<InstanceSpotReply>(reply);
+  return ReplyView{instance_reply.request, instance_reply.op_id.hex(), instance::to_string(instance_reply.outcome.kind)};
+}
+
+CommandCode code_of(const Command& command) {
+  return std::visit([](const auto& message) { return message.code(); }, command);
+}
+
+}  // namespace
 
 Dispatcher::Dispatcher(platform::Platform& platform, DispatcherConfig config)
     : _platform(platform), _config(config) {
@@ -63,17 +88,25 @@ void Dispatcher::dispatch(platform::RoutingId from, Command command) {
     }
     return;
   }
-  deliver_reply(from, std::get<FinalResultReply>(std::move(command)));
+  if (auto* instance_request = std::get_if<InstanceSpotRequest>(&command)) {
+    if (_on_instance_request) {
+      _on_instance_request(from, std::move(*instance_request));
+    }
+    return;
+  }
+  deliver_reply(from, std::move(command));
 }
 
-void Dispatcher::deliver_reply(platform::RoutingId from, FinalResultReply reply) {
-  auto it = _calls.find(reply.request);
-  if (it == _calls.end() || it->second.reply.has_value() || it->second.taken) {
+void Dispatcher::deliver_reply(platform::RoutingId from, Command reply) {
+  LOCATION_ASSERT(std::holds_alternative<FinalResultReply>(reply) || std::holds_alternative<InstanceSpotReply>(reply));
+  const ReplyView view = view_of(reply);
+  auto it = _calls.find(view.request);
+  if (it == _calls.end() || it->second.reply.has_value() || it->second.taken ||
+      it->second.reply_code != code_of(reply)) {
     _platform.events.emit(events::kLateReply,
                           {Field::str("from", routing_id_hex(from)),
-                           Field::num("request", static_cast<std::int64_t>(reply.request)),
-                           Field::str("op_id", reply.op_id.hex()),
-                           Field::str("outcome", to_string(reply.outcome))});
+                           Field::num("request", static_cast<std::int64_t>(view.request)),
+                           Field::str("op_id", view.op_hex), Field::str("outcome", view.outcome)});
     return;
   }
   it->second.reply = std::move(reply);
@@ -84,11 +117,12 @@ void Dispatcher::send(platform::RoutingId to, const Command& command) {
   _platform.transport.send(to, encode(command));
 }
 
-Dispatcher::PendingCall Dispatcher::open_call() {
+Dispatcher::PendingCall Dispatcher::open_call(CommandCode reply_code) {
+  LOCATION_ASSERT(reply_code == CommandCode::kFinalResult || reply_code == CommandCode::kInstanceSpotReply);
   LOCATION_ASSERT(_calls.size() < _config.open_calls_max);
   const std::uint64_t request = _next_request;
   ++_next_request;
-  auto [it, inserted] = _calls.emplace(request, Call{_platform.tasks.make_gate(), std::nullopt, false});
+  auto [it, inserted] = _calls.emplace(request, Call{_platform.tasks.make_gate(), reply_code, std::nullopt, false});
   LOCATION_ASSERT(inserted);
   LOCATION_ASSERT(!it->second.gate->is_open());
   return PendingCall(this, request);
@@ -108,9 +142,30 @@ void Dispatcher::PendingCall::close() {
 }
 
 std::optional<FinalResultReply> Dispatcher::PendingCall::wait(platform::TimeUs deadline_us) {
+  std::optional<Command> reply = wait_reply(deadline_us, CommandCode::kFinalResult);
+  if (!reply.has_value()) {
+    return std::nullopt;
+  }
+  FinalResultReply out = std::get<FinalResultReply>(std::move(*reply));
+  LOCATION_ASSERT(out.request == _request);
+  return out;
+}
+
+std::optional<InstanceSpotReply> Dispatcher::PendingCall::wait_instance(platform::TimeUs deadline_us) {
+  std::optional<Command> reply = wait_reply(deadline_us, CommandCode::kInstanceSpotReply);
+  if (!reply.has_value()) {
+    return std::nullopt;
+  }
+  InstanceSpotReply out = std::get<InstanceSpotReply>(std::move(*reply));
+  LOCATION_ASSERT(out.request == _request);
+  return out;
+}
+
+std::optional<Command> Dispatcher::PendingCall::wait_reply(platform::TimeUs deadline_us, CommandCode reply_code) {
   LOCATION_ASSERT(_dispatcher != nullptr);
   auto it = _dispatcher->_calls.find(_request);
   LOCATION_ASSERT(it != _dispatcher->_calls.end());
+  LOCATION_ASSERT(it->second.reply_code == reply_code);
   if (it->second.taken) {
     return std::nullopt;
   }
@@ -124,9 +179,9 @@ std::optional<FinalResultReply> Dispatcher::PendingCall::wait(platform::TimeUs d
     return std::nullopt;
   }
   it->second.taken = true;
-  std::optional<FinalResultReply> reply = std::move(it->second.reply);
+  std::optional<Command> reply = std::move(it->second.reply);
   it->second.reply.reset();
-  LOCATION_ASSERT(reply->request == _request);
+  LOCATION_ASSERT(code_of(*reply) == reply_code);
   return reply;
 }
 

@@ -1,11 +1,13 @@
 // The per-node message dispatcher over platform::Transport: one task receives every message of
-// this host run, decodes it (commands.h), hands commands (47/48/49) to their handlers and routes
-// command-20 replies to the caller waiting for them (request/reply correlation).
+// this host run, decodes it (commands.h), hands commands (47/48/49, 50) to their handlers and
+// routes replies (20, 51) to the caller waiting for them (request/reply correlation).
 //
-// A caller opens a PendingCall (a fresh request id, unique in this host run), sends its command
+// A caller opens a PendingCall for one reply command (20 or 51; a fresh request id, unique in
+// this host run), sends its command
 // — possibly several times, always with the same request id — and waits on the call's Gate until
-// a reply or its deadline. The first reply for an open call is kept and wakes the caller; any
-// other reply (a duplicate, or one arriving after the caller closed the call) is dropped and
+// a reply or its deadline. The first reply of the call's command for an open call is kept and
+// wakes the caller; any other reply (a duplicate, one of another command, or one arriving after
+// the caller closed the call) is dropped and
 // recorded as messaging.late_reply. So one call hands at most one reply to its caller, whatever
 // the network does. Lost or late messages cost the caller its wait, never a guess.
 //
@@ -35,6 +37,7 @@ class Dispatcher {
  public:
   using CreateHandler = std::function<void(platform::RoutingId from, CreateCommand command)>;
   using CloseHandler = std::function<void(platform::RoutingId from, CloseCommand command)>;
+  using InstanceRequestHandler = std::function<void(platform::RoutingId from, InstanceSpotRequest command)>;
 
   explicit Dispatcher(platform::Platform& platform, DispatcherConfig config = {});
   Dispatcher(const Dispatcher&) = delete;
@@ -43,6 +46,8 @@ class Dispatcher {
 
   void on_create(CreateHandler handler) { _on_create = std::move(handler); }
   void on_close(CloseHandler handler) { _on_close = std::move(handler); }
+  // Without a handler (none set, or reset to {}) an Instance Spot request is dropped unanswered.
+  void on_instance_request(InstanceRequestHandler handler) { _on_instance_request = std::move(handler); }
 
   // Spawns the receive task. stop() ends it at its next wake-up; wait for running() == false
   // before destroying the dispatcher (or let the host run end: the task is unwound first).
@@ -61,34 +66,41 @@ class Dispatcher {
     ~PendingCall();
     std::uint64_t request() const { return _request; }
     // Parks until the reply arrived or deadline_us (local) passed; returns the reply at most
-    // once (a second wait after a reply returns nullopt).
+    // once (a second wait after a reply returns nullopt). wait() for a call opened for command
+    // 20, wait_instance() for one opened for command 51.
     std::optional<FinalResultReply> wait(platform::TimeUs deadline_us);
+    std::optional<InstanceSpotReply> wait_instance(platform::TimeUs deadline_us);
     void close();
 
    private:
     friend class Dispatcher;
     PendingCall(Dispatcher* dispatcher, std::uint64_t request) : _dispatcher(dispatcher), _request(request) {}
+    std::optional<Command> wait_reply(platform::TimeUs deadline_us, CommandCode reply_code);
     Dispatcher* _dispatcher;
     std::uint64_t _request;
   };
-  PendingCall open_call();
+  // A call whose reply is command `reply_code`: kFinalResult (20) or kInstanceSpotReply (51).
+  PendingCall open_call(CommandCode reply_code = CommandCode::kFinalResult);
 
   std::size_t open_calls() const { return _calls.size(); }
 
  private:
   struct Call {
     std::unique_ptr<platform::Gate> gate;
-    std::optional<FinalResultReply> reply;
+    CommandCode reply_code = CommandCode::kFinalResult;
+    std::optional<Command> reply;  // a command of reply_code
     bool taken = false;
   };
   void loop();
   void dispatch(platform::RoutingId from, Command command);
-  void deliver_reply(platform::RoutingId from, FinalResultReply reply);
+  // `reply` is a FinalResultReply or an InstanceSpotReply.
+  void deliver_reply(platform::RoutingId from, Command reply);
 
   platform::Platform& _platform;
   DispatcherConfig _config;
   CreateHandler _on_create;
   CloseHandler _on_close;
+  InstanceRequestHandler _on_instance_request;
   std::uint64_t _next_request = 1;
   std::map<std::uint64_t, Call> _calls;  // ordered: nothing depends on hash order
   bool _running = false;
