@@ -99,14 +99,14 @@ class WorldRun {
     sim::World world(world_config);
     world.add_observer(_activity);
 
-    std::string error;
     if (stop_requested()) {
       world.remove_observer(_activity);
       return;
     }
-    const auto start = _target.sample_time([&world] { return world.now_us(); }, error);
+    const RedisTarget::TimeSampling start_sampling = _target.sample_time([&world] { return world.now_us(); });
+    const std::optional<RedisTimeSample>& start = start_sampling.best;
     if (!start.has_value()) {
-      _report.setup_error = error;
+      _report.setup_error = start_sampling.error;
       world.remove_observer(_activity);
       return;
     }
@@ -162,7 +162,7 @@ class WorldRun {
       _report.problem_context = context_before(world.trace(), *_report.run.problem_event);
     }
 
-    const auto end = _target.sample_time([&world] { return world.now_us(); }, error);
+    const std::optional<RedisTimeSample> end = _target.sample_time([&world] { return world.now_us(); }).best;
     if (end.has_value()) {
       // Mapped at the read's latest possible instant vs. Redis: never negative unless the clocks
       // drifted apart (a wall-clock step, or a remote server's oscillator).

@@ -72,10 +72,11 @@ RedisTarget::Opened RedisTarget::open(const RedisTargetOptions& options) {
 std::string RedisTarget::check_namespace(redis::RedisSession& session) {
   const std::string& ns = _options.key_namespace;
   const std::string url = session.url().redacted();
-  std::vector<std::string> keys;
-  if (std::string error = session.list_keys(keys, _options.adopt_keys_max); !error.empty()) {
-    return "cannot take redis namespace '" + ns + "' on " + url + ": " + error;
+  const redis::RedisSession::KeyList listed = session.list_keys(_options.adopt_keys_max);
+  if (!listed.error.empty()) {
+    return "cannot take redis namespace '" + ns + "' on " + url + ": " + listed.error;
   }
+  const std::vector<std::string>& keys = listed.keys;
   const std::string marker = redis::marker_key(ns);
   const std::string secret = redis::scan_secret_key(ns);
   const bool marked = session.found_marker();
@@ -115,42 +116,36 @@ redis::RedisStoreOptions RedisTarget::node_options() const {
   return node;
 }
 
-std::optional<std::int64_t> RedisTarget::redis_time_us(std::string& error) {
+RedisTarget::TimeRead RedisTarget::redis_time_us() {
   redis::RedisConnection& connection = _stores.session->connection();
   const platform::TimeUs timeout_us = _options.command_timeout_ms * platform::kMicrosPerMilli;
   if (std::string failed = connection.ensure_connected(timeout_us); !failed.empty()) {
-    error = "redis TIME: " + failed;
-    return std::nullopt;
+    return TimeRead{std::nullopt, "redis TIME: " + failed};
   }
   const std::array<std::string_view, 1> argv{"TIME"};
   redis::CallResult result = connection.call(argv, timeout_us);
   if (result.failure != redis::CallFailure::kNone) {
-    error = "redis TIME: " + result.message;
-    return std::nullopt;
+    return TimeRead{std::nullopt, "redis TIME: " + result.message};
   }
   const redisReply* reply = result.reply.get();
   if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2) {
-    error = "redis TIME: unexpected reply";
-    return std::nullopt;
+    return TimeRead{std::nullopt, "redis TIME: unexpected reply"};
   }
   const auto seconds = parse_int(redis::reply_text(reply->element[0]));
   const auto micros = parse_int(redis::reply_text(reply->element[1]));
   if (!seconds.has_value() || !micros.has_value()) {
-    error = "redis TIME: unexpected reply";
-    return std::nullopt;
+    return TimeRead{std::nullopt, "redis TIME: unexpected reply"};
   }
-  return *seconds * platform::kMicrosPerSecond + *micros;
+  return TimeRead{*seconds * platform::kMicrosPerSecond + *micros, {}};
 }
 
-std::string RedisTarget::count_left(long& left) {
-  std::vector<std::string> keys;
+RedisTarget::KeysLeft RedisTarget::count_left() {
   constexpr std::size_t kCountMax = 100'000'000;
-  if (std::string error = _stores.session->list_keys(keys, kCountMax); !error.empty()) {
-    left = -1;
-    return error;
+  const redis::RedisSession::KeyList listed = _stores.session->list_keys(kCountMax);
+  if (!listed.error.empty()) {
+    return KeysLeft{-1, listed.error};
   }
-  left = static_cast<long>(keys.size());
-  return {};
+  return KeysLeft{static_cast<long>(listed.keys.size()), {}};
 }
 
 NamespaceCleanup RedisTarget::remove_run_keys() {
@@ -182,8 +177,9 @@ NamespaceCleanup RedisTarget::remove_run_keys() {
     return {};
   };
   for (int round = 0; round < kRoundsMax && error.empty(); ++round) {
-    std::vector<std::string> keys;
-    error = session.list_keys(keys, kRunKeysMax);
+    const redis::RedisSession::KeyList listed = session.list_keys(kRunKeysMax);
+    error = listed.error;
+    const std::vector<std::string>& keys = listed.keys;
     kept_before = 0;
     not_ours = 0;
     const long removed_before = out.removed_keys;
@@ -213,7 +209,7 @@ NamespaceCleanup RedisTarget::remove_run_keys() {
   }
   if (!error.empty()) {
     out.failed = true;
-    count_left(out.left_keys);  // -1 when it fails too
+    out.left_keys = count_left().count;  // -1 when it fails too
     out.left = "namespace '" + ns + "' on " + url_redacted() + ": " +
                (out.left_keys >= 0 ? std::to_string(out.left_keys) + " keys left"
                                    : "an unknown number of keys left (counting them failed too)");
@@ -240,7 +236,9 @@ NamespaceCleanup RedisTarget::finish() {
   if (_options.keep || _start == NamespaceStart::earlier_run) {
     NamespaceCleanup out;
     out.outcome = _options.keep ? "kept (--keep)" : "kept (it held an earlier run's data)";
-    if (std::string error = count_left(out.left_keys); error.empty()) {
+    const KeysLeft left = count_left();
+    out.left_keys = left.count;
+    if (left.error.empty()) {
       out.outcome += ", " + std::to_string(out.left_keys) + " keys";
     }
     return out;

@@ -80,25 +80,30 @@ class RedisTarget {
   store::LocationStore& location() { return *_stores.location; }
   const platform::Clock& clock() const { return _clock; }
 
-  // Reads Redis TIME `samples` times and keeps the read with the shortest round trip; `now_us`
-  // reads the caller's clock around each. nullopt (and `error`) when a read fails.
-  template <class NowFn>
-  std::optional<RedisTimeSample> sample_time(NowFn now_us, std::string& error, int samples = 5) {
+  // The best of several Redis TIME reads, or why none could be had.
+  struct TimeSampling {
     std::optional<RedisTimeSample> best;
+    std::string error;
+  };
+  // Reads Redis TIME `samples` times and keeps the read with the shortest round trip; `now_us`
+  // reads the caller's clock around each. No sample (and `error`) when a read fails.
+  template <class NowFn>
+  TimeSampling sample_time(NowFn now_us, int samples = 5) {
+    TimeSampling out;
     for (int i = 0; i < samples; ++i) {
       RedisTimeSample sample;
       sample.before_us = now_us();
-      const std::optional<std::int64_t> redis_us = redis_time_us(error);
+      const TimeRead read = redis_time_us();
       sample.after_us = now_us();
-      if (!redis_us.has_value()) {
-        return std::nullopt;
+      if (!read.us.has_value()) {
+        return TimeSampling{std::nullopt, read.error};
       }
-      sample.redis_us = *redis_us;
-      if (!best.has_value() || sample.after_us - sample.before_us < best->after_us - best->before_us) {
-        best = sample;
+      sample.redis_us = *read.us;
+      if (!out.best.has_value() || sample.after_us - sample.before_us < out.best->after_us - out.best->before_us) {
+        out.best = sample;
       }
     }
-    return best;
+    return out;
   }
 
   // Unless `keep` was asked or the namespace held an earlier run's data, removes the keys of the
@@ -109,11 +114,20 @@ class RedisTarget {
 
  private:
   RedisTarget(RedisTargetOptions options, store::redis::RedisStoreOptions store_options);
-  std::optional<std::int64_t> redis_time_us(std::string& error);
+  struct TimeRead {
+    std::optional<std::int64_t> us;  // Redis TIME in microseconds
+    std::string error;
+  };
+  TimeRead redis_time_us();
   // Read-only checks of the namespace by the admin session, before anything is written.
   std::string check_namespace(store::redis::RedisSession& session);
   NamespaceCleanup remove_run_keys();
-  std::string count_left(long& left);
+  // Keys the namespace still holds (-1 and `error` when they could not be counted).
+  struct KeysLeft {
+    long count = -1;
+    std::string error;
+  };
+  KeysLeft count_left();
 
   RedisTargetOptions _options;
   store::redis::RedisStoreOptions _store_options;

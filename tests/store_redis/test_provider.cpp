@@ -209,7 +209,9 @@ TEST_F(RedisProvider, AdoptingNeverChangesAForeignKeyAtTheMarkersName) {
   options.adopt_foreign_namespace = true;
   std::vector<std::string> seen;
   RedisStores adopted = open_redis_stores(options, test_clock(), [&](RedisSession& session) {
-    EXPECT_EQ(session.list_keys(seen, 10), "");  // the hook runs before anything is written
+    const RedisSession::KeyList listed = session.list_keys(10);  // the hook runs before anything is written
+    EXPECT_EQ(listed.error, "");
+    seen = listed.keys;
     return std::string();
   });
   ASSERT_NE(adopted.session, nullptr) << adopted.error;
@@ -230,8 +232,9 @@ TEST_F(RedisProvider, AdoptingNeverChangesAForeignKeyAtTheMarkersName) {
 
 TEST_F(RedisProvider, ListKeysAndTheKeyLayout) {
   put("k", "v");
-  std::vector<std::string> keys;
-  EXPECT_EQ(session().list_keys(keys, 1'000), "");
+  const RedisSession::KeyList listed = session().list_keys(1'000);
+  EXPECT_EQ(listed.error, "");
+  const std::vector<std::string>& keys = listed.keys;
   ASSERT_FALSE(keys.empty());
   for (const std::string& key : keys) {
     EXPECT_TRUE(is_provider_key(ns(), key)) << key;
@@ -239,16 +242,16 @@ TEST_F(RedisProvider, ListKeysAndTheKeyLayout) {
   EXPECT_FALSE(is_provider_key(ns(), ns() + "someone-elses"));
   EXPECT_FALSE(is_provider_key(ns(), ns() + "rec:"));
   EXPECT_FALSE(is_provider_key(ns(), "other:" + ns() + "idx"));
-  std::vector<std::string> few;
-  EXPECT_NE(session().list_keys(few, 1), "");  // more keys than allowed
+  EXPECT_NE(session().list_keys(1).error, "");  // more keys than allowed
 }
 
 TEST_F(RedisProvider, NamespaceIsEmptyAndClearNamespaceTouchOnlyTheNamespace) {
-  std::string error;
-  EXPECT_TRUE(session().namespace_is_empty(error)) << error;
+  RedisSession::Answer empty = session().namespace_is_empty();
+  EXPECT_TRUE(empty.yes) << empty.error;
   put("k", "v");
-  EXPECT_FALSE(session().namespace_is_empty(error));
-  EXPECT_EQ(error, "");
+  empty = session().namespace_is_empty();
+  EXPECT_FALSE(empty.yes);
+  EXPECT_EQ(empty.error, "");
 
   // A neighbour whose name starts with ours plus glob specials must survive.
   RedisStoreOptions neighbour_options = test_options(_url);
@@ -262,7 +265,8 @@ TEST_F(RedisProvider, NamespaceIsEmptyAndClearNamespaceTouchOnlyTheNamespace) {
   EXPECT_TRUE(std::holds_alternative<Found>(store().read("k", kNoDeadline))) << "clearing ns* must not glob";
 
   EXPECT_EQ(session().clear_namespace(), "");
-  EXPECT_TRUE(session().namespace_is_empty(error)) << error;
+  empty = session().namespace_is_empty();
+  EXPECT_TRUE(empty.yes) << empty.error;
   EXPECT_TRUE(std::holds_alternative<Missing>(store().read("k", kNoDeadline)));
   put("k", "after clearing");  // the session still works
 }

@@ -84,11 +84,12 @@ RedisSession::Opened RedisSession::open(const RedisStoreOptions& options, const 
       return out;
     }
   }
-  bool marker_needed = false;
-  if (std::string error = session->check_namespace(marker_needed); !error.empty()) {
-    out.error = error;
+  const NamespaceCheck checked = session->check_namespace();
+  if (!checked.error.empty()) {
+    out.error = checked.error;
     return out;
   }
+  const bool marker_needed = checked.write_marker;
   if (before_first_write) {
     if (std::string error = before_first_write(*session); !error.empty()) {
       out.error = error;
@@ -199,8 +200,7 @@ ScriptCall RedisSession::eval(ScriptId script, std::span<const std::string_view>
   return ScriptCall{nullptr, CallFailure::kNotSent, false, false, "script retry loop ended"};
 }
 
-std::string RedisSession::find_key(std::string_view except, bool& found, bool count_secret) {
-  found = false;
+RedisSession::Answer RedisSession::find_key(std::string_view except, bool count_secret) {
   const std::string pattern = glob_escape(_options.key_namespace) + "*";
   const std::string secret_key = scan_secret_key(_options.key_namespace);
   std::string cursor = "0";
@@ -208,61 +208,61 @@ std::string RedisSession::find_key(std::string_view except, bool& found, bool co
     const std::array<std::string_view, 6> argv{"SCAN", cursor, "MATCH", pattern, "COUNT", kScanCount};
     CallResult r = command(argv);
     if (r.failure != CallFailure::kNone || r.reply->type != REDIS_REPLY_ARRAY || r.reply->elements != 2) {
-      return "SCAN of namespace '" + _options.key_namespace + "' failed: " + describe_failure(r);
+      return Answer{false, "SCAN of namespace '" + _options.key_namespace + "' failed: " + describe_failure(r)};
     }
     const redisReply* keys = r.reply->element[1];
     for (std::size_t i = 0; i < keys->elements; ++i) {
       const std::string_view key = reply_text(keys->element[i]);
       if (key != except && (count_secret || key != secret_key)) {
-        found = true;
-        return {};
+        return Answer{true, {}};
       }
     }
     cursor = std::string(reply_text(r.reply->element[0]));
     if (cursor == "0") {
-      return {};
+      return Answer{false, {}};
     }
   }
-  return "SCAN of namespace '" + _options.key_namespace + "' did not finish";
+  return Answer{false, "SCAN of namespace '" + _options.key_namespace + "' did not finish"};
 }
 
-bool RedisSession::namespace_is_empty(std::string& error) {
-  bool found = false;
-  error = find_key(marker_key(_options.key_namespace), found);
-  return error.empty() && !found;
+RedisSession::Answer RedisSession::namespace_is_empty() {
+  const Answer found = find_key(marker_key(_options.key_namespace));
+  return Answer{found.error.empty() && !found.yes, found.error};
 }
 
-std::string RedisSession::check_namespace(bool& write_marker) {
-  write_marker = false;
+RedisSession::NamespaceCheck RedisSession::check_namespace() {
   const std::string marker = marker_key(_options.key_namespace);
   const std::array<std::string_view, 2> get{"GET", marker};
   CallResult r = command(get);
   if (r.failure != CallFailure::kNone || r.reply->type == REDIS_REPLY_ERROR) {
     const std::string why = describe_failure(r);
     if (starts_with(why, "NOAUTH")) {
-      return _connection.url().redacted() + " requires a password (NOAUTH); put it in the URL";
+      return NamespaceCheck{_connection.url().redacted() + " requires a password (NOAUTH); put it in the URL", false};
     }
-    return "reading the namespace marker failed: " + why;
+    return NamespaceCheck{"reading the namespace marker failed: " + why, false};
   }
   if (r.reply->type == REDIS_REPLY_STRING && reply_text(r.reply.get()) == kMarkerValue) {
     _found_marker = true;
-    return {};
+    return NamespaceCheck{};
   }
   bool found = r.reply->type != REDIS_REPLY_NIL;  // a foreign key at the marker's name
   if (!found) {
     // Without the marker a scan secret is not the provider's either.
-    if (std::string error = find_key(marker, found, /*count_secret=*/true); !error.empty()) {
-      return error;
+    const Answer other = find_key(marker, /*count_secret=*/true);
+    if (!other.error.empty()) {
+      return NamespaceCheck{other.error, false};
     }
+    found = other.yes;
   }
   if (found && !_options.adopt_foreign_namespace) {
-    return "redis namespace '" + _options.key_namespace + "' on " + _connection.url().redacted() +
-           " holds keys this provider did not write; refusing to use it (set adopt_foreign_namespace to override)";
+    return NamespaceCheck{"redis namespace '" + _options.key_namespace + "' on " + _connection.url().redacted() +
+                              " holds keys this provider did not write; refusing to use it (set adopt_foreign_namespace "
+                              "to override)",
+                          false};
   }
   // An adopted namespace that holds keys stays unmarked: the marker would claim foreign keys (or
   // overwrite one at its name).
-  write_marker = !found;
-  return {};
+  return NamespaceCheck{{}, !found};
 }
 
 std::string RedisSession::write_marker() {
@@ -277,11 +277,11 @@ std::string RedisSession::write_marker() {
 }
 
 std::string RedisSession::claim_namespace() {
-  bool marker_needed = false;
-  if (std::string error = check_namespace(marker_needed); !error.empty()) {
-    return error;
+  const NamespaceCheck checked = check_namespace();
+  if (!checked.error.empty()) {
+    return checked.error;
   }
-  return marker_needed ? write_marker() : std::string();
+  return checked.write_marker ? write_marker() : std::string();
 }
 
 std::string RedisSession::load_scan_secret() {
@@ -333,7 +333,8 @@ std::string RedisSession::scan_namespace(
   return "SCAN of namespace '" + _options.key_namespace + "' did not finish";
 }
 
-std::string RedisSession::list_keys(std::vector<std::string>& keys, std::size_t max_keys) {
+RedisSession::KeyList RedisSession::list_keys(std::size_t max_keys) {
+  std::vector<std::string> keys;
   std::string error = scan_namespace([&](const std::vector<std::string_view>& page) -> std::string {
     for (const std::string_view key : page) {
       if (keys.size() >= max_keys) {
@@ -345,7 +346,7 @@ std::string RedisSession::list_keys(std::vector<std::string>& keys, std::size_t 
   });
   std::sort(keys.begin(), keys.end());  // SCAN may return a key twice
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  return error;
+  return KeyList{std::move(keys), std::move(error)};
 }
 
 std::string RedisSession::clear_namespace() {

@@ -66,15 +66,25 @@ class RedisSession {
   ScriptCall eval(ScriptId script, std::span<const std::string_view> keys, std::span<const std::string_view> args,
                   DeadlineUs deadline_us);
 
-  // True when no key under the namespace exists except the provider's marker (SCAN MATCH).
-  // `error` is set (and the result false) when the check could not run.
-  bool namespace_is_empty(std::string& error);
+  // A yes/no question about the namespace: the answer, or `error` when it could not be asked.
+  struct Answer {
+    bool yes = false;
+    std::string error;
+  };
+  // Every key under the namespace, sorted, each once; or `error`.
+  struct KeyList {
+    std::vector<std::string> keys;
+    std::string error;
+  };
+
+  // Yes when no key under the namespace exists except the provider's marker (SCAN MATCH).
+  Answer namespace_is_empty();
   // Removes every key under the namespace (SCAN MATCH ns* + UNLINK; never FLUSHALL), then claims
   // the namespace again. For tests and tools. Returns an empty string on success.
   std::string clear_namespace();
-  // Every key under the namespace (SCAN MATCH), added to `keys` (then sorted, each once). Fails (non-empty result) when
-  // the scan fails or more than max_keys keys are there.
-  std::string list_keys(std::vector<std::string>& keys, std::size_t max_keys);
+  // Every key under the namespace (SCAN MATCH). Fails (`error`) when the scan fails or more than
+  // max_keys keys are there.
+  KeyList list_keys(std::size_t max_keys);
   // A plain command for setup and maintenance (bounded by the command timeout).
   CallResult command(std::span<const std::string_view> argv);
 
@@ -94,14 +104,18 @@ class RedisSession {
   std::string scan_namespace(const std::function<std::string(const std::vector<std::string_view>& keys)>& page);
   platform::TimeUs timeout_for(DeadlineUs deadline_us) const;
   std::string load_script(ScriptId script);
-  // Read-only: may this session use the namespace, and must it write the marker?
-  std::string check_namespace(bool& write_marker);
+  // Read-only: may this session use the namespace (`error` when not), and must it write the marker?
+  struct NamespaceCheck {
+    std::string error;
+    bool write_marker = false;
+  };
+  NamespaceCheck check_namespace();
   std::string write_marker();
   std::string claim_namespace();
   std::string load_scan_secret();
-  // Any key under the namespace other than `except` (and the scan secret, unless
-  // count_secret): found/none, or an error.
-  std::string find_key(std::string_view except, bool& found, bool count_secret = false);
+  // Is there any key under the namespace other than `except` (and the scan secret, unless
+  // count_secret)?
+  Answer find_key(std::string_view except, bool count_secret = false);
 
   RedisStoreOptions _options;
   const platform::Clock& _clock;
