@@ -99,7 +99,7 @@ InstanceSource::AuthorityAnswer InstanceSource::read_authority(const InstanceReq
 // as if the stale target could not have admitted the operation.
 std::optional<std::string> InstanceSource::stale_route_retry(const InstanceCall& call, const InstanceRequest& request,
                                                              const InstanceOutcome& failed) {
-  LOCATION_ASSERT(_config.test_only_bugs.retry_stale_instance_route);
+  LOCATION_ASSERT(SPOTCHECK_PLANTED(_config.planted_bugs, kRetryStaleInstanceRoute));
   const InstanceOutcomeKind kind = failed.kind;
   const bool stale_route_style = kind == InstanceOutcomeKind::kDeadlineExceeded || kind == InstanceOutcomeKind::kFailed ||
                                  kind == InstanceOutcomeKind::kNotConfigured || kind == InstanceOutcomeKind::kSpotMoving;
@@ -156,7 +156,7 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Del
     if (outcome.ok()) {
       return outcome;
     }
-    if (_config.test_only_bugs.retry_stale_instance_route) {
+    if (SPOTCHECK_PLANTED(_config.planted_bugs, kRetryStaleInstanceRoute)) {
       if (outcome.owner_rid_hex.empty()) {
         outcome.owner_rid_hex = target;  // the stale route
       }
