@@ -10,6 +10,19 @@
 
 namespace spotcheck::cli {
 
+namespace {
+
+void list_planted_bugs() {
+  std::cout << "\nPlanted bugs (a scenario file's \"plantedBugs\"; the property named catches each in the scenario named)";
+  std::cout << (planted::kPlantedBugsCompiled ? ":\n" : " - NOT compiled into this build (SPOTCHECK_PLANTED_BUGS=OFF):\n");
+  for (const auto& bug : scenarios::files::planted_bugs()) {
+    std::cout << "  " << std::left << std::setw(34) << bug.name << " " << bug.description << "\n"
+              << "  " << std::setw(34) << "" << " caught in " << bug.caught_in << " by " << bug.caught_by << "\n";
+  }
+}
+
+}  // namespace
+
 void add_list_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("list", "List scenarios, fault kinds, properties and planted bugs");
   cmd->callback([&exit_code] {
@@ -25,10 +38,7 @@ void add_list_command(CLI::App& app, int& exit_code) {
     for (const auto& property : properties::all_properties()) {
       std::cout << "  " << std::left << std::setw(20) << property.name << " " << property.description << "\n";
     }
-    std::cout << "\nPlanted bugs (a scenario file's \"plantedBugs\"; a property must catch each):\n";
-    for (const auto& bug : scenarios::files::planted_bugs()) {
-      std::cout << "  " << std::left << std::setw(34) << bug.name << " " << bug.description << "\n";
-    }
+    list_planted_bugs();
     exit_code = kExitPassed;
   });
 }

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "scenarios/files/scenario_file.h"
+#include "scenarios/files/any_scenario_file.h"
 #include "scenarios/registry/registry.h"
 
 namespace spotcheck::cli {
@@ -33,8 +33,7 @@ const scenarios::Scenario& find_scenario(const std::string& name_or_file) {
     auto& slot = loaded[name_or_file];
     if (slot == nullptr) {
       try {
-        slot = std::make_unique<scenarios::location::LocationScenario>(
-            scenarios::files::load_scenario_file(name_or_file));
+        slot = scenarios::files::make_file_scenario(scenarios::files::load_any_scenario_file(name_or_file));
       } catch (const scenarios::files::ScenarioFileError& e) {
         loaded.erase(name_or_file);
         throw UsageError(e.what());

@@ -35,7 +35,7 @@ const scenarios::location::LocationScenario& find_location_scenario(const std::s
   if (location == nullptr) {
     throw UsageError("shrink does not support scenario '" + name +
                      "' yet: only Location scenarios (default, authority-race, lease-pause, store-outage, churn, "
-                     "or a scenario file)");
+                     "or a scenario file with a Location base)");
   }
   return *location;
 }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "faults/planted/unfenced_store.h"
 #include "scenarios/common/judged_world.h"
 #include "scenarios/creation/creation_program.h"
 
@@ -74,7 +75,10 @@ SeedOutcome CreationScenario::run(const SeedRequest& request) const {
     env->config = &_config.protocol;
     env->creation = &_config.creation;
     env->workload = &_config.workload;
-    env->make_store = [&store, pid] { return store.location_client(pid); };
+    // A planted bug at the store seam (faults/planted/) wraps the host run's client; otherwise it is bare.
+    env->make_store = [this, &store, pid] {
+      return planted::plant_at_store_seam(store.location_client(pid), _config.protocol.planted_bugs);
+    };
     env->request_restart = [&world, pid] {
       world.at(world.now_us() + kRestartDelayUs, [&world, pid] { world.restart(pid); });
     };

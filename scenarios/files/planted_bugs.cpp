@@ -1,25 +1,75 @@
 #include "scenarios/files/planted_bugs.h"
 
 #include <array>
+#include <cassert>
+#include <string>
 
 namespace spotcheck::scenarios::files {
 namespace {
 
-using Bugs = spotcheck::location::LocationConfig::TestOnlyBugs;
+using planted::PlantedBug;
+constexpr PlantedIn kLoc = PlantedIn::kLocationConfig;
+constexpr PlantedIn kCre = PlantedIn::kCreationConfig;
 
-constexpr std::array<PlantedBugInfo, 5> kPlantedBugs{{
-    {"admit-past-deadline", "handlers run past the local admission deadline (spec §5)", &Bugs::admit_past_deadline},
-    {"unfenced-writes", "authority writes skip the admission check and the own-lease condition (§5)",
-     &Bugs::unfenced_writes},
+//  name, description, bug, read from, location / creation / instance files, caught in, caught by
+constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
+    {"admit-past-deadline", "handlers run past the local admission deadline (spec §5)",
+     PlantedBug::kAdmitPastDeadline, kLoc, true, true, true, "lease-pause", "single-owner"},
+    {"unfenced-writes",
+     "authority writes skip the admission check, and the store seam drops their own-lease condition (§5)",
+     PlantedBug::kUnfencedWrites, kLoc, true, true, false, "lease-pause", "fencing"},
     {"leak-capacity-on-release", "Delete and Abort keep the released capacity counted (§3.3)",
-     &Bugs::leak_capacity_on_release},
+     PlantedBug::kLeakCapacityOnRelease, kLoc, true, true, true, "default", "capacity"},
     {"new-owner-keeps-owner-generation", "NewOwner does not raise AuthorityOwnerGeneration (§3.2)",
-     &Bugs::new_owner_keeps_owner_generation},
+     PlantedBug::kNewOwnerKeepsOwnerGeneration, kLoc, true, true, true, "lease-pause", "generations"},
     {"retry-conflicts-past-deadline", "an authority conflict is retried after 2 s, ignoring the request deadline",
-     &Bugs::retry_conflicts_past_deadline},
+     PlantedBug::kRetryConflictsPastDeadline, kLoc, true, true, true, "authority-race", "liveness"},
+    {"retry-stale-instance-route",
+     "an Instance Spot request is resubmitted after an error that may follow admission (framework 0.26, §7.1)",
+     PlantedBug::kRetryStaleInstanceRoute, kLoc, false, false, true, "instance-route", "at-most-once"},
+    {"factory-before-verify", "the creation target runs the factory before deduplicating and verifying (§7)",
+     PlantedBug::kFactoryBeforeVerify, kCre, false, true, true, "create-storm", "exactly-one-creation"},
 }};
 
+constexpr bool in_enum_order() {
+  for (std::size_t i = 0; i < kPlantedBugs.size(); ++i) {
+    if (static_cast<std::size_t>(kPlantedBugs[i].bug) != i) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(in_enum_order(), "one catalogue entry per PlantedBug, in enum order");
+
 }  // namespace
+
+std::string_view to_string(ScenarioFamily family) {
+  switch (family) {
+    case ScenarioFamily::kLocation:
+      return "Location";
+    case ScenarioFamily::kCreation:
+      return "creation";
+    case ScenarioFamily::kInstance:
+      return "Instance Spot";
+  }
+  return "?";
+}
+
+std::string a_scenario_of(ScenarioFamily family) {
+  return std::string(family == ScenarioFamily::kInstance ? "an " : "a ") + std::string(to_string(family)) + " scenario";
+}
+
+bool PlantedBugInfo::plantable_in(ScenarioFamily family) const {
+  switch (family) {
+    case ScenarioFamily::kLocation:
+      return location;
+    case ScenarioFamily::kCreation:
+      return creation;
+    case ScenarioFamily::kInstance:
+      return instance;
+  }
+  return false;
+}
 
 std::span<const PlantedBugInfo> planted_bugs() { return kPlantedBugs; }
 
@@ -30,6 +80,12 @@ const PlantedBugInfo* find_planted_bug(std::string_view name) {
     }
   }
   return nullptr;
+}
+
+const PlantedBugInfo& planted_bug_info(planted::PlantedBug bug) {
+  const std::size_t index = static_cast<std::size_t>(bug);
+  assert(index < kPlantedBugs.size());
+  return kPlantedBugs[index];
 }
 
 }  // namespace spotcheck::scenarios::files

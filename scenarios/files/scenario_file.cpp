@@ -1,111 +1,21 @@
 #include "scenarios/files/scenario_file.h"
 
-#include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <fstream>
 #include <limits>
-#include <set>
-#include <sstream>
-#include <type_traits>
 
-#include <nlohmann/json.hpp>
-
-#include "impl/json_guard/json_guard.h"
 #include "properties/registry.h"
-#include "scenarios/files/planted_bugs.h"
+#include "scenarios/files/file_reading.h"
 #include "scenarios/location/location_scenarios.h"
 
 namespace spotcheck::scenarios::files {
 
 namespace {
 
-using nlohmann::json;
+using detail::json;
+using detail::kHourMs;
+using detail::ObjectReader;
 using platform::TimeUs;
-
-// Walks one JSON object, remembering which keys were read so the unknown ones can be named.
-class ObjectReader {
- public:
-  ObjectReader(const json& object, std::string path, const std::string& origin)
-      : _object(object), _path(std::move(path)), _origin(origin) {
-    if (!_object.is_object()) {
-      fail(_path, "must be an object");
-    }
-  }
-
-  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw ScenarioFileError(json_guard::one_line(_origin + ": " + (path.empty() ? "the document" : path) + " " + what, 1000));
-  }
-
-  std::string child(std::string_view key) const { return _path.empty() ? std::string(key) : _path + "." + std::string(key); }
-
-  const json* find(std::string_view key) {
-    _known.insert(std::string(key));
-    auto it = _object.find(std::string(key));
-    return it == _object.end() ? nullptr : &*it;
-  }
-
-  // A number in [lo, hi] (integral when `integral`); absent: the current value stays.
-  template <class T>
-  void number(std::string_view key, T& out, double lo, double hi, bool integral = true) {
-    const json* v = find(key);
-    if (v == nullptr) {
-      return;
-    }
-    if (!v->is_number() || (integral && !v->is_number_integer())) {
-      fail(child(key), integral ? "must be a whole number" : "must be a number");
-    }
-    const double d = v->get<double>();
-    if (d < lo || d > hi) {
-      std::ostringstream range;
-      range << "must be in [" << lo << ", " << hi << "], not " << v->dump();
-      fail(child(key), range.str());
-    }
-    if constexpr (std::is_floating_point_v<T>) {
-      out = static_cast<T>(d);
-    } else {
-      out = static_cast<T>(v->get<std::int64_t>());
-    }
-  }
-
-  // Milliseconds in the file, microseconds in the config.
-  void millis(std::string_view key, TimeUs& out_us, double lo_ms, double hi_ms) {
-    std::int64_t ms = out_us / platform::kMicrosPerMilli;
-    number(key, ms, lo_ms, hi_ms);
-    out_us = platform::millis(ms);
-  }
-
-  void text(std::string_view key, std::string& out) {
-    const json* v = find(key);
-    if (v == nullptr) {
-      return;
-    }
-    if (!v->is_string()) {
-      fail(child(key), "must be a string");
-    }
-    out = v->get<std::string>();
-  }
-
-  // Every key of the object must have been read by now.
-  void reject_unknown_keys() const {
-    for (auto it = _object.begin(); it != _object.end(); ++it) {
-      if (_known.count(it.key()) == 0) {
-        fail(child(it.key()), "is not a known key");
-      }
-    }
-  }
-
-  const std::string& path() const { return _path; }
-  const std::string& origin() const { return _origin; }
-
- private:
-  const json& _object;
-  std::string _path;
-  const std::string& _origin;
-  std::set<std::string> _known;
-};
-
-constexpr double kHourMs = 3'600'000.0;
 
 void read_workload(ObjectReader& r, location::LocationWorkload& w) {
   r.number("objects", w.object_count, 1, 10'000);
@@ -133,92 +43,11 @@ void read_protocol(ObjectReader& r, spotcheck::location::LocationConfig& p) {
   }
 }
 
-// {"gapMs": .., "<second>Ms": ..}
-void read_window(ObjectReader& parent, std::string_view key, std::string_view second, TimeUs& gap_us,
-                 TimeUs& second_us) {
-  const json* v = parent.find(key);
-  if (v == nullptr) {
-    return;
-  }
-  ObjectReader r(*v, parent.child(key), parent.origin());
-  gap_us = platform::seconds(10);
-  second_us = platform::seconds(1);
-  r.millis("gapMs", gap_us, 1, kHourMs);
-  r.millis(second, second_us, 1, kHourMs);
-  r.reject_unknown_keys();
-}
-
-// A list of distinct names, each one `known(name)` accepts; `what` names the kind in errors.
-template <class Known>
-std::vector<std::string> read_names(const ObjectReader& top, const json& value, std::string_view key, Known known,
-                                    const std::string& choices) {
-  const std::string path = top.child(key);
-  if (!value.is_array()) {
-    top.fail(path, "must be an array of names (" + choices + ")");
-  }
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    const std::string item = path + "[" + std::to_string(i) + "]";
-    if (!value[i].is_string()) {
-      top.fail(item, "must be a string");
-    }
-    std::string name = value[i].get<std::string>();
-    if (!known(name)) {
-      top.fail(item, "\"" + name + "\" is not one of " + choices);
-    }
-    if (std::find(names.begin(), names.end(), name) != names.end()) {
-      top.fail(item, "\"" + name + "\" is listed twice");
-    }
-    names.push_back(std::move(name));
-  }
-  return names;
-}
-
-template <class Infos>
-std::string joined_names(const Infos& infos) {
-  std::string out;
-  for (const auto& info : infos) {
-    out += (out.empty() ? "" : ", ") + std::string(info.name);
-  }
-  return out;
-}
-
-void read_planted_bugs(const ObjectReader& top, const json& value, spotcheck::location::LocationConfig::TestOnlyBugs& bugs) {
-  const auto known = [](const std::string& name) { return find_planted_bug(name) != nullptr; };
-  for (const std::string& name : read_names(top, value, "plantedBugs", known, joined_names(planted_bugs()))) {
-    bugs.*(find_planted_bug(name)->flag) = true;
-  }
-}
-
-faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_us) {
-  if (v.is_string()) {
-    const auto name = v.get<std::string>();
-    if (name == "standard") {
-      return faults::FaultPlan::standard(stop_us);
-    }
-    if (name == "none") {
-      return faults::FaultPlan::none();
-    }
-    parent.fail(parent.child("faults"), "must be \"standard\", \"none\" or an object, not \"" + name + "\"");
-  }
-  ObjectReader r(v, parent.child("faults"), parent.origin());
-  faults::FaultPlan plan;
-  r.number("storeRequestLoss", plan.store_request_loss, 0, 1, false);
-  r.number("storeReplyLoss", plan.store_reply_loss, 0, 1, false);
-  r.number("storeReplyDelay", plan.store_reply_delay, 0, 1, false);
-  read_window(r, "storeOutage", "lengthMs", plan.store_outage_gap_us, plan.store_outage_length_us);
-  read_window(r, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
-  read_window(r, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
-  r.number("networkLoss", plan.network_loss, 0, 1, false);
-  read_window(r, "networkPartition", "lengthMs", plan.partition_gap_us, plan.partition_length_us);
-  r.number("clockDriftMaxPpm", plan.clock_drift_max_ppm, 0, 1000);
-  r.reject_unknown_keys();
-  return plan;
-}
-
 }  // namespace
 
-location::LocationScenarioConfig parse_scenario(std::string_view json_text, const std::string& origin) {
+namespace detail {
+
+json parse_document(std::string_view json_text, const std::string& origin) {
   if (json_text.size() > kScenarioFileBytesMax) {
     throw ScenarioFileError(json_guard::one_line(origin) + ": larger than " + std::to_string(kScenarioFileBytesMax) +
                             " bytes (the scenario file limit)");
@@ -227,13 +56,14 @@ location::LocationScenarioConfig parse_scenario(std::string_view json_text, cons
   if (const auto guard_error = json_guard::check(json_text)) {
     throw ScenarioFileError(json_guard::one_line(origin) + ": " + guard_error->message);
   }
-  json document;
   try {
-    document = json::parse(json_text);
+    return json::parse(json_text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw ScenarioFileError(json_guard::one_line(origin + ": not valid JSON (" + e.what() + ")", 1000));
   }
-  ObjectReader top(document, "", origin);
+}
+
+std::string read_version_and_base(ObjectReader& top) {
   int version = 0;
   top.number("scenarioVersion", version, 0, 1'000'000);
   if (version != kScenarioFileVersion) {
@@ -241,12 +71,30 @@ location::LocationScenarioConfig parse_scenario(std::string_view json_text, cons
   }
   std::string base = "default";
   top.text("base", base);
-  location::LocationScenarioConfig config;
-  const auto builtins = {"default", "authority-race", "lease-pause", "store-outage", "churn"};
-  if (std::find(builtins.begin(), builtins.end(), base) == builtins.end()) {
-    top.fail("base", "must name a built-in Location scenario (default, authority-race, lease-pause, store-outage, churn), not \"" + base + "\"");
+  if (!family_of_base(base).has_value()) {
+    top.fail("base", "must name a built-in scenario a file can extend (" + std::string(kFileBases) + "), not \"" + base + "\"");
   }
-  config = location::location_scenario_config(base);
+  return base;
+}
+
+std::optional<ScenarioFamily> family_of_base(const std::string& base) {
+  for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn"}) {
+    if (base == name) {
+      return ScenarioFamily::kLocation;
+    }
+  }
+  if (base == "create-storm") {
+    return ScenarioFamily::kCreation;
+  }
+  if (base == "instance-route") {
+    return ScenarioFamily::kInstance;
+  }
+  return std::nullopt;
+}
+
+location::LocationScenarioConfig read_location_file(ObjectReader& top, const std::string& base) {
+  const std::string& origin = top.origin();
+  location::LocationScenarioConfig config = location::location_scenario_config(base);
   config.name.clear();
   top.text("name", config.name);
   if (config.name.empty()) {
@@ -283,7 +131,7 @@ location::LocationScenarioConfig parse_scenario(std::string_view json_text, cons
     };
   }
   if (const json* bugs = top.find("plantedBugs")) {
-    read_planted_bugs(top, *bugs, config.protocol.test_only_bugs);
+    plant(read_planted_bugs(top, *bugs, ScenarioFamily::kLocation, base), config.protocol, nullptr);
   }
   if (const json* names = top.find("properties")) {
     const auto known = [](const std::string& name) { return properties::find_property(name) != nullptr; };
@@ -297,7 +145,21 @@ location::LocationScenarioConfig parse_scenario(std::string_view json_text, cons
   return config;
 }
 
-location::LocationScenarioConfig load_scenario_file(const std::string& path) {
+}  // namespace detail
+
+location::LocationScenarioConfig parse_scenario(std::string_view json_text, const std::string& origin) {
+  const json document = detail::parse_document(json_text, origin);
+  ObjectReader top(document, "", origin);
+  const std::string base = detail::read_version_and_base(top);
+  const ScenarioFamily family = *detail::family_of_base(base);
+  if (family != ScenarioFamily::kLocation) {
+    top.fail("base", "names " + a_scenario_of(family) + " (\"" + base +
+                         "\"); only a Location scenario file is read here");
+  }
+  return detail::read_location_file(top, base);
+}
+
+std::string detail::read_file_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw ScenarioFileError(json_guard::one_line(path) + ": cannot be read");
@@ -307,7 +169,11 @@ location::LocationScenarioConfig load_scenario_file(const std::string& path) {
   if (in.bad()) {
     throw ScenarioFileError(json_guard::one_line(path) + ": cannot be read");
   }
-  return parse_scenario(text.text, path);
+  return std::move(text.text);
+}
+
+location::LocationScenarioConfig load_scenario_file(const std::string& path) {
+  return parse_scenario(detail::read_file_text(path), path);
 }
 
 // ---- writing -----------------------------------------------------------------------------------
@@ -362,13 +228,6 @@ ordered_json write_faults(const faults::FaultPlan& plan) {
 bool same_retry_bounds(const spotcheck::location::LocationConfig& a, const spotcheck::location::LocationConfig& b) {
   return a.renew_attempts_max == b.renew_attempts_max && a.indeterminate_rereads_max == b.indeterminate_rereads_max &&
          a.contention_attempts_max == b.contention_attempts_max;
-}
-
-// Compared as bytes so a bug added to TestOnlyBugs later is covered too.
-static_assert(std::has_unique_object_representations_v<spotcheck::location::LocationConfig::TestOnlyBugs>);
-bool same_test_only_bugs(const spotcheck::location::LocationConfig::TestOnlyBugs& a,
-                         const spotcheck::location::LocationConfig::TestOnlyBugs& b) {
-  return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
 // Collects "<what>: <a> vs <b>" for the first field that differs.
@@ -434,7 +293,7 @@ std::string scenario_difference(const location::LocationScenarioConfig& a, const
   d.check("protocol.fencing_margin_us", pa.fencing_margin_us, pb.fencing_margin_us);
   d.check("protocol.store_request_timeout_us", pa.store_request_timeout_us, pb.store_request_timeout_us);
   d.check("protocol.retry_bounds", same_retry_bounds(pa, pb), true);
-  d.check("protocol.test_only_bugs", same_test_only_bugs(pa.test_only_bugs, pb.test_only_bugs), true);
+  d.check("protocol.planted_bugs", pa.planted_bugs == pb.planted_bugs, true);
   d.check("properties.size", a.properties.size(), b.properties.size());
   for (std::size_t i = 0; i < a.properties.size() && i < b.properties.size(); ++i) {
     d.check("properties", a.properties[i], b.properties[i]);
@@ -448,18 +307,18 @@ ScenarioFileText write_scenario(const location::LocationScenarioConfig& config) 
   // What the file will hold: the config without the settings a file cannot express.
   location::LocationScenarioConfig expected = config;
   const location::LocationScenarioConfig defaults;
-  // Planted bugs a file can name; any other (an Instance Spot one) is not written.
-  spotcheck::location::LocationConfig::TestOnlyBugs written_bugs;
+  // Planted bugs a Location file can name; any other (an Instance Spot one) is not written.
+  planted::PlantedBugs written_bugs;
   std::vector<std::string> planted;
   for (const PlantedBugInfo& bug : planted_bugs()) {
-    if (config.protocol.test_only_bugs.*bug.flag) {
-      written_bugs.*bug.flag = true;
+    if (config.protocol.planted_bugs.contains(bug.bug) && bug.plantable_in(ScenarioFamily::kLocation)) {
+      written_bugs.insert(bug.bug);
       planted.emplace_back(bug.name);
     }
   }
-  if (!same_test_only_bugs(written_bugs, config.protocol.test_only_bugs)) {
-    out.not_written.push_back("protocol.test_only_bugs");
-    expected.protocol.test_only_bugs = written_bugs;
+  if (!(written_bugs == config.protocol.planted_bugs)) {
+    out.not_written.push_back("protocol.planted_bugs");
+    expected.protocol.planted_bugs = written_bugs;
   }
   if (!same_retry_bounds(config.protocol, defaults.protocol)) {
     out.not_written.push_back("protocol.retry_bounds");

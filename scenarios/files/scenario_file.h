@@ -1,4 +1,4 @@
-// Scenario files: a Location scenario a user writes as JSON (docs/scenarios.md "Scenario files").
+// Scenario files: a scenario a user writes as JSON (docs/scenarios.md "Scenario files").
 //
 //   spotcheck run --scenario path/to/scenario.json --seeds 500
 //
@@ -26,7 +26,8 @@ struct ScenarioFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Parses a scenario document; `origin` names it in errors (a path, or "<text>").
+// Parses a Location scenario document; `origin` names it in errors (a path, or "<text>"). A file
+// whose base is of another family is refused here (any_scenario_file.h reads every family).
 location::LocationScenarioConfig parse_scenario(std::string_view json_text, const std::string& origin);
 // Reads and parses a file. Throws ScenarioFileError (unreadable file, or any parse error).
 location::LocationScenarioConfig load_scenario_file(const std::string& path);
@@ -35,9 +36,9 @@ location::LocationScenarioConfig load_scenario_file(const std::string& path);
 
 struct ScenarioFileText {
   std::string json;
-  // Settings of the config a scenario file cannot hold ("protocol.test_only_bugs" for a planted
-  // bug not in planted_bugs.h, "protocol.retry_bounds", "workload.mesh_name"): the written file
-  // runs without them.
+  // Settings of the config a scenario file cannot hold ("protocol.planted_bugs" for a planted
+  // bug a Location file cannot plant, "protocol.retry_bounds", "workload.mesh_name"): the written
+  // file runs without them.
   std::vector<std::string> not_written;
 };
 

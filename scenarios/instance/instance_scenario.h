@@ -26,7 +26,7 @@ struct InstanceScenarioConfig {
   std::string description;
   std::uint32_t client_nodes = 2;
   std::uint32_t server_nodes = 3;
-  location::LocationConfig protocol;  // e.g. a planted test_only_bugs flag
+  spotcheck::location::LocationConfig protocol;  // e.g. a planted bug in planted_bugs
   location::creation::CreationConfig creation;
   InstanceWorkload workload;
   location::instance::InstanceSourceConfig source;  // the send timeout

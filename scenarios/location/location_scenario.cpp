@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "faults/planted/unfenced_store.h"
 #include "properties/registry.h"
 #include "scenarios/common/judged_world.h"
 #include "sim/world.h"
@@ -52,7 +53,10 @@ SeedOutcome LocationScenario::run(const SeedRequest& request) const {
     env->config = &_config.protocol;
     env->workload = &_config.workload;
     env->routing_id_hex = routing_id_hex(rid);
-    env->make_store = [&store, pid] { return store.location_client(pid); };
+    // A planted bug at the store seam (faults/planted/) wraps the host run's client; otherwise it is bare.
+    env->make_store = [this, &store, pid] {
+      return planted::plant_at_store_seam(store.location_client(pid), _config.protocol.planted_bugs);
+    };
     env->request_restart = [&world, pid] {
       world.at(world.now_us() + kRestartDelayUs, [&world, pid] {
         if (world.process_state(pid) == sim::ProcessState::dead) {

@@ -1,5 +1,5 @@
 // The campaign must catch a deliberately broken protocol (a bug planted through
-// LocationConfig::test_only_bugs), and must stay quiet on the real one.
+// LocationConfig::planted_bugs), and must stay quiet on the real one.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include "scenarios/location/location_scenarios.h"
 #include "sim/world.h"
 #include "tests/campaign/seeds_until_violation.h"
+#include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::scenarios::location {
 namespace {
@@ -25,7 +26,7 @@ struct PlantedBugCase {
   const char* name;
   const char* scenario;
   const char* property;
-  void (*plant)(spotcheck::location::LocationConfig::TestOnlyBugs&);
+  void (*plant)(planted::PlantedBugs&);
   // Optional: make the workload exercise the buggy path more often.
   void (*tune)(LocationWorkload&) = nullptr;
 };
@@ -35,9 +36,10 @@ void PrintTo(const PlantedBugCase& c, std::ostream* os) { *os << c.name; }
 class PlantedBug : public ::testing::TestWithParam<PlantedBugCase> {};
 
 TEST_P(PlantedBug, TheCampaignCatchesItWithTheRightProperty) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   const PlantedBugCase& bug = GetParam();
   LocationScenarioConfig config = location_scenario_config(bug.scenario);
-  bug.plant(config.protocol.test_only_bugs);
+  bug.plant(config.protocol.planted_bugs);
   if (bug.tune != nullptr) {
     bug.tune(config.workload);
   }
@@ -66,15 +68,15 @@ INSTANTIATE_TEST_SUITE_P(
     Protocol, PlantedBug,
     ::testing::Values(
         PlantedBugCase{"admit_past_deadline", "lease-pause", "single-owner",
-                       [](auto& b) { b.admit_past_deadline = true; }},
-        PlantedBugCase{"unfenced_writes", "lease-pause", "fencing", [](auto& b) { b.unfenced_writes = true; },
+                       [](auto& b) { b.insert(planted::PlantedBug::kAdmitPastDeadline); }},
+        PlantedBugCase{"unfenced_writes", "lease-pause", "fencing", [](auto& b) { b.insert(planted::PlantedBug::kUnfencedWrites); },
                        [](LocationWorkload& w) { w.delete_probability = 0.5; }},
         PlantedBugCase{"leak_capacity_on_release", "default", "capacity",
-                       [](auto& b) { b.leak_capacity_on_release = true; }},
+                       [](auto& b) { b.insert(planted::PlantedBug::kLeakCapacityOnRelease); }},
         PlantedBugCase{"new_owner_keeps_owner_generation", "lease-pause", "generations",
-                       [](auto& b) { b.new_owner_keeps_owner_generation = true; }},
+                       [](auto& b) { b.insert(planted::PlantedBug::kNewOwnerKeepsOwnerGeneration); }},
         PlantedBugCase{"retry_conflicts_past_deadline", "authority-race", "liveness",
-                       [](auto& b) { b.retry_conflicts_past_deadline = true; }}),
+                       [](auto& b) { b.insert(planted::PlantedBug::kRetryConflictsPastDeadline); }}),
     [](const ::testing::TestParamInfo<PlantedBugCase>& info) { return std::string(info.param.name); });
 
 TEST(PlantedBug, TheRealProtocolPassesTheSameSeeds) {

@@ -12,6 +12,7 @@
 #include "scenarios/instance/instance_scenario.h"
 #include "sim/world.h"
 #include "tests/campaign/seeds_until_violation.h"
+#include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::scenarios::instance {
 namespace {
@@ -25,7 +26,7 @@ std::pair<std::uint64_t, SeedOutcome> seeds_until_violation(const Scenario& scen
 
 InstanceScenarioConfig planted() {
   InstanceScenarioConfig config = instance_scenario_config("instance-route");
-  config.protocol.test_only_bugs.retry_stale_instance_route = true;
+  config.protocol.planted_bugs.insert(planted::PlantedBug::kRetryStaleInstanceRoute);
   return config;
 }
 
@@ -185,6 +186,7 @@ TEST(InstanceScenario, ItIsDeterministicPerSeed) {
 }
 
 TEST(InstanceScenario, ThePlantedRetryLoopIsFoundByAtMostOnceAndReplays) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   // Every property on: at-most-once is the one that catches it.
   {
     const auto [seeds, outcome] = seeds_until_violation(InstanceScenario(planted()));
@@ -212,6 +214,7 @@ TEST(InstanceScenario, ThePlantedRetryLoopIsFoundByAtMostOnceAndReplays) {
 
 // How often the campaign finds it (printed for docs/properties.md; not a speed target).
 TEST(InstanceScenario, ThePlantedRetryLoopIsFoundByManySeeds) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   const InstanceScenario scenario(planted());
   int found = 0;
   std::uint64_t first = 0;

@@ -1,5 +1,5 @@
 // The create-storm campaign: the real protocol passes every seed (all properties, liveness
-// included); a planted creation bug (CreationConfig::test_only_bugs.factory_before_verify) is
+// included); a planted creation bug (CreationConfig::planted_bugs kFactoryBeforeVerify) is
 // caught by exactly-one-creation; a seed replays to the same trace, bit for bit.
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 #include <string>
 
 #include "scenarios/creation/creation_scenarios.h"
+#include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::scenarios::creation {
 namespace {
@@ -43,8 +44,9 @@ TEST(CreationCampaign, TheRealProtocolPassesEverySeed) {
 }
 
 TEST(CreationCampaign, FactoryBeforeVerifyIsCaughtByExactlyOneCreation) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   CreationScenarioConfig config = creation_scenario_config("create-storm");
-  config.creation.test_only_bugs.factory_before_verify = true;
+  config.creation.planted_bugs.insert(planted::PlantedBug::kFactoryBeforeVerify);
   const CreationScenario scenario(config);
   SeedOutcome outcome;
   std::uint64_t seeds = 0;

@@ -1,6 +1,6 @@
 // At most once (design "Properties"; spec §7, §7.1; framework 0.26 → 0.27): an Instance Spot
 // request that may have crossed the transport boundary is never resubmitted. The planted bug
-// LocationConfig::test_only_bugs.retry_stale_instance_route is 0.26's recoverStaleInstanceRoute
+// LocationConfig::planted_bugs kRetryStaleInstanceRoute is 0.26's recoverStaleInstanceRoute
 // loop; the `at-most-once` property must catch it, and the 0.27 policy must pass.
 #include <algorithm>
 #include <cstdio>
@@ -9,6 +9,7 @@
 
 #include "impl/records/keys.h"
 #include "tests/location_instance/fixture.h"
+#include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::location::instance::testing {
 namespace {
@@ -17,7 +18,7 @@ constexpr std::string_view kSpot = "chat-1";
 
 LocationConfig with_retry_bug() {
   LocationConfig location;
-  location.test_only_bugs.retry_stale_instance_route = true;
+  location.planted_bugs.insert(planted::PlantedBug::kRetryStaleInstanceRoute);
   return location;
 }
 
@@ -71,6 +72,7 @@ void lose_first_answer_and_close(InstanceCluster& cluster) {
 }
 
 TEST_F(InstanceTest, PlantedStaleRouteRetryRunsOneOperationTwiceAndIsCaught) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   make({client(), server({"Chat"}), server({"Chat"})}, 1, with_retry_bug(), kTwoSecondSendTimeout);
   expected_violation = "at-most-once";
   lose_first_answer_and_close(*cluster);
@@ -251,6 +253,7 @@ TEST_F(Sweep, CorrectPolicyPassesEverySeed) {
 }
 
 TEST_F(Sweep, PlantedRetryBugIsFoundBySomeSeed) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   int found = 0;
   std::uint64_t first_seed = 0;
   std::string first_message;

@@ -51,7 +51,7 @@ struct ApplicationCloses {
 
 class InstanceCluster : public creation::testing::Cluster {
  public:
-  // `location`: the LocationConfig of every node (e.g. a planted test_only_bugs flag).
+  // `location`: the LocationConfig of every node (e.g. a planted bug in planted_bugs).
   // `source`: every source's send timeout (by default as long as call()'s deadline).
   explicit InstanceCluster(std::vector<InstanceNodeSpec> nodes, std::uint64_t seed = 1, LocationConfig location = {},
                            InstanceSourceConfig source = {platform::seconds(30)});

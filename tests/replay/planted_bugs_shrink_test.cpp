@@ -10,6 +10,7 @@
 #include "replay/story/story.h"
 #include "scenarios/files/scenario_file.h"
 #include "scenarios/location/location_scenarios.h"
+#include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::replay {
 namespace {
@@ -24,7 +25,7 @@ constexpr std::uint64_t kSeedsMax = 200;
 struct PlantedBugCase {
   const char* name;
   const char* scenario;
-  void (*plant)(spotcheck::location::LocationConfig::TestOnlyBugs&);
+  void (*plant)(planted::PlantedBugs&);
   void (*tune)(LocationWorkload&) = nullptr;
 };
 
@@ -33,9 +34,10 @@ void PrintTo(const PlantedBugCase& c, std::ostream* os) { *os << c.name; }
 class PlantedBugShrink : public ::testing::TestWithParam<PlantedBugCase> {};
 
 TEST_P(PlantedBugShrink, ShrinksToTheSamePropertyAndReplaysFromTheFile) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   const PlantedBugCase& bug = GetParam();
   LocationScenarioConfig config = scenarios::location::location_scenario_config(bug.scenario);
-  bug.plant(config.protocol.test_only_bugs);
+  bug.plant(config.protocol.planted_bugs);
   if (bug.tune != nullptr) {
     bug.tune(config.workload);
   }
@@ -74,14 +76,14 @@ TEST_P(PlantedBugShrink, ShrinksToTheSamePropertyAndReplaysFromTheFile) {
 INSTANTIATE_TEST_SUITE_P(
     Protocol, PlantedBugShrink,
     ::testing::Values(
-        PlantedBugCase{"admit_past_deadline", "lease-pause", [](auto& b) { b.admit_past_deadline = true; }},
-        PlantedBugCase{"unfenced_writes", "lease-pause", [](auto& b) { b.unfenced_writes = true; },
+        PlantedBugCase{"admit_past_deadline", "lease-pause", [](auto& b) { b.insert(planted::PlantedBug::kAdmitPastDeadline); }},
+        PlantedBugCase{"unfenced_writes", "lease-pause", [](auto& b) { b.insert(planted::PlantedBug::kUnfencedWrites); },
                        [](LocationWorkload& w) { w.delete_probability = 0.5; }},
-        PlantedBugCase{"leak_capacity_on_release", "default", [](auto& b) { b.leak_capacity_on_release = true; }},
+        PlantedBugCase{"leak_capacity_on_release", "default", [](auto& b) { b.insert(planted::PlantedBug::kLeakCapacityOnRelease); }},
         PlantedBugCase{"new_owner_keeps_owner_generation", "lease-pause",
-                       [](auto& b) { b.new_owner_keeps_owner_generation = true; }},
+                       [](auto& b) { b.insert(planted::PlantedBug::kNewOwnerKeepsOwnerGeneration); }},
         PlantedBugCase{"retry_conflicts_past_deadline", "authority-race",
-                       [](auto& b) { b.retry_conflicts_past_deadline = true; }}),
+                       [](auto& b) { b.insert(planted::PlantedBug::kRetryConflictsPastDeadline); }}),
     [](const ::testing::TestParamInfo<PlantedBugCase>& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "scenarios/files/scenario_file.h"
 #include "scenarios/location/location_scenarios.h"
+#include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::scenarios::files {
 namespace {
@@ -32,6 +33,7 @@ TEST(ScenarioWriter, EveryBuiltInRoundTripsAndRunsTheSame) {
 }
 
 TEST(ScenarioWriter, ExampleFilesRoundTrip) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   for (const char* file : {"long-pauses.json", "short-leases.json", "planted-admit-past-deadline.json"}) {
     const LocationScenarioConfig config = load_scenario_file(std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/" + file);
     const ScenarioFileText text = write_scenario(config);
@@ -119,35 +121,38 @@ TEST(ScenarioWriter, AFaultPlanThatIsNotWholeMillisecondsIsRefused) {
 }
 
 TEST(ScenarioWriter, PlantedBugsAndPropertiesRoundTrip) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   LocationScenarioConfig config = location::location_scenario_config("lease-pause");
-  config.protocol.test_only_bugs.admit_past_deadline = true;
-  config.protocol.test_only_bugs.leak_capacity_on_release = true;
+  config.protocol.planted_bugs.insert(planted::PlantedBug::kAdmitPastDeadline);
+  config.protocol.planted_bugs.insert(planted::PlantedBug::kLeakCapacityOnRelease);
   config.properties = {"single-owner", "capacity"};
   const ScenarioFileText text = write_scenario(config);
   EXPECT_TRUE(text.not_written.empty());
   EXPECT_NE(text.json.find("\"plantedBugs\""), std::string::npos);
   const LocationScenarioConfig back = parse_scenario(text.json, "written.json");
-  EXPECT_TRUE(back.protocol.test_only_bugs.admit_past_deadline);
-  EXPECT_TRUE(back.protocol.test_only_bugs.leak_capacity_on_release);
-  EXPECT_FALSE(back.protocol.test_only_bugs.unfenced_writes);
+  EXPECT_TRUE(back.protocol.planted_bugs.contains(planted::PlantedBug::kAdmitPastDeadline));
+  EXPECT_TRUE(back.protocol.planted_bugs.contains(planted::PlantedBug::kLeakCapacityOnRelease));
+  EXPECT_FALSE(back.protocol.planted_bugs.contains(planted::PlantedBug::kUnfencedWrites));
   EXPECT_EQ(back.properties, config.properties);
   EXPECT_EQ(scenario_difference(config, back), "");
 }
 
 TEST(ScenarioWriter, SettingsAFileCannotHoldAreNamed) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   LocationScenarioConfig config = location::location_scenario_config("lease-pause");
-  config.protocol.test_only_bugs.admit_past_deadline = true;
-  config.protocol.test_only_bugs.retry_stale_instance_route = true;  // no Instance Spot traffic here
+  config.protocol.planted_bugs.insert(planted::PlantedBug::kAdmitPastDeadline);
+  config.protocol.planted_bugs.insert(planted::PlantedBug::kRetryStaleInstanceRoute);  // no Instance Spot traffic here
   const ScenarioFileText text = write_scenario(config);
-  EXPECT_EQ(text.not_written, (std::vector<std::string>{"protocol.test_only_bugs"}));
+  EXPECT_EQ(text.not_written, (std::vector<std::string>{"protocol.planted_bugs"}));
   LocationScenarioConfig back = parse_scenario(text.json, "written.json");
-  EXPECT_TRUE(back.protocol.test_only_bugs.admit_past_deadline);
-  EXPECT_FALSE(back.protocol.test_only_bugs.retry_stale_instance_route);
-  back.protocol.test_only_bugs.retry_stale_instance_route = true;
+  EXPECT_TRUE(back.protocol.planted_bugs.contains(planted::PlantedBug::kAdmitPastDeadline));
+  EXPECT_FALSE(back.protocol.planted_bugs.contains(planted::PlantedBug::kRetryStaleInstanceRoute));
+  back.protocol.planted_bugs.insert(planted::PlantedBug::kRetryStaleInstanceRoute);
   EXPECT_EQ(scenario_difference(config, back), "");
 }
 
 TEST(ScenarioFile, PlantedBugsAndPropertiesAreCheckedByName) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   const auto error_of = [](const std::string& json) {
     try {
       parse_scenario(json, "t.json");
@@ -170,8 +175,8 @@ TEST(ScenarioFile, PlantedBugsAndPropertiesAreCheckedByName) {
   EXPECT_NE(error_of(head + R"("properties": []})").find("must name at least one property"), std::string::npos);
   const LocationScenarioConfig config =
       parse_scenario(head + R"("plantedBugs": ["unfenced-writes"], "properties": ["fencing"]})", "t.json");
-  EXPECT_TRUE(config.protocol.test_only_bugs.unfenced_writes);
-  EXPECT_FALSE(config.protocol.test_only_bugs.admit_past_deadline);
+  EXPECT_TRUE(config.protocol.planted_bugs.contains(planted::PlantedBug::kUnfencedWrites));
+  EXPECT_FALSE(config.protocol.planted_bugs.contains(planted::PlantedBug::kAdmitPastDeadline));
   EXPECT_EQ(config.properties, (std::vector<std::string>{"fencing"}));
 }
 

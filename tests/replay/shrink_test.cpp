@@ -1,4 +1,4 @@
-// Shrinking a seed that fails because of a planted protocol bug (LocationConfig::test_only_bugs).
+// Shrinking a seed that fails because of a planted protocol bug (LocationConfig::planted_bugs).
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -10,6 +10,7 @@
 #include "replay/story/story.h"
 #include "scenarios/files/scenario_file.h"
 #include "scenarios/location/location_scenarios.h"
+#include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::replay {
 namespace {
@@ -25,14 +26,14 @@ constexpr std::uint32_t kRunsMax = 120;
 // lease-pause with handlers running past the admission deadline: single-owner catches it.
 LocationScenarioConfig planted_config() {
   LocationScenarioConfig config = scenarios::location::location_scenario_config("lease-pause");
-  config.protocol.test_only_bugs.admit_past_deadline = true;
+  config.protocol.planted_bugs.insert(planted::PlantedBug::kAdmitPastDeadline);
   return config;
 }
 
 // The default mix (every fault kind on) with NewOwner keeping the owner generation.
 LocationScenarioConfig planted_mixed_config() {
   LocationScenarioConfig config = scenarios::location::location_scenario_config("default");
-  config.protocol.test_only_bugs.new_owner_keeps_owner_generation = true;
+  config.protocol.planted_bugs.insert(planted::PlantedBug::kNewOwnerKeepsOwnerGeneration);
   return config;
 }
 
@@ -64,6 +65,7 @@ std::uint32_t total_nodes_objects_kinds(const LocationScenarioConfig& c) {
 }
 
 TEST(Shrink, KeepsTheSamePropertyAndIsSmaller) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   const ShrinkResult& r = planted_result();
   ASSERT_TRUE(r.original_outcome.violation.has_value());
   ASSERT_TRUE(r.shrunk_outcome.violation.has_value());
@@ -90,12 +92,13 @@ TEST(Shrink, KeepsTheSamePropertyAndIsSmaller) {
 }
 
 TEST(Shrink, TheWrittenFileReplaysToTheSameViolation) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   const ShrinkResult& r = planted_result();
   const scenarios::files::ScenarioFileText text = scenarios::files::write_scenario(r.shrunk);
   // The planted bug travels in the file ("plantedBugs"), so the file alone replays the failure.
   EXPECT_TRUE(text.not_written.empty());
   const LocationScenarioConfig loaded = scenarios::files::parse_scenario(text.json, "shrunk.json");
-  EXPECT_TRUE(loaded.protocol.test_only_bugs.admit_past_deadline);
+  EXPECT_TRUE(loaded.protocol.planted_bugs.contains(planted::PlantedBug::kAdmitPastDeadline));
   EXPECT_EQ(scenarios::files::scenario_difference(r.shrunk, loaded), "");
   const SeedOutcome replayed = LocationScenario(loaded).run(SeedRequest{r.seed, false, false});
   EXPECT_EQ(replayed.trace_hash, r.shrunk_outcome.trace_hash);
@@ -106,6 +109,7 @@ TEST(Shrink, TheWrittenFileReplaysToTheSameViolation) {
 }
 
 TEST(Shrink, IsDeterministic) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   const ShrinkResult& first = planted_result();
   ShrinkOptions options;
   options.max_runs = kRunsMax;
@@ -122,6 +126,7 @@ TEST(Shrink, IsDeterministic) {
 }
 
 TEST(Shrink, TheStoryEndsAtTheViolatingEvent) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   const ShrinkResult& r = planted_result();
   const auto& v = *r.shrunk_outcome.violation;
   const Story story = tell_story(r.shrunk_outcome.event_lines, v);
@@ -166,6 +171,7 @@ TEST(Shrink, APassingSeedIsRefused) {
 }
 
 TEST(Shrink, ARunThatBrokeIsRefused) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   LocationScenarioConfig config = planted_config();
   config.max_steps = 1'000;  // the run ends as a failure ("step budget exhausted"), not a violation
   try {
@@ -178,6 +184,7 @@ TEST(Shrink, ARunThatBrokeIsRefused) {
 }
 
 TEST(Shrink, TheBudgetBoundsTheSearch) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   const ShrinkResult& full = planted_result();
   ShrinkOptions options;
   options.max_runs = 2;  // only the two runs that confirm the failure
@@ -190,6 +197,7 @@ TEST(Shrink, TheBudgetBoundsTheSearch) {
 }
 
 TEST(Shrink, AFixedSeedsPlanRunsExactlyAsTheScenario) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   // Not swarm: making the plan explicit changes nothing in the run.
   const ShrinkResult& r = planted_result();
   const SeedOutcome as_given = LocationScenario(planted_config()).run(SeedRequest{r.seed, false, false});
@@ -197,6 +205,7 @@ TEST(Shrink, AFixedSeedsPlanRunsExactlyAsTheScenario) {
 }
 
 TEST(Shrink, ASwarmSeedsDrawnPlanBecomesTheStartingPlan) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   const LocationScenarioConfig config = planted_mixed_config();
   // The drawn plan, made explicit, runs exactly as the swarm seed did.
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {

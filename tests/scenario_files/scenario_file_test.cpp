@@ -4,6 +4,7 @@
 
 #include "scenarios/files/scenario_file.h"
 #include "scenarios/location/location_scenarios.h"
+#include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::scenarios::files {
 namespace {
@@ -169,9 +170,10 @@ TEST(ScenarioFile, ShippedExamplesLoadAndPass) {
 }
 
 TEST(ScenarioFile, ThePlantedBugExampleFailsOnItsProperty) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
   const std::string path = std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/planted-admit-past-deadline.json";
   const LocationScenario scenario(load_scenario_file(path));
-  ASSERT_TRUE(scenario.config().protocol.test_only_bugs.admit_past_deadline);
+  ASSERT_TRUE(scenario.config().protocol.planted_bugs.contains(planted::PlantedBug::kAdmitPastDeadline));
   int failing = 0;
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
     const auto outcome = scenario.run(SeedRequest{seed, false, false});

@@ -89,9 +89,7 @@ Result<store::Bytes> AuthorityOps::encode_record(const records::AuthorityRecord&
 }
 
 void AuthorityOps::add_own_lease_condition(PlannedWrite& write) const {
-  if (_config.test_only_bugs.unfenced_writes) {
-    return;  // planted bug (tests only)
-  }
+  // (The planted bug "unfenced-writes" drops this condition at the store seam, faults/planted/.)
   write.add_condition(store::ExpectVersion{_lease.record_key(), _lease.record_version()},
                       ConditionRole::kOwnLease);
 }
@@ -184,7 +182,9 @@ Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
     emit(op, key, event_record, previous, to_string(error.kind), cause, outcome);
     return error;
   };
-  const bool fenced = !_config.test_only_bugs.unfenced_writes;  // false only for a planted bug
+  // The planted bug unfenced-writes skips the admission checks below (its store half, the dropped
+  // own-lease condition, is faults/planted/unfenced_store.h).
+  const bool fenced = !SPOTCHECK_PLANTED(_config.planted_bugs, kUnfencedWrites);
   for (std::uint32_t attempt = 0; attempt < _config.contention_attempts_max; ++attempt) {
     if (Result<Done> admitted = _lease.admit(name); fenced && !admitted.ok()) {
       return fail(admitted.error(), nullptr);
@@ -234,8 +234,8 @@ Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
             }
             continue;  // our lease record was renewed meanwhile
           case ConditionRole::kAuthority:
-            if (_config.test_only_bugs.retry_conflicts_past_deadline) {
-              _platform.clock.sleep_for(platform::seconds(2));  // planted bug (tests only)
+            if (SPOTCHECK_PLANTED(_config.planted_bugs, kRetryConflictsPastDeadline)) {
+              _platform.clock.sleep_for(platform::seconds(2));  // the retry loop 0.27 removed
               continue;
             }
             return fail(Error::conflict(current.write.authority_version_before.has_value()
@@ -468,8 +468,8 @@ Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& activ
   records::AuthorityRecord after = before;
   after.owner_id = node.owner_id;
   after.owner_lease_generation = node.lease_generation;
-  after.authority_owner_generation = _config.test_only_bugs.new_owner_keeps_owner_generation
-                                       ? before.authority_owner_generation  // planted bug (tests only)
+  after.authority_owner_generation = SPOTCHECK_PLANTED(_config.planted_bugs, kNewOwnerKeepsOwnerGeneration)
+                                       ? before.authority_owner_generation
                                        : before.authority_owner_generation + 1;
   after.allocation.descriptor = records::AllocationDescriptor{node.mesh_name, node.routing_id_hex};
   after.allocation.descriptor_lifecycle_generation = node.lifecycle_generation;
@@ -527,9 +527,14 @@ Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& activ
   }
   Executed& done = executed.value();
   LOCATION_ASSERT(done.record.object_generation == before.object_generation);
-  // (A planted bug switches this local check off so the test shows the property checker catches it.)
-  LOCATION_ASSERT(_config.test_only_bugs.new_owner_keeps_owner_generation ||
-                  done.record.authority_owner_generation == before.authority_owner_generation + 1);
+  // (The planted bug switches this local check off so the test shows the property checker
+  // catches it; without SPOTCHECK_PLANTED_BUGS the check is the exact one.)
+#if SPOTCHECK_PLANTED_BUGS
+  if (!SPOTCHECK_PLANTED(_config.planted_bugs, kNewOwnerKeepsOwnerGeneration))
+#endif
+  {
+    LOCATION_ASSERT(done.record.authority_owner_generation == before.authority_owner_generation + 1);
+  }
   LOCATION_ASSERT(done.record.allocation.capacity == before.allocation.capacity);
   return AuthoritySnapshot{active.key, std::move(done.record), done.outcome.authority_version_after,
                            std::move(done.outcome.authority_bytes_after)};
@@ -547,7 +552,7 @@ Result<AuthorityOps::Plan> AuthorityOps::plan_removal(const AuthoritySnapshot& s
                       ConditionRole::kAuthority);
   add_own_lease_condition(write);
   write.add_mutation(store::Delete{write.authority_key}, MutationRole::kAuthority);
-  if (!_config.test_only_bugs.leak_capacity_on_release) {  // the flag is a planted bug (tests only)
+  if (!SPOTCHECK_PLANTED(_config.planted_bugs, kLeakCapacityOnRelease)) {
     write.add_capacity(release_capacity(snapshot.record.allocation));
   }
   return plan;

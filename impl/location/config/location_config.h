@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "impl/planted/planted_bugs.h"
 #include "impl/platform/time.h"
 
 namespace spotcheck::location {
@@ -29,28 +30,9 @@ struct LocationConfig {
   // Deadline of one store request issued by an authority operation, descriptor or sweep step.
   TimeUs store_request_timeout_us = platform::seconds(3);
 
-  // Deliberate protocol bugs, for tests that must see a campaign catch them. All off in
-  // production; nothing but tests sets them.
-  struct TestOnlyBugs {
-    // OwnerLease::admit() lets work through past the local admission deadline (§5).
-    bool admit_past_deadline = false;
-    // Authority writes skip both fences of §5: no admission check before the write and no
-    // condition on the writer's own owner lease record.
-    bool unfenced_writes = false;
-    // Delete and Abort leave the released capacity counted (§3.3: counters = sum of allocations).
-    bool leak_capacity_on_release = false;
-    // NewOwner keeps the previous AuthorityOwnerGeneration instead of raising it (§3.2).
-    bool new_owner_keeps_owner_generation = false;
-    // An authority conflict is retried after a 2 s wait, ignoring the request's deadline
-    // (the shape of the retry loop framework 0.27 removed).
-    bool retry_conflicts_past_deadline = false;
-    // The Instance Spot source retries a request after an error that may follow admission
-    // (no answer, stale route, not found, SpotMoving): re-reads the authority row and resubmits the
-    // same OperationId to the refreshed route, or cold-activates a new incarnation, in a loop
-    // under the deadline (framework 0.26's recoverStaleInstanceRoute; 0.27 removed it).
-    bool retry_stale_instance_route = false;
-  };
-  TestOnlyBugs test_only_bugs;
+  // Deliberate protocol bugs a test plants (impl/planted/planted_bugs.h); empty in production.
+  // Read only through SPOTCHECK_PLANTED, which is `false` when SPOTCHECK_PLANTED_BUGS is OFF.
+  planted::PlantedBugs planted_bugs;
 };
 
 enum class ConfigErrorKind {

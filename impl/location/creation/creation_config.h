@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "impl/planted/planted_bugs.h"
 #include "impl/platform/time.h"
 
 namespace spotcheck::location::creation {
@@ -34,14 +35,9 @@ struct CreationConfig {
   std::size_t request_bytes_max = 1'048'576;
   std::size_t result_bytes_max = 1'048'576;
 
-  // Deliberate protocol bugs, for tests that must see a campaign catch them. All off in
-  // production; nothing but tests sets them.
-  struct TestOnlyBugs {
-    // The target runs the factory as soon as a create command arrives — before deduplicating a
-    // resent command and before verifying the Creating row (§7: "The target checks ...").
-    bool factory_before_verify = false;
-  };
-  TestOnlyBugs test_only_bugs;
+  // Deliberate protocol bugs a test plants (impl/planted/planted_bugs.h; here only
+  // kFactoryBeforeVerify is read); empty in production.
+  planted::PlantedBugs planted_bugs;
 };
 
 }  // namespace spotcheck::location::creation

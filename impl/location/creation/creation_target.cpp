@@ -79,7 +79,7 @@ void CreationTarget::handle(platform::RoutingId from, CreateCommand command) {
       {Field::str("op_id", command.op_id.hex()), Field::num("cmd", static_cast<std::int64_t>(command.code())),
        Field::str("from", messaging::routing_id_hex(from)), Field::num("request", as_i64(command.request)),
        Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation))});
-  const bool planted = _context.creation.test_only_bugs.factory_before_verify;
+  const bool planted = SPOTCHECK_PLANTED(_context.creation.planted_bugs, kFactoryBeforeVerify);
   Remembered* known = _ops.find(op_key);
   if (known != nullptr && !planted) {
     switch (known->state) {
@@ -310,7 +310,7 @@ std::optional<FinalResultReply> CreationTarget::record_result(const CreateComman
 }
 
 void CreationTarget::run(platform::RoutingId from, const CreateCommand& command, const std::string& op_key) {
-  const bool planted = _context.creation.test_only_bugs.factory_before_verify;
+  const bool planted = SPOTCHECK_PLANTED(_context.creation.planted_bugs, kFactoryBeforeVerify);
   std::optional<FactoryDecision> early;
   bool early_threw = false;
   std::string early_failure;

@@ -134,11 +134,12 @@ InstanceSource::AuthorityAnswer InstanceSource::read_authority(const InstanceReq
   return answer;
 }
 
+#if SPOTCHECK_PLANTED_BUGS
 // Framework 0.26's recoverStaleInstanceRoute, planted: it treats errors that may follow admission
 // as if the stale target could not have admitted the operation.
 std::optional<std::string> InstanceSource::stale_route_retry(const InstanceCall& call, const InstanceRequest& request,
                                                              const InstanceOutcome& failed) {
-  LOCATION_ASSERT(_config.test_only_bugs.retry_stale_instance_route);
+  LOCATION_ASSERT(SPOTCHECK_PLANTED(_config.planted_bugs, kRetryStaleInstanceRoute));
   const InstanceOutcomeKind kind = failed.kind;
   const bool stale_route_style = kind == InstanceOutcomeKind::kDeadlineExceeded || kind == InstanceOutcomeKind::kFailed ||
                                  kind == InstanceOutcomeKind::kNotConfigured || kind == InstanceOutcomeKind::kSpotMoving;
@@ -172,7 +173,7 @@ std::optional<std::string> InstanceSource::planted_resubmit_target(const Instanc
                                                                    const InstanceRequest& request,
                                                                    const std::string& from_rid_hex,
                                                                    InstanceOutcome failed) {
-  LOCATION_ASSERT(_config.test_only_bugs.retry_stale_instance_route);
+  LOCATION_ASSERT(SPOTCHECK_PLANTED(_config.planted_bugs, kRetryStaleInstanceRoute));
   if (failed.owner_rid_hex.empty()) {
     failed.owner_rid_hex = from_rid_hex;  // the stale route
   }
@@ -185,6 +186,7 @@ std::optional<std::string> InstanceSource::planted_resubmit_target(const Instanc
   }
   return next;
 }
+#endif  // SPOTCHECK_PLANTED_BUGS
 
 InstanceOutcome InstanceSource::exchange(const InstanceCall& call, const InstanceRequest& request,
                                          const TargetNode& target) {
@@ -239,7 +241,8 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Ins
     if (outcome.ok()) {
       return outcome;
     }
-    if (_config.test_only_bugs.retry_stale_instance_route) {
+#if SPOTCHECK_PLANTED_BUGS
+    if (SPOTCHECK_PLANTED(_config.planted_bugs, kRetryStaleInstanceRoute)) {
       std::optional<std::string> next = planted_resubmit_target(call, request, target.rid_hex, outcome);
       if (!next.has_value()) {
         return outcome;
@@ -248,6 +251,7 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Ins
       forwards = 0;
       continue;
     }
+#endif
     // 0.27: only the owner-fence refusal, made before admission, is followed — by ONE authority
     // read under the same deadline. Every other error may follow admission: terminal.
     if (outcome.kind != InstanceOutcomeKind::kSpotMoving || reactivated) {

@@ -18,7 +18,7 @@
 // through placement; any other answer keeps the refusal terminal. kRoute is pre-admission too.
 // The reply is handed to the caller once (instance.reply_delivered).
 //
-// LocationConfig::test_only_bugs.retry_stale_instance_route plants framework 0.26's retry loop:
+// The planted bug kRetryStaleInstanceRoute (LocationConfig::planted_bugs) plants framework 0.26's retry loop:
 // after no answer / a stale route / not found / SpotMoving the source re-reads the authority row
 // and resubmits the same OperationId to the refreshed route, or cold-activates a new incarnation
 // with the same first message, in a loop under the deadline — which can run one operation twice.
@@ -94,13 +94,15 @@ class InstanceSource {
   // One command-50 exchange with `target`: the reply's outcome, or no answer within the send
   // timeout (kDeadlineExceeded; the target may have admitted the request).
   InstanceOutcome exchange(const InstanceCall& call, const InstanceRequest& request, const TargetNode& target);
-  // The planted 0.26 loop (test_only_bugs.retry_stale_instance_route): where to resubmit after
+#if SPOTCHECK_PLANTED_BUGS
+  // The planted 0.26 loop (planted bug kRetryStaleInstanceRoute): where to resubmit after
   // `failed`, or nullopt (terminal). planted_resubmit_target is the step deliver_once calls;
   // stale_route_retry its re-read loop. Both exist only for the planted bug.
   std::optional<std::string> planted_resubmit_target(const InstanceCall& call, const InstanceRequest& request,
                                                      const std::string& from_rid_hex, InstanceOutcome failed);
   std::optional<std::string> stale_route_retry(const InstanceCall& call, const InstanceRequest& request,
                                                const InstanceOutcome& failed);
+#endif
 
   const LocationConfig& _config;
   platform::Platform& _platform;

@@ -72,8 +72,8 @@ bool OwnerLease::admission_open() const {
 
 Result<Done> OwnerLease::admit(std::string_view operation) {
   const TimeUs now = now_us();
-  if (_config.test_only_bugs.admit_past_deadline && _registered) {
-    return Done{};  // planted bug (tests only): the §5 check is skipped
+  if (SPOTCHECK_PLANTED(_config.planted_bugs, kAdmitPastDeadline) && _registered) {
+    return Done{};  // the §5 check is skipped
   }
   if (admission_open()) {
     LOCATION_ASSERT(now < _deadline_us);

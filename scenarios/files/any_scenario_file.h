@@ -1,0 +1,31 @@
+// Scenario files of every family a file can extend: "base" names a Location built-in (default,
+// authority-race, lease-pause, store-outage, churn: every field of docs/scenarios.md), create-storm
+// or instance-route. A creation or Instance Spot file holds "name", "description", "faults",
+// "plantedBugs", "maxSteps" and (instance-route only) "properties"; any other field is refused with
+// one line naming its JSON path.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+
+// Before scenario_file.h: instance_scenario.h names `location::LocationConfig` from inside
+// spotcheck::scenarios, which spotcheck::scenarios::location (scenario_file.h) would shadow.
+#include "scenarios/creation/creation_scenario.h"
+#include "scenarios/instance/instance_scenario.h"
+// (keep this order)
+#include "scenarios/files/scenario_file.h"
+
+namespace spotcheck::scenarios::files {
+
+using AnyScenarioConfig = std::variant<location::LocationScenarioConfig, creation::CreationScenarioConfig,
+                                       instance::InstanceScenarioConfig>;
+
+// Throws ScenarioFileError, as parse_scenario does.
+AnyScenarioConfig parse_any_scenario(std::string_view json_text, const std::string& origin);
+AnyScenarioConfig load_any_scenario_file(const std::string& path);
+// The runnable scenario of a file's config.
+std::unique_ptr<Scenario> make_file_scenario(AnyScenarioConfig config);
+
+}  // namespace spotcheck::scenarios::files

@@ -1,0 +1,172 @@
+// What the scenario file readers of every family share (scenario_file.cpp, family_files.cpp): a
+// strict JSON object walker, lists of names, the fault plan and "plantedBugs".
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "faults/fault_plan.h"
+#include "impl/json_guard/json_guard.h"
+#include "impl/location/config/location_config.h"
+#include "impl/location/creation/creation_config.h"
+#include "impl/planted/planted_bugs.h"
+#include "scenarios/files/planted_bugs.h"
+#include "scenarios/files/scenario_file.h"
+
+namespace spotcheck::scenarios::files::detail {
+
+using nlohmann::json;
+using platform::TimeUs;
+
+inline constexpr double kHourMs = 3'600'000.0;
+
+// Walks one JSON object, remembering which keys were read so the unknown ones can be named.
+class ObjectReader {
+ public:
+  ObjectReader(const json& object, std::string path, const std::string& origin)
+      : _object(object), _path(std::move(path)), _origin(origin) {
+    if (!_object.is_object()) {
+      fail(_path, "must be an object");
+    }
+  }
+
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    throw ScenarioFileError(json_guard::one_line(_origin + ": " + (path.empty() ? "the document" : path) + " " + what, 1000));
+  }
+
+  std::string child(std::string_view key) const { return _path.empty() ? std::string(key) : _path + "." + std::string(key); }
+
+  const json* find(std::string_view key) {
+    _known.insert(std::string(key));
+    auto it = _object.find(std::string(key));
+    return it == _object.end() ? nullptr : &*it;
+  }
+
+  // A number in [lo, hi] (integral when `integral`); absent: the current value stays.
+  template <class T>
+  void number(std::string_view key, T& out, double lo, double hi, bool integral = true) {
+    const json* v = find(key);
+    if (v == nullptr) {
+      return;
+    }
+    if (!v->is_number() || (integral && !v->is_number_integer())) {
+      fail(child(key), integral ? "must be a whole number" : "must be a number");
+    }
+    const double d = v->get<double>();
+    if (d < lo || d > hi) {
+      std::ostringstream range;
+      range << "must be in [" << lo << ", " << hi << "], not " << v->dump();
+      fail(child(key), range.str());
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      out = static_cast<T>(d);
+    } else {
+      out = static_cast<T>(v->get<std::int64_t>());
+    }
+  }
+
+  // Milliseconds in the file, microseconds in the config.
+  void millis(std::string_view key, TimeUs& out_us, double lo_ms, double hi_ms) {
+    std::int64_t ms = out_us / platform::kMicrosPerMilli;
+    number(key, ms, lo_ms, hi_ms);
+    out_us = platform::millis(ms);
+  }
+
+  void text(std::string_view key, std::string& out) {
+    const json* v = find(key);
+    if (v == nullptr) {
+      return;
+    }
+    if (!v->is_string()) {
+      fail(child(key), "must be a string");
+    }
+    out = v->get<std::string>();
+  }
+
+  // Every key of the object must have been read by now.
+  void reject_unknown_keys() const {
+    for (auto it = _object.begin(); it != _object.end(); ++it) {
+      if (_known.count(it.key()) == 0) {
+        fail(child(it.key()), "is not a known key");
+      }
+    }
+  }
+
+  const std::string& path() const { return _path; }
+  const std::string& origin() const { return _origin; }
+
+ private:
+  const json& _object;
+  std::string _path;
+  const std::string& _origin;
+  std::set<std::string> _known;
+};
+
+// A list of distinct names, each one `known(name)` accepts; `what` names the kind in errors.
+template <class Known>
+std::vector<std::string> read_names(const ObjectReader& top, const json& value, std::string_view key, Known known,
+                                    const std::string& choices) {
+  const std::string path = top.child(key);
+  if (!value.is_array()) {
+    top.fail(path, "must be an array of names (" + choices + ")");
+  }
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string item = path + "[" + std::to_string(i) + "]";
+    if (!value[i].is_string()) {
+      top.fail(item, "must be a string");
+    }
+    std::string name = value[i].get<std::string>();
+    if (!known(name)) {
+      top.fail(item, "\"" + name + "\" is not one of " + choices);
+    }
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      top.fail(item, "\"" + name + "\" is listed twice");
+    }
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+template <class Infos>
+std::string joined_names(const Infos& infos) {
+  std::string out;
+  for (const auto& info : infos) {
+    out += (out.empty() ? "" : ", ") + std::string(info.name);
+  }
+  return out;
+}
+
+// Reads a "plantedBugs" array for a file of `family` (base `base`). Refused, naming the item: an
+// unknown name, a bug the family cannot plant, any bug when this build has no planted bugs
+// (SPOTCHECK_PLANTED_BUGS=OFF).
+planted::PlantedBugs read_planted_bugs(const ObjectReader& top, const json& value, ScenarioFamily family,
+                                       const std::string& base);
+// Puts each bug into the config its code reads (`creation` may be null for a Location file).
+void plant(const planted::PlantedBugs& bugs, spotcheck::location::LocationConfig& protocol,
+           spotcheck::location::creation::CreationConfig* creation);
+
+// The bases a scenario file may name, for errors.
+inline constexpr std::string_view kFileBases =
+    "default, authority-race, lease-pause, store-outage, churn, create-storm, instance-route";
+std::optional<ScenarioFamily> family_of_base(const std::string& base);
+// A file's text, at most kScenarioFileBytesMax + 1 bytes; ScenarioFileError when it cannot be read.
+std::string read_file_text(const std::string& path);
+json parse_document(std::string_view json_text, const std::string& origin);
+// Reads "scenarioVersion" and "base" (default "default"); refuses a base no file can extend.
+std::string read_version_and_base(ObjectReader& top);
+// The rest of a Location file (everything but "scenarioVersion" and "base").
+location::LocationScenarioConfig read_location_file(ObjectReader& top, const std::string& base);
+
+// "standard", "none" or an object of fault kinds; the plan for `stop_us`.
+faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_us);
+
+}  // namespace spotcheck::scenarios::files::detail
