@@ -1,7 +1,8 @@
 #include "faults/fault_injector.h"
 
 #include <algorithm>
-#include <cassert>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::faults {
 
@@ -15,11 +16,11 @@ constexpr int kFaultsPerKindMax = 10'000;
 FaultInjector::FaultInjector(sim::World& world, sim::StoreServer& store, std::vector<sim::ProcessId> nodes,
                              FaultPlan plan)
     : _world(world), _store(store), _nodes(std::move(nodes)), _plan(plan), _random(world.stream("faults")) {
-  assert(!_nodes.empty());
+  SPOTCHECK_ASSERT_ABORT(!_nodes.empty());
 }
 
 TimeUs FaultInjector::next_gap(TimeUs mean_gap_us) {
-  assert(mean_gap_us > 0);
+  SPOTCHECK_ASSERT_ABORT(mean_gap_us > 0);
   // Uniform in [mean/2, 3*mean/2]: irregular, yet bounded and cheap to draw.
   return _random.between(mean_gap_us / 2, mean_gap_us + mean_gap_us / 2) + 1;
 }
@@ -27,7 +28,7 @@ TimeUs FaultInjector::next_gap(TimeUs mean_gap_us) {
 sim::ProcessId FaultInjector::pick_node() { return _nodes[_random.below(_nodes.size())]; }
 
 void FaultInjector::install() {
-  assert(!_installed);
+  SPOTCHECK_ASSERT_ABORT(!_installed);
   _installed = true;
   _world.record("faults.plan", {platform::Field::num("stop_us", _plan.faults_stop_us)});
   _store.set_faults(sim::StoreFaults{_plan.store_request_loss, _plan.store_reply_loss, _plan.store_reply_delay,
@@ -79,7 +80,7 @@ void FaultInjector::schedule_node_partitions() {
       b = _nodes[(static_cast<std::size_t>(std::find(_nodes.begin(), _nodes.end(), a) - _nodes.begin()) + 1) %
                  _nodes.size()];
     }
-    assert(a != b);
+    SPOTCHECK_ASSERT_ABORT(a != b);
     const bool one_way = _random.chance(0.5);
     const TimeUs length = std::min(_random.between(1, _plan.node_partition_length_us), _plan.faults_stop_us - t);
     _world.at(t, [this, a, b, one_way] {

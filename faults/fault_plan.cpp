@@ -1,8 +1,8 @@
 #include "faults/fault_plan.h"
 
 #include <array>
-#include <cassert>
 
+#include "impl/check/check.h"
 #include "sim/time/time_text.h"
 
 namespace spotcheck::faults {
@@ -96,7 +96,7 @@ const char* to_string(FaultKind kind) {
       return info.name;
     }
   }
-  assert(false && "unknown fault kind");
+  SPOTCHECK_ASSERT_ABORT(false && "unknown fault kind");
   return "?";
 }
 
@@ -213,7 +213,7 @@ FaultPlan FaultPlan::standard(TimeUs faults_stop_us) {
 }
 
 FaultPlan FaultPlan::swarm(platform::Random& random, TimeUs faults_stop_us, const SwarmShape& shape) {
-  assert(shape.valid());
+  SPOTCHECK_ASSERT_ABORT(shape.valid());
   FaultPlan plan;
   plan.faults_stop_us = faults_stop_us;
   // Draw every kind's switch and intensity in a fixed order, whether or not it ends up on, so
@@ -253,7 +253,7 @@ FaultPlan FaultPlan::swarm(platform::Random& random, TimeUs faults_stop_us, cons
   });
   plan = with_opt_in_kinds(random, shape, plan);
   for (const FaultKind kind : shape.always) {
-    assert(plan.enabled(kind) && "an always-on kind is on in every draw");
+    SPOTCHECK_ASSERT_ABORT(plan.enabled(kind) && "an always-on kind is on in every draw");
     (void)kind;
   }
   return plan;

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "impl/store/spi/counter_text.h"
-#include "model/model_assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::model {
 
@@ -117,7 +117,7 @@ WriteExpectation StoreModel::expect_write(const store::WriteRequest& request) co
     }
     applied.counters.emplace_back(next);
   }
-  MODEL_ASSERT(applied.counters.size() == request.mutations.size());
+  SPOTCHECK_ASSERT_ABORT(applied.counters.size() == request.mutations.size());
   return applied;
 }
 
@@ -217,12 +217,12 @@ std::optional<std::string> StoreModel::observe_write(const store::WriteRequest& 
     if (const auto* put = std::get_if<store::Put>(&mutation)) {
       value = put->value;
     } else {
-      MODEL_ASSERT(counters[i].has_value());
+      SPOTCHECK_ASSERT_ABORT(counters[i].has_value());
       value = std::to_string(*counters[i]);
     }
     _records[key] = ModelRecord{std::move(value), version};
     const bool fresh = _issued_versions[key].insert(version.value).second;
-    MODEL_ASSERT(fresh);
+    SPOTCHECK_ASSERT_ABORT(fresh);
   }
   return std::nullopt;
 }
@@ -230,7 +230,7 @@ std::optional<std::string> StoreModel::observe_write(const store::WriteRequest& 
 // ---- Same-point-in-time scans --------------------------------------------------------------------
 
 ModelScanId StoreModel::open_scan(const store::ScanRequest& first_page) {
-  MODEL_ASSERT(!first_page.continuation.has_value());
+  SPOTCHECK_ASSERT_ABORT(!first_page.continuation.has_value());
   if (_scan_policy.max_live_scans > 0 && _scans.size() >= _scan_policy.max_live_scans) {
     for (auto& [id, scan] : _scans) {
       scan.may_have_been_evicted = true;
@@ -252,18 +252,18 @@ ModelScanId StoreModel::open_scan(const store::ScanRequest& first_page) {
 
 bool StoreModel::scan_must_expire(ModelScanId id, StoreNowMs now_ms) const {
   const auto it = _scans.find(id);
-  MODEL_ASSERT(it != _scans.end());
+  SPOTCHECK_ASSERT_ABORT(it != _scans.end());
   return it->second.first_page_seen && now_ms - it->second.last_used_ms > _scan_policy.ttl_ms;
 }
 
 std::optional<std::string> StoreModel::observe_scan_page(ModelScanId id, const store::ScanRequest& request,
                                                          const store::ScanResult& result) {
   const auto it = _scans.find(id);
-  MODEL_ASSERT(it != _scans.end());
+  SPOTCHECK_ASSERT_ABORT(it != _scans.end());
   ModelScan& scan = it->second;
-  MODEL_ASSERT(scan.start == request.start);
-  MODEL_ASSERT(scan.end == request.end);
-  MODEL_ASSERT(scan.first_page_seen == request.continuation.has_value());
+  SPOTCHECK_ASSERT_ABORT(scan.start == request.start);
+  SPOTCHECK_ASSERT_ABORT(scan.end == request.end);
+  SPOTCHECK_ASSERT_ABORT(scan.first_page_seen == request.continuation.has_value());
 
   if (store::validate(request).has_value()) {
     _scans.erase(it);

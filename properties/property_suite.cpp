@@ -1,7 +1,7 @@
 #include "properties/property_suite.h"
 
-#include <cassert>
 
+#include "impl/check/check.h"
 #include "properties/registry.h"
 #include "sim/world.h"
 
@@ -31,9 +31,9 @@ void PropertySuite::add_all() {
 }
 
 void PropertySuite::add(std::unique_ptr<PropertyChecker> checker) {
-  assert(checker != nullptr);
-  assert(find(checker->name()) == nullptr);
-  assert(_events_seen == 0);  // a checker added mid-run would judge a partial trace
+  SPOTCHECK_ASSERT_ABORT(checker != nullptr);
+  SPOTCHECK_ASSERT_ABORT(find(checker->name()) == nullptr);
+  SPOTCHECK_ASSERT_ABORT(_events_seen == 0);  // a checker added mid-run would judge a partial trace
   if (_world != nullptr) {
     checker->on_attach(*_world);
   }
@@ -41,7 +41,7 @@ void PropertySuite::add(std::unique_ptr<PropertyChecker> checker) {
 }
 
 void PropertySuite::attach(sim::World& world) {
-  assert(_world == nullptr);
+  SPOTCHECK_ASSERT_ABORT(_world == nullptr);
   _world = &world;
   for (const auto& checker : _checkers) {
     checker->on_attach(world);

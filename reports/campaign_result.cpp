@@ -1,7 +1,7 @@
 #include "reports/campaign_result.h"
 
-#include <cassert>
 
+#include "impl/check/check.h"
 #include "reports/shell_quote.h"
 
 namespace spotcheck::reports {
@@ -29,7 +29,7 @@ std::string seed_command(const char* verb, const std::string& scenario, std::uin
 }  // namespace
 
 void CampaignResult::add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch) {
-  assert(outcome.seed >= first_seed);
+  SPOTCHECK_ASSERT_ABORT(outcome.seed >= first_seed);
   ++seeds_run;
   events_total += outcome.events;
   simulated_us_total += outcome.simulated_us;

@@ -5,12 +5,13 @@
 #include <unistd.h>
 
 #include <array>
-#include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <streambuf>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::reports {
 
@@ -132,12 +133,12 @@ OutputFile::~OutputFile() {
 }
 
 std::ostream& OutputFile::stream() {
-  assert(!_committed);
+  SPOTCHECK_ASSERT_ABORT(!_committed);
   return *_stream;
 }
 
 void OutputFile::commit() {
-  assert(!_committed);
+  SPOTCHECK_ASSERT_ABORT(!_committed);
   _committed = true;
   _stream->flush();
   const int error = _buffer->finish(!_temp_path.empty());

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/kernel/kernel.h"
 
 namespace spotcheck::sim {

@@ -1,7 +1,6 @@
 #include "cli/records/record_commands.h"
 
 #include <algorithm>
-#include <cassert>
 #include <iostream>
 #include <iterator>
 #include <optional>
@@ -9,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "impl/check/check.h"
 #include "impl/json_guard/json_guard.h"
 #include "impl/records/json_scan.h"
 #include "impl/records/records.h"
@@ -50,7 +50,7 @@ std::optional<RecordError> check_part_count(const std::vector<std::string>& part
 
 // The preimage for `parts`, or the first reason it cannot be built.
 RecordResult<std::string> preimage_for(const std::vector<std::string>& parts) {
-  assert(!parts.empty());
+  SPOTCHECK_ASSERT_ABORT(!parts.empty());
   const std::string& record = parts[0];
   if (record == "owner-lease") {
     if (auto error = check_part_count(parts, 2)) {

@@ -1,12 +1,12 @@
 #include "faults/planted/unfenced_store.h"
 
-#include <cassert>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "impl/check/check.h"
 #include "impl/records/keys.h"
 
 namespace spotcheck::planted {
@@ -31,7 +31,7 @@ const store::Key* mutated_key(const store::Mutation& mutation) {
 class UnfencedStore final : public store::LocationStore {
  public:
   explicit UnfencedStore(std::unique_ptr<store::LocationStore> inner) : _inner(std::move(inner)) {
-    assert(_inner != nullptr);
+    SPOTCHECK_ASSERT_ABORT(_inner != nullptr);
   }
 
   store::ReadResult read(const store::Key& key, store::DeadlineUs deadline_us) override {
@@ -57,11 +57,11 @@ class UnfencedStore final : public store::LocationStore {
       unfenced.conditions.push_back(request.conditions[i]);
       original_index.push_back(i);
     }
-    assert(original_index.size() == unfenced.conditions.size());
+    SPOTCHECK_ASSERT_ABORT(original_index.size() == unfenced.conditions.size());
     store::WriteResult result = _inner->write(unfenced, deadline_us);
     if (auto* conflict = std::get_if<store::Conflict>(&result);
         conflict != nullptr && conflict->reason == store::Conflict::Reason::kVersionMismatch) {
-      assert(conflict->index < original_index.size());
+      SPOTCHECK_ASSERT_ABORT(conflict->index < original_index.size());
       conflict->index = original_index[conflict->index];  // as the caller numbered its conditions
     }
     return result;

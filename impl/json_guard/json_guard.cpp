@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 #include <istream>
 #include <unordered_set>
 #include <vector>
@@ -10,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "impl/bytes/hex.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::json_guard {
 namespace {
@@ -44,7 +44,7 @@ class Guard {
   bool end_array() { return close(); }
 
   bool key(json::string_t& key) {
-    assert(!_frames.empty() && _frames.back().object);
+    SPOTCHECK_ASSERT(!_frames.empty() && _frames.back().object);
     Frame& frame = _frames.back();
     if (_options.reject_duplicate_keys && !frame.keys.insert(key).second) {
       const std::string where = path_of(_frames.size() - 1);
@@ -78,7 +78,7 @@ class Guard {
   }
 
   bool close() {
-    assert(!_frames.empty());
+    SPOTCHECK_ASSERT(!_frames.empty());
     _frames.pop_back();
     return value_done();
   }
@@ -92,7 +92,7 @@ class Guard {
 
   // The path of the value the first `count` frames lead to.
   std::string path_of(std::size_t count) const {
-    assert(count <= _frames.size());
+    SPOTCHECK_ASSERT(count <= _frames.size());
     std::string path;
     for (std::size_t i = 0; i < count; ++i) {  // bounded by depth_max
       const Frame& frame = _frames[i];
@@ -113,7 +113,7 @@ class Guard {
 }  // namespace
 
 std::optional<GuardError> check(std::string_view text, const GuardOptions& options) {
-  assert(options.depth_max > 0);
+  SPOTCHECK_ASSERT(options.depth_max > 0);
   Guard guard(options);
   json::sax_parse(text, &guard);  // stops at the first guard or syntax error
   return std::move(guard.error());
@@ -132,7 +132,7 @@ BoundedText read_bounded(std::istream& in, std::size_t bytes_max) {
     }
   }
   out.too_large = out.text.size() > bytes_max;
-  assert(out.text.size() <= bytes_max + 1);
+  SPOTCHECK_ASSERT(out.text.size() <= bytes_max + 1);
   return out;
 }
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/result.h"  // Result<T> = a value or a typed Error
 
 namespace spotcheck::location {
@@ -49,11 +49,11 @@ struct Error {
   std::string message;
 
   static Error conflict(ConflictCause cause, std::string message) {
-    LOCATION_ASSERT(cause != ConflictCause::kNone);
+    SPOTCHECK_ASSERT(cause != ConflictCause::kNone);
     return Error{ErrorKind::kConflict, cause, std::move(message)};
   }
   static Error of(ErrorKind kind, std::string message) {
-    LOCATION_ASSERT(kind != ErrorKind::kConflict);
+    SPOTCHECK_ASSERT(kind != ErrorKind::kConflict);
     return Error{kind, ConflictCause::kNone, std::move(message)};
   }
 };

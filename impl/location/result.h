@@ -6,7 +6,7 @@
 #include <utility>
 #include <variant>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::location {
 
@@ -22,19 +22,19 @@ class Result {
   explicit operator bool() const { return ok(); }
 
   T& value() & {
-    LOCATION_ASSERT(ok());
+    SPOTCHECK_ASSERT(ok());
     return std::get<0>(_state);
   }
   const T& value() const& {
-    LOCATION_ASSERT(ok());
+    SPOTCHECK_ASSERT(ok());
     return std::get<0>(_state);
   }
   T&& value() && {
-    LOCATION_ASSERT(ok());
+    SPOTCHECK_ASSERT(ok());
     return std::get<0>(std::move(_state));
   }
   const E& error() const {
-    LOCATION_ASSERT(!ok());
+    SPOTCHECK_ASSERT(!ok());
     return std::get<1>(_state);
   }
   // The error's kind (E::kind): ErrorKind for Error, ManagerErrorKind for ManagerError.

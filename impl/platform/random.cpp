@@ -1,11 +1,12 @@
 #include "impl/platform/random.h"
 
-#include <cassert>
+#include "impl/check/check.h"
+
 
 namespace spotcheck::platform {
 
 std::uint64_t Random::below(std::uint64_t bound) {
-  assert(bound > 0);
+  SPOTCHECK_ASSERT(bound > 0);
   // Lemire's multiply-shift with rejection: unbiased and deterministic.
   std::uint64_t x = next_u64();
   __uint128_t m = static_cast<__uint128_t>(x) * bound;
@@ -22,7 +23,7 @@ std::uint64_t Random::below(std::uint64_t bound) {
 }
 
 std::int64_t Random::between(std::int64_t lo, std::int64_t hi) {
-  assert(lo <= hi);
+  SPOTCHECK_ASSERT(lo <= hi);
   const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
   if (span == UINT64_MAX) {
     return static_cast<std::int64_t>(next_u64());

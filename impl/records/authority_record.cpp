@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "impl/check/check.h"
 #include "impl/records/canonical_json_reader.h"
 #include "impl/records/canonical_json_writer.h"
 #include "impl/records/record_codec_common.h"
@@ -292,7 +293,7 @@ std::string encode(const AuthorityRecord& record) {
   w.key("recordVersion");
   w.number_value(kRecordVersion);
   w.end_object();
-  assert(w.depth() == 0);
+  SPOTCHECK_ASSERT(w.depth() == 0);
   return w.take();
 }
 

@@ -1,8 +1,9 @@
 #include "impl/records/base64.h"
 
 #include <array>
-#include <cassert>
 #include <cstdint>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::records {
 namespace {
@@ -51,7 +52,7 @@ void base64_encode_into(std::string_view bytes, char* out) {
     *out++ = kAlphabet[(v >> 6) & 63];
     *out++ = '=';
   }
-  assert(static_cast<std::size_t>(out - start) == base64_encoded_bytes(bytes.size()));
+  SPOTCHECK_ASSERT(static_cast<std::size_t>(out - start) == base64_encoded_bytes(bytes.size()));
 }
 
 void base64_encode_append(std::string_view bytes, std::string& out) {
@@ -90,7 +91,7 @@ Base64Status base64_decode(std::string_view text, std::string& out) {
       out.push_back(static_cast<char>((bits >> bit_count) & 0xff));
     }
   }
-  assert(bit_count == 0 || bit_count == 2 || bit_count == 4);
+  SPOTCHECK_ASSERT(bit_count == 0 || bit_count == 2 || bit_count == 4);
   // Padding must leave exactly the 2 or 4 unused bits of a 1- or 2-byte tail, and they are 0.
   if ((padding == 1 && bit_count != 2) || (padding == 2 && bit_count != 4) ||
       (padding == 0 && bit_count != 0)) {

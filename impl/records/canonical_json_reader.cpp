@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <cstring>
 #include <limits>
 
 #include "impl/bytes/hex.h"
+#include "impl/check/check.h"
 #include "impl/records/base64.h"
 #include "impl/records/json_scan.h"
 #include "impl/records/swar.h"
@@ -48,7 +48,7 @@ std::string join_path(std::string_view path, std::string_view key) {
 
 // True when `rest` is a proper prefix of a UTF-8 sequence cut by the end of the input.
 bool is_truncated_utf8(std::string_view rest) {
-  assert(!rest.empty());
+  SPOTCHECK_ASSERT(!rest.empty());
   const auto lead = static_cast<unsigned char>(rest[0]);
   std::size_t length = 0;
   if (lead >= 0xc2 && lead <= 0xdf) {
@@ -75,7 +75,7 @@ bool is_truncated_utf8(std::string_view rest) {
 }  // namespace
 
 RecordError CanonicalJsonReader::take_error() {
-  assert(_error.has_value());
+  SPOTCHECK_ASSERT(_error.has_value());
   RecordError error = std::move(*_error);
   _error.reset();
   return error;
@@ -180,7 +180,7 @@ bool CanonicalJsonReader::key(const ObjectSchema& schema, std::size_t index) {
   if (failed()) {
     return false;
   }
-  assert(index < schema.keys.size());
+  SPOTCHECK_ASSERT(index < schema.keys.size());
   // Fast path: exactly [,]"key": at this position.
   {
     const std::string_view name = schema.keys[index];
@@ -235,7 +235,7 @@ void CanonicalJsonReader::fail_unexpected_key(const ObjectSchema& schema, std::s
   }
   if (found == index) {
     expect_char(':', join_path(schema.path, actual));  // the key itself was fine
-    assert(failed());
+    SPOTCHECK_ASSERT(failed());
     return;
   }
   _pos = member_start;
@@ -372,7 +372,7 @@ bool CanonicalJsonReader::consume_null() {
 }
 
 void CanonicalJsonReader::read_escape(std::string& out, std::string_view path) {
-  assert(_input[_pos] == '\\');
+  SPOTCHECK_ASSERT(_input[_pos] == '\\');
   if (_input.size() - _pos < 2) {
     fail(RecordErrorKind::kMalformedJson, path, "truncated escape");
     return;

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 #include <cstring>
 
 #include "impl/bytes/hex.h"
+#include "impl/check/check.h"
 #include "impl/records/base64.h"
 #include "impl/records/swar.h"
 
@@ -45,8 +45,8 @@ CanonicalJsonWriter::CanonicalJsonWriter(std::size_t expected_bytes) {
 }
 
 std::string CanonicalJsonWriter::take() {
-  assert(_depth == 0);
-  assert(_size <= _out.size());
+  SPOTCHECK_ASSERT(_depth == 0);
+  SPOTCHECK_ASSERT(_size <= _out.size());
   _out.resize(_size);
   _size = 0;
   return std::move(_out);
@@ -54,7 +54,7 @@ std::string CanonicalJsonWriter::take() {
 
 void CanonicalJsonWriter::grow(std::size_t bytes) {
   _out.resize(std::max(_out.size() * 2, _size + bytes));
-  assert(_out.size() - _size >= bytes);
+  SPOTCHECK_ASSERT(_out.size() - _size >= bytes);
 }
 
 void CanonicalJsonWriter::put(std::string_view text) {
@@ -69,7 +69,7 @@ void CanonicalJsonWriter::before_value() {
     return;
   }
   // An array element (or the top-level value).
-  assert(_depth == 0 || !_in_object[_depth]);
+  SPOTCHECK_ASSERT(_depth == 0 || !_in_object[_depth]);
   if (_depth > 0) {
     if (!_first[_depth]) {
       put(',');
@@ -80,7 +80,7 @@ void CanonicalJsonWriter::before_value() {
 
 void CanonicalJsonWriter::begin_object() {
   before_value();
-  assert(_depth < kDepthMax);
+  SPOTCHECK_ASSERT(_depth < kDepthMax);
   put('{');
   ++_depth;
   _first[_depth] = true;
@@ -89,16 +89,16 @@ void CanonicalJsonWriter::begin_object() {
 }
 
 void CanonicalJsonWriter::end_object() {
-  assert(_depth > 0);
-  assert(_in_object[_depth]);
-  assert(!_after_key);
+  SPOTCHECK_ASSERT(_depth > 0);
+  SPOTCHECK_ASSERT(_in_object[_depth]);
+  SPOTCHECK_ASSERT(!_after_key);
   put('}');
   --_depth;
 }
 
 void CanonicalJsonWriter::begin_array() {
   before_value();
-  assert(_depth < kDepthMax);
+  SPOTCHECK_ASSERT(_depth < kDepthMax);
   put('[');
   ++_depth;
   _first[_depth] = true;
@@ -106,19 +106,19 @@ void CanonicalJsonWriter::begin_array() {
 }
 
 void CanonicalJsonWriter::end_array() {
-  assert(_depth > 0);
-  assert(!_in_object[_depth]);
+  SPOTCHECK_ASSERT(_depth > 0);
+  SPOTCHECK_ASSERT(!_in_object[_depth]);
   put(']');
   --_depth;
 }
 
 void CanonicalJsonWriter::key(std::string_view name) {
-  assert(_depth > 0);
-  assert(_in_object[_depth]);
-  assert(!_after_key);
+  SPOTCHECK_ASSERT(_depth > 0);
+  SPOTCHECK_ASSERT(_in_object[_depth]);
+  SPOTCHECK_ASSERT(!_after_key);
   // Canonical order: strictly ascending by bytes (std::string_view compares as unsigned char).
-  assert(_first[_depth] || _last_key[_depth] < name);
-  assert(!has_escapes(name));
+  SPOTCHECK_ASSERT(_first[_depth] || _last_key[_depth] < name);
+  SPOTCHECK_ASSERT(!has_escapes(name));
   const bool first = _first[_depth];
   _first[_depth] = false;
   _last_key[_depth] = name;
@@ -137,10 +137,10 @@ void CanonicalJsonWriter::key(std::string_view name) {
 }
 
 void CanonicalJsonWriter::free_key(std::string_view name) {
-  assert(_depth > 0);
-  assert(_in_object[_depth]);
-  assert(!_after_key);
-  assert(_first[_depth] || _last_key[_depth] < name);
+  SPOTCHECK_ASSERT(_depth > 0);
+  SPOTCHECK_ASSERT(_in_object[_depth]);
+  SPOTCHECK_ASSERT(!_after_key);
+  SPOTCHECK_ASSERT(_first[_depth] || _last_key[_depth] < name);
   if (!_first[_depth]) {
     put(',');
   }
@@ -201,7 +201,7 @@ void CanonicalJsonWriter::put_string(std::string_view text) {
       case '\r': *cursor++ = 'r'; break;
       case '\t': *cursor++ = 't'; break;
       default:
-        assert(c < 0x20);
+        SPOTCHECK_ASSERT(c < 0x20);
         *cursor++ = 'u';
         *cursor++ = '0';
         *cursor++ = '0';
@@ -211,7 +211,7 @@ void CanonicalJsonWriter::put_string(std::string_view text) {
     }
   }
   *cursor++ = '"';
-  assert(static_cast<std::size_t>(cursor - start) <= text.size() * 6 + 2);
+  SPOTCHECK_ASSERT(static_cast<std::size_t>(cursor - start) <= text.size() * 6 + 2);
   _size += static_cast<std::size_t>(cursor - start);
 }
 
@@ -219,7 +219,7 @@ void CanonicalJsonWriter::put_decimal(std::uint64_t value) {
   char digits[20];
   std::size_t count = 0;
   do {
-    assert(count < sizeof(digits));
+    SPOTCHECK_ASSERT(count < sizeof(digits));
     digits[sizeof(digits) - 1 - count] = static_cast<char>('0' + value % 10);
     ++count;
     value /= 10;

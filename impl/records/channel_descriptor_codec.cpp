@@ -1,8 +1,8 @@
 #include "impl/records/channel_descriptor_codec.h"
 
-#include <cassert>
 #include <utility>
 
+#include "impl/check/check.h"
 #include "impl/records/client_server_descriptor_record.h"
 #include "impl/records/descriptor_envelope.h"
 #include "impl/records/enums.h"
@@ -19,7 +19,7 @@ std::string_view ChannelDescriptorCodec<Record>::path(ChannelField field) const 
     return {_routing_id_path.data(), _routing_id_path_bytes};
   }
   const auto index = static_cast<std::size_t>(field);
-  assert(index < kChannelFieldPaths.size());
+  SPOTCHECK_ASSERT(index < kChannelFieldPaths.size());
   return kChannelFieldPaths[index];
 }
 
@@ -130,14 +130,14 @@ void ChannelDescriptorCodec<Record>::visit_field(R& record, ChannelField field, 
       io.epoch_ms(record.updated_at_epoch_ms);
       return;
     case ChannelField::kWeight:
-      assert(_spec.weight != nullptr);  // in the key list only when the record has a weight
+      SPOTCHECK_ASSERT(_spec.weight != nullptr);  // in the key list only when the record has a weight
       io.number(record.*_spec.weight, kWeightMax);
       return;
     case ChannelField::kRoutingIdHex:
       io.text(record.*_spec.routing_id_hex);
       return;
   }
-  assert(false && "unknown ChannelField");
+  SPOTCHECK_ASSERT(false && "unknown ChannelField");
 }
 
 template <class Record>
@@ -151,7 +151,7 @@ std::string ChannelDescriptorCodec<Record>::encode(const Record& record) const {
   }
   w.end_object();
   end_descriptor_envelope(w, {record.descriptor_revision, record.lease_generation, record.owner_id});
-  assert(w.depth() == 0);
+  SPOTCHECK_ASSERT(w.depth() == 0);
   return w.take();
 }
 

@@ -1,6 +1,7 @@
 #include "impl/records/json_scan.h"
 
-#include <cassert>
+#include "impl/check/check.h"
+
 
 namespace spotcheck::records::json_scan {
 namespace {
@@ -61,7 +62,7 @@ std::optional<std::size_t> skip_value(std::string_view text, std::size_t pos) {
       if (c == '{' || c == '[') {
         ++depth;
       } else if (c == '}' || c == ']') {
-        assert(depth > 0);
+        SPOTCHECK_ASSERT(depth > 0);
         --depth;
         if (depth == 0) {
           return i + 1;

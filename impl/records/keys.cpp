@@ -1,7 +1,8 @@
 #include "impl/records/keys.h"
 
-#include <cassert>
 #include <initializer_list>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::records {
 namespace {
@@ -24,7 +25,7 @@ std::string join_preimage(std::initializer_list<std::string_view> segments) {
     first = false;
     preimage.append(segment);
   }
-  assert(preimage.size() + 1 == size_bytes);
+  SPOTCHECK_ASSERT(preimage.size() + 1 == size_bytes);
   return preimage;
 }
 
@@ -62,7 +63,7 @@ std::string redis_key(std::string_view preimage, std::string_view ns) {
   key.append(ns);
   key.append(kRecordSegment);
   key.append(sha256_hex(preimage));
-  assert(key.size() == ns.size() + kRecordSegment.size() + 64);
+  SPOTCHECK_ASSERT(key.size() == ns.size() + kRecordSegment.size() + 64);
   return key;
 }
 

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "impl/check/check.h"
 #include "impl/records/canonical_json_reader.h"
 #include "impl/records/canonical_json_writer.h"
 #include "impl/records/descriptor_envelope.h"
@@ -437,7 +438,7 @@ std::string encode(const MeshNodeDescriptorRecord& record) {
   w.decimal_string_value(static_cast<std::uint64_t>(record.updated_at_epoch_ms));
   w.end_object();
   detail::end_descriptor_envelope(w, {record.descriptor_revision, record.lease_generation, record.owner_id});
-  assert(w.depth() == 0);
+  SPOTCHECK_ASSERT(w.depth() == 0);
   return w.take();
 }
 

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "impl/check/check.h"
 #include "impl/records/canonical_json_reader.h"
 #include "impl/records/canonical_json_writer.h"
 #include "impl/records/keys.h"
@@ -52,7 +53,7 @@ std::string encode(const OwnerLeaseRecord& record) {
   w.key("updatedAtEpochMs");
   w.decimal_string_value(static_cast<std::uint64_t>(record.updated_at_epoch_ms));
   w.end_object();
-  assert(w.depth() == 0);
+  SPOTCHECK_ASSERT(w.depth() == 0);
   return w.take();
 }
 

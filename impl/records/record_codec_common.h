@@ -1,12 +1,12 @@
 // Shared steps of the five record codecs (internal to impl/records).
 #pragma once
 
-#include <cassert>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "impl/check/check.h"
 #include "impl/records/canonical_json_reader.h"
 #include "impl/records/limits.h"
 #include "impl/records/record_error.h"
@@ -35,7 +35,7 @@ RecordResult<Record> finish_decode(CanonicalJsonReader& reader, std::string_view
   if (auto error = validate(record)) {
     return std::move(*error);
   }
-  assert(encode(record) == bytes);  // strict parsing accepts canonical bytes only
+  SPOTCHECK_ASSERT(encode(record) == bytes);  // strict parsing accepts canonical bytes only
   return std::move(record);
 }
 

@@ -2,11 +2,12 @@
 // value or one of these, never throws, never asserts on input bytes.
 #pragma once
 
-#include <cassert>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::records {
 
@@ -49,19 +50,19 @@ class RecordResult {
   explicit operator bool() const { return ok(); }
 
   T& value() & {
-    assert(ok());
+    SPOTCHECK_ASSERT(ok());
     return std::get<0>(_state);
   }
   const T& value() const& {
-    assert(ok());
+    SPOTCHECK_ASSERT(ok());
     return std::get<0>(_state);
   }
   T&& value() && {
-    assert(ok());
+    SPOTCHECK_ASSERT(ok());
     return std::get<0>(std::move(_state));
   }
   const RecordError& error() const {
-    assert(!ok());
+    SPOTCHECK_ASSERT(!ok());
     return std::get<1>(_state);
   }
   const std::variant<T, RecordError>& variant() const { return _state; }

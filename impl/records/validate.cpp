@@ -1,9 +1,9 @@
 #include "impl/records/validate.h"
 
 #include <array>
-#include <cassert>
 #include <string>
 
+#include "impl/check/check.h"
 #include "impl/records/limits.h"
 #include "impl/records/swar.h"
 
@@ -99,7 +99,7 @@ bool is_valid_utf8(std::string_view text) {
     if (length == 0) {
       return false;
     }
-    assert(length <= 4);
+    SPOTCHECK_ASSERT(length <= 4);
     i += length;
   }
   return true;

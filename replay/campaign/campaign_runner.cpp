@@ -1,7 +1,6 @@
 #include "replay/campaign/campaign_runner.h"
 
 #include <algorithm>
-#include <cassert>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -9,6 +8,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::cli {
 
@@ -45,7 +46,7 @@ class SeedQueue {
 
   void finish(std::uint64_t index, FinishedSeed seed) {
     std::lock_guard lock(_mutex);
-    assert(_in_flight > 0);
+    SPOTCHECK_ASSERT_ABORT(_in_flight > 0);
     --_in_flight;
     _finished.emplace(index, std::move(seed));
     _ready.notify_one();
@@ -110,7 +111,7 @@ FinishedSeed run_one(const CampaignOptions& options, std::uint64_t index) {
     finished.outcome.seed = request.seed;
     finished.outcome.failure = std::string("the run threw: ") + e.what();
   }
-  assert(finished.outcome.seed == request.seed);
+  SPOTCHECK_ASSERT_ABORT(finished.outcome.seed == request.seed);
   if (options.check_determinism) {
     finished.mismatch = check_seed_determinism(*options.scenario, request);
   }
@@ -150,9 +151,9 @@ std::optional<reports::DeterminismMismatch> check_seed_determinism(const scenari
 }
 
 reports::CampaignResult run_campaign(const CampaignOptions& options) {
-  assert(options.scenario != nullptr);
-  assert(options.jobs >= 1);
-  assert(options.seeds == 0 || options.first_seed <= UINT64_MAX - (options.seeds - 1));
+  SPOTCHECK_ASSERT_ABORT(options.scenario != nullptr);
+  SPOTCHECK_ASSERT_ABORT(options.jobs >= 1);
+  SPOTCHECK_ASSERT_ABORT(options.seeds == 0 || options.first_seed <= UINT64_MAX - (options.seeds - 1));
   const auto start = WallClock::now();
   const unsigned jobs = static_cast<unsigned>(std::min<std::uint64_t>(options.jobs, std::max<std::uint64_t>(options.seeds, 1)));
 
@@ -201,7 +202,7 @@ reports::CampaignResult run_campaign(const CampaignOptions& options) {
   for (auto& t : threads) {
     t.join();
   }
-  assert(stopping || result.seeds_run == options.seeds);
+  SPOTCHECK_ASSERT_ABORT(stopping || result.seeds_run == options.seeds);
   result.interrupted_by = stopping ? stop_signal(options) : 0;
   result.wall_seconds = seconds_since(start);
   if (options.on_progress) {

@@ -1,7 +1,7 @@
 #include "replay/shrink/fixed_plan.h"
 
-#include <cassert>
 
+#include "impl/check/check.h"
 #include "sim/world.h"
 
 namespace spotcheck::replay {
@@ -53,7 +53,7 @@ scenarios::location::LocationScenarioConfig with_fixed_plan(scenarios::location:
     p.faults_stop_us = stop_us;
     return p;
   };
-  assert(config.plan(config.faults_stop_us).faults_stop_us == config.faults_stop_us);
+  SPOTCHECK_ASSERT_ABORT(config.plan(config.faults_stop_us).faults_stop_us == config.faults_stop_us);
   return config;
 }
 

@@ -1,8 +1,8 @@
 #include "replay/shrink/shrink_steps.h"
 
-#include <cassert>
 
 #include "faults/fault_plan.h"
+#include "impl/check/check.h"
 #include "replay/shrink/fixed_plan.h"
 #include "sim/time/time_text.h"
 
@@ -66,7 +66,7 @@ FaultPlan without(FaultPlan plan, FaultKind kind) {
       plan.store_delete_hold_max_us = 0;
       break;
   }
-  assert(!plan.enabled(kind));
+  SPOTCHECK_ASSERT_ABORT(!plan.enabled(kind));
   return plan;
 }
 
@@ -157,7 +157,7 @@ std::optional<ShrinkCandidate> with_faults_stop(const LocationScenarioConfig& co
   const TimeUs cut_us = config.faults_stop_us - stop_us;
   c.faults_stop_us = stop_us;
   c.workload.traffic_stop_us = std::max<TimeUs>(0, config.workload.traffic_stop_us - cut_us);
-  assert(c.workload.traffic_stop_us <= c.faults_stop_us + c.liveness_window_us);
+  SPOTCHECK_ASSERT_ABORT(c.workload.traffic_stop_us <= c.faults_stop_us + c.liveness_window_us);
   return ShrinkCandidate{"safety phase " + sim::seconds_short(config.faults_stop_us) + " -> " + sim::seconds_short(stop_us),
                          std::move(c)};
 }

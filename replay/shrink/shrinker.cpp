@@ -1,7 +1,7 @@
 #include "replay/shrink/shrinker.h"
 
-#include <cassert>
 
+#include "impl/check/check.h"
 #include "replay/shrink/fixed_plan.h"
 #include "replay/shrink/shrink_steps.h"
 
@@ -65,7 +65,7 @@ std::uint32_t enabled_fault_kinds(const LocationScenarioConfig& config) {
 
 ShrinkResult shrink(const LocationScenarioConfig& config, std::uint64_t seed, bool swarm, const ShrinkOptions& options,
                     const std::function<void(const ShrinkProgress&)>& on_progress) {
-  assert(options.max_runs >= 2 && "the search needs two runs to confirm the failure");
+  SPOTCHECK_ASSERT_ABORT(options.max_runs >= 2 && "the search needs two runs to confirm the failure");
   Search search(seed, options.max_runs);
   ShrinkResult result;
   result.seed = seed;

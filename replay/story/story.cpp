@@ -1,10 +1,10 @@
 #include "replay/story/story.h"
 
 #include <algorithm>
-#include <cassert>
 #include <map>
 #include <set>
 
+#include "impl/check/check.h"
 #include "sim/time/time_text.h"
 
 namespace spotcheck::replay {
@@ -125,7 +125,7 @@ bool about_subjects(const TraceLine& line, const Subjects& s) {
 
 Story tell_story(const std::vector<std::string>& event_lines, const scenarios::Violation& violation,
                  std::size_t events_max) {
-  assert(events_max >= 1);
+  SPOTCHECK_ASSERT_ABORT(events_max >= 1);
   const Subjects subjects = subjects_of(violation.message);
   Story story;
   story.objects = subjects.objects;
@@ -199,7 +199,7 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
     }
   }
   story.left_out = story.relevant - story.events.size();
-  assert(story.events.size() <= std::max(events_max, keys));
+  SPOTCHECK_ASSERT_ABORT(story.events.size() <= std::max(events_max, keys));
   return story;
 }
 

@@ -1,7 +1,7 @@
 #include "scenarios/common/judged_world.h"
 
-#include <cassert>
 
+#include "impl/check/check.h"
 #include "properties/audit/capacity_audit.h"
 #include "properties/registry.h"
 #include "scenarios/common/seed_outcome.h"
@@ -29,7 +29,7 @@ sim::WorldConfig JudgedWorld::world_config(const SeedRequest& request) {
 
 JudgedWorld::JudgedWorld(const SeedRequest& request, const std::vector<std::string>& properties)
     : _request(request),
-      _invariant_guard(&spotcheck::location::throw_invariant_violation),
+      _invariant_guard(&spotcheck::check::throw_invariant_violation),
       _suite(property_options()),
       _world(world_config(request)),
       _store(_world, sim::StoreServerConfig{}) {
@@ -38,7 +38,7 @@ JudgedWorld::JudgedWorld(const SeedRequest& request, const std::vector<std::stri
   }
   for (const auto& name : properties) {
     const bool added = _suite.add(name);
-    assert(added && "unknown or repeated property name");
+    SPOTCHECK_ASSERT_ABORT(added && "unknown or repeated property name");
     (void)added;
   }
   _suite.attach(_world);
@@ -48,7 +48,7 @@ JudgedWorld::~JudgedWorld() { _suite.detach(); }
 
 void JudgedWorld::install_faults(const std::vector<sim::ProcessId>& nodes, faults::FaultPlan plan,
                                  platform::TimeUs faults_stop_us, const faults::SwarmShape& swarm) {
-  assert(_injector == nullptr && "one fault plan per seed");
+  SPOTCHECK_ASSERT_ABORT(_injector == nullptr && "one fault plan per seed");
   if (_request.swarm) {
     plan = faults::FaultPlan::swarm(_world.stream("swarm"), faults_stop_us, swarm);
   }

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "faults/fault_injector.h"
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "properties/property_suite.h"
 #include "scenarios/registry/scenario.h"
 #include "sim/store_host/store_server.h"
@@ -42,7 +42,7 @@ class JudgedWorld {
   static sim::WorldConfig world_config(const SeedRequest& request);
 
   SeedRequest _request;
-  spotcheck::location::ScopedAssertionHandler _invariant_guard;
+  spotcheck::check::ScopedAssertionHandler _invariant_guard;
   // Declared before the world: the suite judges until the world's last event.
   properties::PropertySuite _suite;
   sim::World _world;

@@ -1,7 +1,8 @@
 #include "scenarios/common/stop_signals.h"
 
 #include <atomic>
-#include <cassert>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::scenarios {
 
@@ -27,8 +28,8 @@ StopSignals::StopSignals(SecondSignal second) {
   action.sa_flags = SA_RESTART | (second == kSecondKills ? SA_RESETHAND : 0);
   [[maybe_unused]] const int int_rc = sigaction(SIGINT, &action, &_old_int);
   [[maybe_unused]] const int term_rc = sigaction(SIGTERM, &action, &_old_term);
-  assert(int_rc == 0);
-  assert(term_rc == 0);
+  SPOTCHECK_ASSERT_ABORT(int_rc == 0);
+  SPOTCHECK_ASSERT_ABORT(term_rc == 0);
 }
 
 StopSignals::~StopSignals() {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/creation/creation_node.h"
 #include "impl/location/messaging/operation_id.h"
 #include "properties/event_kinds.h"
@@ -91,7 +91,7 @@ class Program {
     for (const std::uint32_t w : weights) {
       total += w;
     }
-    LOCATION_ASSERT(total > 0);
+    SPOTCHECK_ASSERT(total > 0);
     std::uint64_t draw = _platform.random.below(total);
     for (std::size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); ++i) {
       if (draw < weights[i]) {
@@ -201,7 +201,7 @@ class Program {
 }  // namespace
 
 void run_creation_node(platform::Platform& platform, const CreationNodeEnv& env) {
-  LOCATION_ASSERT(env.config != nullptr && env.creation != nullptr && env.workload != nullptr);
+  SPOTCHECK_ASSERT(env.config != nullptr && env.creation != nullptr && env.workload != nullptr);
   Program program(platform, env);
   program.run();
 }

@@ -1,10 +1,10 @@
 #include "scenarios/creation/creation_scenario.h"
 
-#include <cassert>
 #include <memory>
 #include <vector>
 
 #include "faults/planted/unfenced_store.h"
+#include "impl/check/check.h"
 #include "scenarios/common/judged_world.h"
 #include "scenarios/creation/creation_program.h"
 
@@ -53,10 +53,10 @@ void install_node_link_faults(sim::World& world, const std::vector<sim::ProcessI
 }  // namespace
 
 CreationScenario::CreationScenario(CreationScenarioConfig config) : _config(std::move(config)) {
-  assert(_config.node_count >= 2);
-  assert(!location::validate(_config.protocol).has_value());
-  assert(_config.plan);
-  assert(_config.workload.traffic_stop_us <= _config.faults_stop_us + _config.liveness_window_us);
+  SPOTCHECK_ASSERT_ABORT(_config.node_count >= 2);
+  SPOTCHECK_ASSERT_ABORT(!location::validate(_config.protocol).has_value());
+  SPOTCHECK_ASSERT_ABORT(_config.plan);
+  SPOTCHECK_ASSERT_ABORT(_config.workload.traffic_stop_us <= _config.faults_stop_us + _config.liveness_window_us);
 }
 
 SeedOutcome CreationScenario::run(const SeedRequest& request) const {

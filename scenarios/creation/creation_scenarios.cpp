@@ -1,6 +1,7 @@
 #include "scenarios/creation/creation_scenarios.h"
 
-#include <cassert>
+#include "impl/check/check.h"
+
 
 namespace spotcheck::scenarios::creation {
 
@@ -38,7 +39,7 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
     c.plan = storm_faults;
     return c;
   }
-  assert(false && "unknown creation scenario");
+  SPOTCHECK_ASSERT_ABORT(false && "unknown creation scenario");
   return CreationScenarioConfig{};
 }
 

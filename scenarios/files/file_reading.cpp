@@ -1,6 +1,7 @@
 #include "scenarios/files/file_reading.h"
 
-#include <cassert>
+#include "impl/check/check.h"
+
 
 namespace spotcheck::scenarios::files::detail {
 
@@ -52,7 +53,7 @@ void plant(const planted::PlantedBugs& bugs, spotcheck::location::LocationConfig
     if (info.planted_in == PlantedIn::kLocationConfig) {
       protocol.planted_bugs.insert(info.bug);
     } else {
-      assert(creation != nullptr);  // read_planted_bugs refused it for a Location file
+      SPOTCHECK_ASSERT_ABORT(creation != nullptr);  // read_planted_bugs refused it for a Location file
       creation->planted_bugs.insert(info.bug);
     }
   }

@@ -1,8 +1,9 @@
 #include "scenarios/files/planted_bugs.h"
 
 #include <array>
-#include <cassert>
 #include <string>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::scenarios::files {
 namespace {
@@ -84,7 +85,7 @@ const PlantedBugInfo* find_planted_bug(std::string_view name) {
 
 const PlantedBugInfo& planted_bug_info(planted::PlantedBug bug) {
   const std::size_t index = static_cast<std::size_t>(bug);
-  assert(index < kPlantedBugs.size());
+  SPOTCHECK_ASSERT_ABORT(index < kPlantedBugs.size());
   return kPlantedBugs[index];
 }
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/creation/creation_node.h"
 #include "impl/location/instance/instance_endpoint.h"
 #include "impl/location/instance/instance_registry.h"
@@ -92,7 +92,7 @@ class Program {
  private:
   // The application's handler: after a first message, sometimes Close the Spot a little later.
   void on_message(const li::InstanceMessage& message) {
-    LOCATION_ASSERT(_env.server && _target != nullptr);
+    SPOTCHECK_ASSERT(_env.server && _target != nullptr);
     if (!message.first || !_platform.random.chance(_workload.close_after_first_probability)) {
       return;
     }
@@ -151,7 +151,7 @@ class Program {
 }  // namespace
 
 void run_instance_node(platform::Platform& platform, const InstanceNodeEnv& env) {
-  LOCATION_ASSERT(env.config != nullptr && env.creation != nullptr && env.workload != nullptr &&
+  SPOTCHECK_ASSERT(env.config != nullptr && env.creation != nullptr && env.workload != nullptr &&
                   env.source != nullptr);
   Program program(platform, env);
   program.run();

@@ -1,7 +1,7 @@
 #include "scenarios/instance/instance_scenario.h"
 
-#include <cassert>
 
+#include "impl/check/check.h"
 #include "scenarios/common/judged_world.h"
 #include "scenarios/instance/instance_program.h"
 
@@ -41,7 +41,7 @@ faults::SwarmShape instance_swarm_shape() {
 }  // namespace
 
 InstanceScenarioConfig instance_scenario_config(const std::string& name) {
-  assert(name == "instance-route" && "unknown instance scenario");
+  SPOTCHECK_ASSERT_ABORT(name == "instance-route" && "unknown instance scenario");
   (void)name;
   InstanceScenarioConfig c;
   c.name = "instance-route";
@@ -54,12 +54,12 @@ InstanceScenarioConfig instance_scenario_config(const std::string& name) {
 }
 
 InstanceScenario::InstanceScenario(InstanceScenarioConfig config) : _config(std::move(config)) {
-  assert(_config.client_nodes >= 1 && _config.server_nodes >= 1);
-  assert(!location::validate(_config.protocol).has_value());
-  assert(_config.plan);
-  assert(_config.swarm.valid());
-  assert(_config.source.send_timeout_us > 0);
-  assert(_config.workload.traffic_stop_us + _config.workload.request_deadline_us <=
+  SPOTCHECK_ASSERT_ABORT(_config.client_nodes >= 1 && _config.server_nodes >= 1);
+  SPOTCHECK_ASSERT_ABORT(!location::validate(_config.protocol).has_value());
+  SPOTCHECK_ASSERT_ABORT(_config.plan);
+  SPOTCHECK_ASSERT_ABORT(_config.swarm.valid());
+  SPOTCHECK_ASSERT_ABORT(_config.source.send_timeout_us > 0);
+  SPOTCHECK_ASSERT_ABORT(_config.workload.traffic_stop_us + _config.workload.request_deadline_us <=
          _config.faults_stop_us + _config.liveness_window_us);
 }
 

@@ -1,6 +1,7 @@
 #include "scenarios/integration/integration_config.h"
 
-#include <cassert>
+#include "impl/check/check.h"
+
 
 namespace spotcheck::scenarios::integration {
 
@@ -73,7 +74,7 @@ spotcheck::location::LocationConfig short_lease_config() {
   config.renew_timeout_us = millis(300);
   config.fencing_margin_us = millis(500);
   config.store_request_timeout_us = millis(300);
-  assert(!spotcheck::location::validate(config).has_value());
+  SPOTCHECK_ASSERT_ABORT(!spotcheck::location::validate(config).has_value());
   return config;
 }
 
@@ -84,7 +85,7 @@ std::string integration_scenario_help() {
   for (const std::string& name : integration_scenario_names()) {
     IntegrationScenarioConfig c;
     [[maybe_unused]] const bool found = find_integration_scenario(name, c);
-    assert(found);
+    SPOTCHECK_ASSERT_ABORT(found);
     out += "  " + c.name + ": " + c.description + "\n";
   }
   return out;

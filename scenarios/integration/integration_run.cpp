@@ -1,11 +1,11 @@
 #include "scenarios/integration/integration_run.h"
 
 #include <algorithm>
-#include <cassert>
 #include <csignal>
 #include <cstdio>
 #include <memory>
 
+#include "impl/check/check.h"
 #include "properties/event_kinds.h"
 #include "scenarios/integration/node_redis_store.h"
 #include "sim/time/time_text.h"
@@ -293,7 +293,7 @@ class WorldRun {
   // The liveness phase begins when the last fault ended: every request started from then on must
   // end before its deadline.
   void fault_ended(sim::World& world) {
-    assert(_faults_open > 0);
+    SPOTCHECK_ASSERT_ABORT(_faults_open > 0);
     if (--_faults_open == 0) {
       world.record(properties::kinds::kFaultsStopped, {});
       log(world, "every fault has ended (liveness phase)");
@@ -374,8 +374,8 @@ std::string signal_name(int signal_number) {
 }
 
 IntegrationReport run_integration(const IntegrationRequest& request) {
-  assert(request.scenario.node_count >= 1);
-  assert(request.duration_us > 0);
+  SPOTCHECK_ASSERT_ABORT(request.scenario.node_count >= 1);
+  SPOTCHECK_ASSERT_ABORT(request.duration_us > 0);
   IntegrationReport report;
   report.scenario = request.scenario.name;
   report.seed = request.seed;

@@ -1,9 +1,9 @@
 #include "scenarios/location/location_node.h"
 
-#include <cassert>
 #include <memory>
 #include <optional>
 
+#include "impl/check/check.h"
 #include "impl/location/authority/authority_ops.h"
 #include "impl/location/descriptor/descriptor_list.h"
 #include "impl/location/descriptor/descriptor_publisher.h"
@@ -65,7 +65,7 @@ class NodeRun {
       return;
     }
     const auto prepared = _publisher.prepare(make_descriptor(_env));
-    LOCATION_ASSERT(prepared.ok());  // the descriptor is built within every limit
+    SPOTCHECK_ASSERT(prepared.ok());  // the descriptor is built within every limit
     _lease.start_renewing();
     for (int i = 0; i < kWorkloadIterationsMax; ++i) {
       _platform.clock.sleep_for(_platform.random.between(_workload.think_min_us, _workload.think_max_us));
@@ -251,7 +251,7 @@ class NodeRun {
 }  // namespace
 
 void run_location_node(platform::Platform& platform, const LocationNodeEnv& env) {
-  assert(env.config != nullptr && env.workload != nullptr);
+  SPOTCHECK_ASSERT_ABORT(env.config != nullptr && env.workload != nullptr);
   NodeRun run(platform, env);
   run.run();
 }

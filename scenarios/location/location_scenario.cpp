@@ -1,11 +1,11 @@
 #include "scenarios/location/location_scenario.h"
 
-#include <cassert>
 #include <cstdio>
 #include <memory>
 #include <vector>
 
 #include "faults/planted/unfenced_store.h"
+#include "impl/check/check.h"
 #include "properties/registry.h"
 #include "scenarios/common/judged_world.h"
 #include "sim/world.h"
@@ -26,14 +26,14 @@ std::string routing_id_hex(platform::RoutingId rid) {
 }  // namespace
 
 LocationScenario::LocationScenario(LocationScenarioConfig config) : _config(std::move(config)) {
-  assert(_config.node_count >= 1);
-  assert(_config.swarm.valid());
-  assert(!spotcheck::location::validate(_config.protocol).has_value());
+  SPOTCHECK_ASSERT_ABORT(_config.node_count >= 1);
+  SPOTCHECK_ASSERT_ABORT(_config.swarm.valid());
+  SPOTCHECK_ASSERT_ABORT(!spotcheck::location::validate(_config.protocol).has_value());
   for (const auto& name : _config.properties) {
-    assert(properties::find_property(name) != nullptr && "unknown property");
+    SPOTCHECK_ASSERT_ABORT(properties::find_property(name) != nullptr && "unknown property");
     (void)name;
   }
-  assert(_config.workload.traffic_stop_us <= _config.faults_stop_us + _config.liveness_window_us);
+  SPOTCHECK_ASSERT_ABORT(_config.workload.traffic_stop_us <= _config.faults_stop_us + _config.liveness_window_us);
 }
 
 SeedOutcome LocationScenario::run(const SeedRequest& request) const {

@@ -1,7 +1,8 @@
 #include "scenarios/location/location_scenarios.h"
 
 #include <algorithm>
-#include <cassert>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::scenarios::location {
 
@@ -134,7 +135,7 @@ LocationScenarioConfig location_scenario_config(const std::string& name) {
     c.swarm = churn_shape();
     return c;
   }
-  assert(false && "unknown location scenario");
+  SPOTCHECK_ASSERT_ABORT(false && "unknown location scenario");
   return base(name, "");
 }
 

@@ -1,7 +1,8 @@
 #include "scenarios/registry/divergence.h"
 
 #include <algorithm>
-#include <cassert>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::scenarios {
 
@@ -17,8 +18,8 @@ std::string line_at(const SeedOutcome& outcome, std::size_t index) {
 }  // namespace
 
 std::optional<Divergence> first_divergence(const SeedOutcome& first, const SeedOutcome& second) {
-  assert(first.event_hashes.size() == first.event_lines.size());
-  assert(second.event_hashes.size() == second.event_lines.size());
+  SPOTCHECK_ASSERT_ABORT(first.event_hashes.size() == first.event_lines.size());
+  SPOTCHECK_ASSERT_ABORT(second.event_hashes.size() == second.event_lines.size());
   const std::size_t common = std::min(first.event_hashes.size(), second.event_hashes.size());
   for (std::size_t i = 0; i < common; ++i) {
     if (first.event_hashes[i] != second.event_hashes[i]) {

@@ -1,14 +1,15 @@
 #include "scenarios/registry/registry.h"
 
-#include <cassert>
+#include "impl/check/check.h"
+
 
 namespace spotcheck::scenarios {
 
 void Registry::add(std::unique_ptr<Scenario> scenario) {
-  assert(scenario != nullptr);
+  SPOTCHECK_ASSERT_ABORT(scenario != nullptr);
   const std::string name = scenario->name();
   const bool inserted = scenarios_.emplace(name, std::move(scenario)).second;
-  assert(inserted && "two scenarios share one name");
+  SPOTCHECK_ASSERT_ABORT(inserted && "two scenarios share one name");
   (void)inserted;
 }
 

@@ -1,6 +1,7 @@
 #include "scenarios/synthetic/fifo_checker.h"
 
-#include <cassert>
+#include "impl/check/check.h"
+
 
 namespace spotcheck::scenarios::synthetic {
 
@@ -26,7 +27,7 @@ std::optional<std::string> FifoChecker::on_event(const sim::TraceEvent& event) {
            std::to_string(*seq) + " from " + std::to_string(*from) + " after seq " + std::to_string(last);
   }
   position->second = *seq;
-  assert(position->second > last);
+  SPOTCHECK_ASSERT_ABORT(position->second > last);
   return std::nullopt;
 }
 

@@ -1,6 +1,5 @@
 #include "scenarios/synthetic/synthetic_node.h"
 
-#include <cassert>
 #include <charconv>
 #include <cstdint>
 #include <map>
@@ -8,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::scenarios::synthetic {
 namespace {
@@ -101,7 +102,7 @@ class NodeRun {
         return;
       }
       const std::optional<Message> message = decode(envelope->bytes);
-      assert(message.has_value());
+      SPOTCHECK_ASSERT_ABORT(message.has_value());
       if (!message) {
         continue;
       }
@@ -147,7 +148,7 @@ class NodeRun {
 
 void run_synthetic_node(platform::Platform& platform, const SyntheticConfig& config,
                         const std::vector<RoutingId>& peers) {
-  assert(!peers.empty());
+  SPOTCHECK_ASSERT_ABORT(!peers.empty());
   NodeRun run(platform, config, peers);
   run.boot();
   run.request_loop();

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 #include <string>
 #include <utility>
 
+#include "impl/check/check.h"
 #include "scenarios/synthetic/synthetic_node.h"
 
 namespace spotcheck::scenarios::synthetic {
@@ -32,9 +32,9 @@ sim::WorldConfig synthetic_world_config(std::uint64_t seed, const SyntheticConfi
 
 SyntheticWorkload::SyntheticWorkload(sim::World& world, const SyntheticConfig& config)
     : world_(world), config_(config) {
-  assert(config_.node_count >= 2);
-  assert(config_.node_count <= kMaxNodes);
-  assert(config_.fault_count <= kMaxFaults);
+  SPOTCHECK_ASSERT_ABORT(config_.node_count >= 2);
+  SPOTCHECK_ASSERT_ABORT(config_.node_count <= kMaxNodes);
+  SPOTCHECK_ASSERT_ABORT(config_.fault_count <= kMaxFaults);
   peers_.resize(config_.node_count);
   for (std::uint32_t node = 0; node < config_.node_count; ++node) {
     for (std::uint32_t other = 0; other < config_.node_count; ++other) {
@@ -79,7 +79,7 @@ void SyntheticWorkload::schedule_faults() {
     const FaultKind kind = enabled[random.below(enabled.size())];
     const auto a = static_cast<std::uint32_t>(random.below(n));
     const auto b = static_cast<std::uint32_t>((a + 1 + random.below(n - 1)) % n);
-    assert(a != b);
+    SPOTCHECK_ASSERT_ABORT(a != b);
     const TimeUs lasting_us = random.between(platform::millis(1), std::max(platform::millis(1), config_.fault_duration_max_us));
     const sim::ProcessId node_a = nodes_[a];
     const platform::RoutingId rid_a = a + 1;
@@ -117,7 +117,7 @@ void SyntheticWorkload::schedule_faults() {
         break;
       }
       default:
-        assert(false);
+        SPOTCHECK_ASSERT_ABORT(false);
         break;
     }
     ++faults_scheduled_;

@@ -1,19 +1,19 @@
 #include "sim/choice/decision_log.h"
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::sim {
 
 DecisionLog::DecisionLog(std::size_t max_decisions) : max_decisions_(max_decisions) {
-  SIM_ASSERT(max_decisions_ > 0);
+  SPOTCHECK_ASSERT_ABORT(max_decisions_ > 0);
 }
 
 std::uint32_t DecisionLog::stream_index(std::string_view name) {
-  SIM_ASSERT(!name.empty());
+  SPOTCHECK_ASSERT_ABORT(!name.empty());
   if (const auto found = find_stream(name)) {
     return *found;
   }
-  SIM_ASSERT(stream_names_.size() < kMaxStreams);
+  SPOTCHECK_ASSERT_ABORT(stream_names_.size() < kMaxStreams);
   stream_names_.emplace_back(name);
   return static_cast<std::uint32_t>(stream_names_.size() - 1);
 }
@@ -29,8 +29,8 @@ std::optional<std::uint32_t> DecisionLog::find_stream(std::string_view name) con
 }
 
 bool DecisionLog::append(Decision decision) {
-  SIM_ASSERT(decision.stream < stream_names_.size());
-  SIM_ASSERT(decision.count == 0 || decision.value < decision.count);
+  SPOTCHECK_ASSERT_ABORT(decision.stream < stream_names_.size());
+  SPOTCHECK_ASSERT_ABORT(decision.count == 0 || decision.value < decision.count);
   if (decisions_.size() >= max_decisions_) {
     return false;
   }
@@ -39,14 +39,14 @@ bool DecisionLog::append(Decision decision) {
 }
 
 void DecisionLog::set_value(std::size_t index, std::uint64_t value) {
-  SIM_ASSERT(index < decisions_.size());
+  SPOTCHECK_ASSERT_ABORT(index < decisions_.size());
   decisions_[index].value = value;
 }
 
 std::string describe_decision(const DecisionLog& log, std::size_t index) {
-  SIM_ASSERT(index < log.size());
+  SPOTCHECK_ASSERT_ABORT(index < log.size());
   const Decision& decision = log.decisions()[index];
-  SIM_ASSERT(decision.stream < log.stream_names().size());
+  SPOTCHECK_ASSERT_ABORT(decision.stream < log.stream_names().size());
   std::string text = "decision " + std::to_string(index) + " (stream '" + log.stream_names()[decision.stream] + "', ";
   if (decision.count == 0) {
     text += "draw " + std::to_string(decision.value) + ")";

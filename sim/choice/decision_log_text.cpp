@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::sim {
 namespace {
@@ -103,7 +103,7 @@ std::string decision_log_text(const DecisionLog& log) {
   std::string text(kMagic);
   text += "\nstreams " + std::to_string(log.stream_names().size()) + "\n";
   for (const std::string& name : log.stream_names()) {
-    SIM_ASSERT(plain_name(name));
+    SPOTCHECK_ASSERT_ABORT(plain_name(name));
     text += name + "\n";
   }
   text += "decisions " + std::to_string(log.size()) + "\n";
@@ -141,7 +141,7 @@ DecisionLog parse_decision_log(std::string_view text) {
   for (std::uint64_t i = 0; i < decision_count; ++i) {
     const std::string_view line = lines.next();
     const bool appended = log.append(parse_decision(lines, line, static_cast<std::size_t>(stream_count)));
-    SIM_ASSERT(appended);
+    SPOTCHECK_ASSERT_ABORT(appended);
   }
   if (lines.next() != "end") {
     lines.fail("expected \"end\"");

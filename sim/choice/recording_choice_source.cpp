@@ -3,7 +3,7 @@
 #include <limits>
 #include <utility>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/random/stream.h"
 
 namespace spotcheck::sim {
@@ -16,7 +16,7 @@ constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
 RecordingChoiceSource::RecordingChoiceSource(ChoiceSource& inner, DecisionLog& log,
                                              std::function<void(std::string)> refuse)
     : inner_(&inner), log_(&log), refuse_(std::move(refuse)) {
-  SIM_ASSERT(refuse_ != nullptr);
+  SPOTCHECK_ASSERT_ABORT(refuse_ != nullptr);
 }
 
 std::uint64_t RecordingChoiceSource::draw(Stream& stream) {
@@ -26,9 +26,9 @@ std::uint64_t RecordingChoiceSource::draw(Stream& stream) {
 }
 
 std::size_t RecordingChoiceSource::pick(Stream& scheduler, std::span<const ReadyCandidate> ready) {
-  SIM_ASSERT(ready.size() >= 2);
+  SPOTCHECK_ASSERT_ABORT(ready.size() >= 2);
   const std::size_t chosen = inner_->pick(scheduler, ready);
-  SIM_ASSERT(chosen < ready.size());
+  SPOTCHECK_ASSERT_ABORT(chosen < ready.size());
   append(scheduler, chosen, static_cast<std::uint32_t>(ready.size()));
   return chosen;
 }

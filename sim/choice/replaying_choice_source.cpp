@@ -3,7 +3,7 @@
 #include <limits>
 #include <utility>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/random/stream.h"
 
 namespace spotcheck::sim {
@@ -21,16 +21,16 @@ std::string asked(std::uint32_t count) {
 ReplayingChoiceSource::ReplayingChoiceSource(std::shared_ptr<const DecisionLog> log, ChoiceSource& fallback,
                                              std::function<void(std::string)> refuse)
     : log_(std::move(log)), fallback_(&fallback), refuse_(std::move(refuse)) {
-  SIM_ASSERT(log_ != nullptr);
-  SIM_ASSERT(refuse_ != nullptr);
-  SIM_ASSERT(log_->size() < kUnset);
+  SPOTCHECK_ASSERT_ABORT(log_ != nullptr);
+  SPOTCHECK_ASSERT_ABORT(refuse_ != nullptr);
+  SPOTCHECK_ASSERT_ABORT(log_->size() < kUnset);
   const std::vector<Decision>& decisions = log_->decisions();
   next_same_stream_.assign(decisions.size(), kEnd);
   first_of_stream_.assign(log_->stream_names().size(), kEnd);
   std::vector<std::uint32_t> last_of_stream(log_->stream_names().size(), kEnd);
   for (std::size_t i = 0; i < decisions.size(); ++i) {
     const std::uint32_t stream = decisions[i].stream;
-    SIM_ASSERT(stream < first_of_stream_.size());
+    SPOTCHECK_ASSERT_ABORT(stream < first_of_stream_.size());
     const auto index = static_cast<std::uint32_t>(i);
     if (last_of_stream[stream] == kEnd) {
       first_of_stream_[stream] = index;
@@ -49,7 +49,7 @@ std::uint64_t ReplayingChoiceSource::draw(Stream& stream) {
 }
 
 std::size_t ReplayingChoiceSource::pick(Stream& scheduler, std::span<const ReadyCandidate> ready) {
-  SIM_ASSERT(ready.size() >= 2);
+  SPOTCHECK_ASSERT_ABORT(ready.size() >= 2);
   if (const auto value = next(scheduler, static_cast<std::uint32_t>(ready.size()))) {
     return static_cast<std::size_t>(*value);
   }
@@ -91,7 +91,7 @@ std::optional<std::uint64_t> ReplayingChoiceSource::next(Stream& stream, std::ui
 }
 
 void ReplayingChoiceSource::refuse(std::string why) {
-  SIM_ASSERT(!refused_);
+  SPOTCHECK_ASSERT_ABORT(!refused_);
   refused_ = true;
   refuse_("replay refused: " + std::move(why));
 }

@@ -3,7 +3,7 @@
 // values a run had before the choice seam existed.
 #pragma once
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/choice/choice_source.h"
 #include "sim/random/stream.h"
 #include "sim/scheduler/strategy.h"
@@ -15,9 +15,9 @@ class SeededChoiceSource final : public ChoiceSource {
   explicit SeededChoiceSource(SchedulingStrategy& strategy) : strategy_(&strategy) {}
   std::uint64_t draw(Stream& stream) override { return stream.seeded().next_u64(); }
   std::size_t pick(Stream& /*scheduler*/, std::span<const ReadyCandidate> ready) override {
-    SIM_ASSERT(ready.size() >= 2);
+    SPOTCHECK_ASSERT_ABORT(ready.size() >= 2);
     const std::size_t chosen = strategy_->pick(ready);
-    SIM_ASSERT(chosen < ready.size());
+    SPOTCHECK_ASSERT_ABORT(chosen < ready.size());
     return chosen;
   }
 

@@ -3,22 +3,22 @@
 #include <memory>
 #include <utility>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::sim {
 
 Fiber::Fiber(StackSource& stacks, Entry entry, void* argument)
     : stacks_(&stacks), entry_(entry), argument_(argument) {
-  SIM_ASSERT(entry != nullptr);
+  SPOTCHECK_ASSERT_ABORT(entry != nullptr);
 }
 
 Fiber::~Fiber() {
-  SIM_ASSERT(!running_);
+  SPOTCHECK_ASSERT_ABORT(!running_);
   // context_'s destructor unwinds a suspended fiber (forced_unwind) and frees its stack.
 }
 
 void Fiber::unwind() {
-  SIM_ASSERT(!running_);
+  SPOTCHECK_ASSERT_ABORT(!running_);
   // Destroying the moved-out context unwinds a suspended fiber (forced_unwind) and frees its stack.
   boost::context::fiber doomed = std::move(context_);
 }
@@ -32,7 +32,7 @@ boost::context::fiber Fiber::run_entry(boost::context::fiber&& caller) {
 }
 
 void Fiber::start() {
-  SIM_ASSERT(!started_);
+  SPOTCHECK_ASSERT_ABORT(!started_);
   started_ = true;
   auto body = [this](boost::context::fiber&& caller) { return run_entry(std::move(caller)); };
   if (stacks_->guard_pages) {

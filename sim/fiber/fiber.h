@@ -8,7 +8,7 @@
 
 #include <boost/context/fiber.hpp>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/fiber/stack_allocator.h"
 
 namespace spotcheck::sim {
@@ -26,23 +26,23 @@ class Fiber {
 
   // From the scheduler: runs the fiber until it suspends or finishes.
   void resume() {
-    SIM_ASSERT(!running_);
-    SIM_ASSERT(!finished_);
+    SPOTCHECK_ASSERT_ABORT(!running_);
+    SPOTCHECK_ASSERT_ABORT(!finished_);
     if (!started_) [[unlikely]] {
       start();
     }
-    SIM_ASSERT(static_cast<bool>(context_));
+    SPOTCHECK_ASSERT_ABORT(static_cast<bool>(context_));
     running_ = true;
     context_ = std::move(context_).resume();
     running_ = false;
     // Either the fiber suspended (context_ holds it) or it finished (context_ is empty).
-    SIM_ASSERT(finished_ != static_cast<bool>(context_));
+    SPOTCHECK_ASSERT_ABORT(finished_ != static_cast<bool>(context_));
   }
   // From inside the fiber: returns control to whoever resumed it. Inline: the parked fiber's
   // stack then holds one frame less, which is one cache line less to touch at every switch.
   void suspend() {
-    SIM_ASSERT(running_);
-    SIM_ASSERT(static_cast<bool>(caller_));
+    SPOTCHECK_ASSERT_ABORT(running_);
+    SPOTCHECK_ASSERT_ABORT(static_cast<bool>(caller_));
     running_ = false;
     // Throws forced_unwind here when the fiber is destroyed while suspended.
     caller_ = std::move(caller_).resume();

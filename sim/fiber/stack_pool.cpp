@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::sim {
 namespace {
@@ -89,24 +89,24 @@ StackPool::StackPool(std::size_t stack_size_bytes)
     : stack_size_bytes_(round_up(stack_size_bytes, kPageBytes)),
       slot_bytes_(stack_size_bytes_ + kColourStepBytes),
       block_bytes_(round_up(slot_bytes_ * kStacksPerBlockMin, kHugePageBytes)) {
-  SIM_ASSERT(stack_size_bytes_ >= kPageBytes);
-  SIM_ASSERT(block_bytes_ / slot_bytes_ >= kStacksPerBlockMin);
+  SPOTCHECK_ASSERT_ABORT(stack_size_bytes_ >= kPageBytes);
+  SPOTCHECK_ASSERT_ABORT(block_bytes_ / slot_bytes_ >= kStacksPerBlockMin);
 }
 
 StackPool::~StackPool() {
-  SIM_ASSERT(in_use_ == 0);
+  SPOTCHECK_ASSERT_ABORT(in_use_ == 0);
   for (const auto& [address, bytes] : blocks_) {
     t_block_cache.give(address, bytes);
   }
 }
 
 void StackPool::grow() {
-  SIM_ASSERT(blocks_.size() < kBlocksMax);
+  SPOTCHECK_ASSERT_ABORT(blocks_.size() < kBlocksMax);
   void* cached = t_block_cache.take(block_bytes_);
   char* block = cached != nullptr ? static_cast<char*>(cached) : map_block(block_bytes_);
   blocks_.emplace_back(block, block_bytes_);
   const std::size_t stacks = block_bytes_ / slot_bytes_;
-  SIM_ASSERT(stacks >= 1);
+  SPOTCHECK_ASSERT_ABORT(stacks >= 1);
   // Push in reverse so the lowest stack is handed out first.
   for (std::size_t index = stacks; index > 0; --index) {
     free_.push_back(block + (index - 1) * slot_bytes_);
@@ -127,8 +127,8 @@ boost::context::stack_context StackPool::allocate() {
 }
 
 void StackPool::deallocate(boost::context::stack_context& stack) noexcept {
-  SIM_ASSERT(in_use_ > 0);
-  SIM_ASSERT(stack.size == stack_size_bytes_);
+  SPOTCHECK_ASSERT_ABORT(in_use_ > 0);
+  SPOTCHECK_ASSERT_ABORT(stack.size == stack_size_bytes_);
   --in_use_;
   free_.push_back(static_cast<char*>(stack.sp) - stack.size);
 }

@@ -8,7 +8,7 @@
 
 #include <boost/context/fiber.hpp>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::sim {
 namespace {
@@ -65,10 +65,10 @@ Kernel::Kernel(WorldConfig config)
       streams_(config_.seed),
       stacks_(config_.stack_size_bytes, config_.guard_page_stacks),
       trace_(config_.trace) {
-  SIM_ASSERT(config_.stack_size_bytes >= 16 * 1024);
-  SIM_ASSERT(config_.clock_drift_ppm_max >= 0);
-  SIM_ASSERT(config_.clock_drift_ppm_max <= kDriftPpmLimit);
-  SIM_ASSERT(config_.clock_offset_max_us >= 0);
+  SPOTCHECK_ASSERT_ABORT(config_.stack_size_bytes >= 16 * 1024);
+  SPOTCHECK_ASSERT_ABORT(config_.clock_drift_ppm_max >= 0);
+  SPOTCHECK_ASSERT_ABORT(config_.clock_drift_ppm_max <= kDriftPpmLimit);
+  SPOTCHECK_ASSERT_ABORT(config_.clock_offset_max_us >= 0);
   make_choice_source();
   network_ = std::make_unique<Network>(*this, config_.network);
   if (config_.real_time) {
@@ -77,11 +77,11 @@ Kernel::Kernel(WorldConfig config)
 }
 
 void Kernel::make_choice_source() {
-  SIM_ASSERT(!(config_.record_decisions && config_.replay_decisions));
+  SPOTCHECK_ASSERT_ABORT(!(config_.record_decisions && config_.replay_decisions));
   scheduler_stream_ = &streams_.get("scheduler");
   SeededRandom& seeded = scheduler_stream_->seeded();
   strategy_ = config_.make_strategy ? config_.make_strategy(seeded) : std::make_unique<UniformRandomStrategy>(seeded);
-  SIM_ASSERT(strategy_ != nullptr);
+  SPOTCHECK_ASSERT_ABORT(strategy_ != nullptr);
   seeded_choices_ = std::make_unique<SeededChoiceSource>(*strategy_);
   choices_ = seeded_choices_.get();
   auto refuse = [this](std::string why) { fail(std::move(why)); };
@@ -97,7 +97,7 @@ void Kernel::make_choice_source() {
 }
 
 Kernel::~Kernel() {
-  SIM_ASSERT(current_ == nullptr);
+  SPOTCHECK_ASSERT_ABORT(current_ == nullptr);
   // Unwind every fiber while the rest of the world still exists; record nothing more.
   stopped_ = true;
   recording_ = false;
@@ -107,7 +107,7 @@ Kernel::~Kernel() {
       terminate_process(*process);
     }
   }
-  SIM_ASSERT(live_tasks_ == 0);
+  SPOTCHECK_ASSERT_ABORT(live_tasks_ == 0);
   network_.reset();
   actions_.clear();
 }
@@ -115,8 +115,8 @@ Kernel::~Kernel() {
 // --- running --------------------------------------------------------------------------------
 
 RunOutcome Kernel::run_until(TimeUs end_us, std::uint64_t max_steps) {
-  SIM_ASSERT(current_ == nullptr);
-  SIM_ASSERT(!running_);
+  SPOTCHECK_ASSERT_ABORT(current_ == nullptr);
+  SPOTCHECK_ASSERT_ABORT(!running_);
   running_ = true;
   const std::uint64_t step_limit = steps_ + max_steps;
   RunStatus status = RunStatus::quiescent;
@@ -154,7 +154,7 @@ RunOutcome Kernel::run_until(TimeUs end_us, std::uint64_t max_steps) {
         break;
       }
       const TimeUs next_us = queue_.next_time_us();
-      SIM_ASSERT(next_us >= now_us_);
+      SPOTCHECK_ASSERT_ABORT(next_us >= now_us_);
       if (next_us > end_us) {
         now_us_ = std::max(now_us_, end_us);
         status = RunStatus::time_limit;
@@ -162,7 +162,7 @@ RunOutcome Kernel::run_until(TimeUs end_us, std::uint64_t max_steps) {
       }
       now_us_ = next_us;
       queue_.pop_due(now_us_, ready_);
-      SIM_ASSERT(!ready_.empty());
+      SPOTCHECK_ASSERT_ABORT(!ready_.empty());
       continue;
     }
     if (steps_ >= step_limit) {
@@ -171,18 +171,18 @@ RunOutcome Kernel::run_until(TimeUs end_us, std::uint64_t max_steps) {
     }
     const std::optional<std::size_t> chosen = pick_ready();
     if (!chosen) {
-      SIM_ASSERT(ready_.empty());
+      SPOTCHECK_ASSERT_ABORT(ready_.empty());
       continue;  // every entry was dead
     }
     const ReadyEntry entry = ready_[*chosen];
     ready_[*chosen] = ready_.back();
     ready_.pop_back();
     const bool executed = execute(entry);
-    SIM_ASSERT(executed);  // only live entries are picked
+    SPOTCHECK_ASSERT_ABORT(executed);  // only live entries are picked
     ++steps_;
   }
   running_ = false;
-  SIM_ASSERT(current_ == nullptr);
+  SPOTCHECK_ASSERT_ABORT(current_ == nullptr);
   RunOutcome outcome;
   outcome.status = status;
   outcome.problem = problem_;
@@ -205,7 +205,7 @@ std::optional<std::size_t> Kernel::pick_ready() {
     candidates_.push_back(candidate(entry));
   }
   std::size_t chosen = choices_->pick(*scheduler_stream_, std::span<const ReadyCandidate>(candidates_));
-  SIM_ASSERT(chosen < count);
+  SPOTCHECK_ASSERT_ABORT(chosen < count);
   if (config_.test_only_perturb_tie_break_at_step && !perturbed_ && steps_ >= *config_.test_only_perturb_tie_break_at_step) {
     chosen = perturbed_pick(chosen);
   }
@@ -230,7 +230,7 @@ ReadyCandidate Kernel::candidate(const ReadyEntry& entry) const {
     case EntryKind::task_timer:
     case EntryKind::task: {
       const Task* task = task_at(entry.index);
-      SIM_ASSERT(task != nullptr);
+      SPOTCHECK_ASSERT_ABORT(task != nullptr);
       result.task = task->id;
       result.process = task->process;
       break;
@@ -316,7 +316,7 @@ bool Kernel::run_task_entry(const ReadyEntry& entry) {
     return false;
   }
   Process& owner = process(task->process);
-  SIM_ASSERT(owner.state == ProcessState::running || owner.state == ProcessState::paused);
+  SPOTCHECK_ASSERT_ABORT(owner.state == ProcessState::running || owner.state == ProcessState::paused);
   const auto node = static_cast<std::int32_t>(owner.id);
   if (owner.state == ProcessState::paused) {
     ReadyEntry frozen = entry;
@@ -350,7 +350,7 @@ bool Kernel::run_action(ActionId action) {
 }
 
 void Kernel::run_guarded(std::string_view what, const std::function<void()>& callback) {
-  SIM_ASSERT(current_ == nullptr);
+  SPOTCHECK_ASSERT_ABORT(current_ == nullptr);
   try {
     callback();
   } catch (const std::exception& error) {
@@ -384,7 +384,7 @@ TaskId Kernel::spawn(ProcessId process_id, std::string name, std::function<void(
 }
 
 TaskId Kernel::spawn_task(ProcessId process_id, std::string name, std::function<void()> body, bool is_main) {
-  SIM_ASSERT(body != nullptr);
+  SPOTCHECK_ASSERT_ABORT(body != nullptr);
   Process& owner = process(process_id);
   const auto node = static_cast<std::int32_t>(owner.id);
   if (owner.state != ProcessState::running && owner.state != ProcessState::paused) {
@@ -403,7 +403,7 @@ TaskId Kernel::spawn_task(ProcessId process_id, std::string name, std::function<
     slot = static_cast<std::uint32_t>(tasks_.size());
     tasks_.emplace_back();
   }
-  SIM_ASSERT(tasks_[slot] == nullptr);
+  SPOTCHECK_ASSERT_ABORT(tasks_[slot] == nullptr);
   auto task = std::make_unique<Task>(*this, stacks_, &Kernel::task_entry);
   task->id = next_task_id_++;
   task->slot = slot;
@@ -427,7 +427,7 @@ TaskId Kernel::spawn_task(ProcessId process_id, std::string name, std::function<
 }
 
 void Kernel::finish_task(Task& task) {
-  SIM_ASSERT(task.fiber.finished());
+  SPOTCHECK_ASSERT_ABORT(task.fiber.finished());
   Process& owner = process(task.process);
   const bool was_main = task.is_main;
   record(static_cast<std::int32_t>(owner.id), task.id, "task.end", {});
@@ -441,14 +441,14 @@ void Kernel::finish_task(Task& task) {
 
 void Kernel::remove_task(Task& task) {
   Process& owner = process(task.process);
-  SIM_ASSERT(task.index_in_process < owner.task_slots.size());
-  SIM_ASSERT(owner.task_slots[task.index_in_process] == task.slot);
+  SPOTCHECK_ASSERT_ABORT(task.index_in_process < owner.task_slots.size());
+  SPOTCHECK_ASSERT_ABORT(owner.task_slots[task.index_in_process] == task.slot);
   const std::uint32_t moved_slot = owner.task_slots.back();
   owner.task_slots[task.index_in_process] = moved_slot;
   tasks_[moved_slot]->index_in_process = task.index_in_process;
   owner.task_slots.pop_back();
   const std::uint32_t slot = task.slot;
-  SIM_ASSERT(live_tasks_ > 0);
+  SPOTCHECK_ASSERT_ABORT(live_tasks_ > 0);
   --live_tasks_;
   // Destroying the task destroys its fiber: a suspended fiber is unwound here (forced_unwind).
   std::unique_ptr<Task> doomed = std::move(tasks_[slot]);
@@ -515,7 +515,7 @@ Trace Kernel::take_trace() {
 }
 
 void Kernel::add_observer(TraceObserver& observer) {
-  SIM_ASSERT(std::find(observers_.begin(), observers_.end(), &observer) == observers_.end());
+  SPOTCHECK_ASSERT_ABORT(std::find(observers_.begin(), observers_.end(), &observer) == observers_.end());
   observers_.push_back(&observer);
 }
 
@@ -553,7 +553,7 @@ void Kernel::fail_pending_bound() {
 }
 
 void Kernel::pop_due_real_time() {
-  SIM_ASSERT(real_time_);
+  SPOTCHECK_ASSERT_ABORT(real_time_);
   // Bounded by the queue's size: every round moves at least one entry.
   while (!queue_.empty()) {
     const TimeUs next_us = queue_.next_time_us();
@@ -565,7 +565,7 @@ void Kernel::pop_due_real_time() {
 }
 
 ActionId Kernel::at(TimeUs when_us, std::function<void()> action) {
-  SIM_ASSERT(action != nullptr);
+  SPOTCHECK_ASSERT_ABORT(action != nullptr);
   const ActionId id = next_action_id_++;
   actions_.emplace(id, std::move(action));
   schedule(when_us, ReadyEntry{id, 0, EntryKind::action, WakeReason::start});

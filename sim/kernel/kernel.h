@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "impl/platform/event_sink.h"
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/choice/recording_choice_source.h"
 #include "sim/choice/replaying_choice_source.h"
 #include "sim/choice/seeded_choice_source.h"
@@ -79,11 +79,11 @@ class Kernel {
   void pause(ProcessId process, TimeUs duration_us);
   void set_clock_drift_ppm(ProcessId process, std::int64_t drift_ppm);
   Process& process(ProcessId id) {
-    SIM_ASSERT(id < processes_.size());
+    SPOTCHECK_ASSERT_ABORT(id < processes_.size());
     return *processes_[id];
   }
   const Process& process(ProcessId id) const {
-    SIM_ASSERT(id < processes_.size());
+    SPOTCHECK_ASSERT_ABORT(id < processes_.size());
     return *processes_[id];
   }
   std::size_t process_count() const { return processes_.size(); }
@@ -94,12 +94,12 @@ class Kernel {
   TaskId spawn(ProcessId process, std::string name, std::function<void()> body);
   // The running task; asserts that there is one (and that it belongs to `process` if given).
   Task& require_current() {
-    SIM_ASSERT(current_ != nullptr);
+    SPOTCHECK_ASSERT_ABORT(current_ != nullptr);
     return *current_;
   }
   Task& require_current(ProcessId process_id) {
-    SIM_ASSERT(current_ != nullptr);
-    SIM_ASSERT(current_->process == process_id);
+    SPOTCHECK_ASSERT_ABORT(current_ != nullptr);
+    SPOTCHECK_ASSERT_ABORT(current_->process == process_id);
     return *current_;
   }
   // Parks the current task until woken (through `list`, if given) or until its process's local

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/kernel/kernel.h"
 
 namespace spotcheck::sim {
@@ -30,10 +30,10 @@ Process* Kernel::process_by_routing_id(RoutingId routing_id) {
 }
 
 ProcessId Kernel::add_process(std::string name, RoutingId routing_id, ProcessMain main) {
-  SIM_ASSERT(current_ == nullptr);
-  SIM_ASSERT(main != nullptr);
-  SIM_ASSERT(!name.empty());
-  SIM_ASSERT(!by_routing_id_.contains(routing_id));
+  SPOTCHECK_ASSERT_ABORT(current_ == nullptr);
+  SPOTCHECK_ASSERT_ABORT(main != nullptr);
+  SPOTCHECK_ASSERT_ABORT(!name.empty());
+  SPOTCHECK_ASSERT_ABORT(!by_routing_id_.contains(routing_id));
   const auto id = static_cast<ProcessId>(processes_.size());
   auto created = std::make_unique<Process>();
   created->id = id;
@@ -67,8 +67,8 @@ void Kernel::start(ProcessId id) {
     record(node, 0, "start.ignored", {});
     return;
   }
-  SIM_ASSERT(target.task_slots.empty());
-  SIM_ASSERT(target.inbox.empty());
+  SPOTCHECK_ASSERT_ABORT(target.task_slots.empty());
+  SPOTCHECK_ASSERT_ABORT(target.inbox.empty());
   ++target.run;
   target.state = ProcessState::running;
   target.paused_until_us = 0;
@@ -106,7 +106,7 @@ void Kernel::restart(ProcessId id) {
 }
 
 void Kernel::terminate_process(Process& target) {
-  SIM_ASSERT(target.state == ProcessState::running || target.state == ProcessState::paused);
+  SPOTCHECK_ASSERT_ABORT(target.state == ProcessState::running || target.state == ProcessState::paused);
   target.state = ProcessState::dead;
   ++target.pause_generation;  // cancels a pending unpause
   // Unwind newest task first (deterministic, and like a stack: tasks a task spawned usually use
@@ -117,13 +117,13 @@ void Kernel::terminate_process(Process& target) {
             [this](std::uint32_t a, std::uint32_t b) { return tasks_[a]->id > tasks_[b]->id; });
   for (const std::uint32_t slot : slots) {
     Task* task = task_at(slot);
-    SIM_ASSERT(task != nullptr);
-    SIM_ASSERT(task->process == target.id);
+    SPOTCHECK_ASSERT_ABORT(task != nullptr);
+    SPOTCHECK_ASSERT_ABORT(task->process == target.id);
     task->wait_token = 0;
     task->claimed_token = 0;
     remove_task(*task);
   }
-  SIM_ASSERT(target.task_slots.empty());
+  SPOTCHECK_ASSERT_ABORT(target.task_slots.empty());
   target.inbox.clear();
   target.inbox_waiters.clear();
   target.frozen.clear();
@@ -134,7 +134,7 @@ void Kernel::pause(ProcessId id, TimeUs duration_us) {
   if (defer_if_in_task([this, id, duration_us] { pause(id, duration_us); })) {
     return;
   }
-  SIM_ASSERT(duration_us >= 0);
+  SPOTCHECK_ASSERT_ABORT(duration_us >= 0);
   Process& target = process(id);
   const auto node = static_cast<std::int32_t>(id);
   if (target.state != ProcessState::running && target.state != ProcessState::paused) {
@@ -186,8 +186,8 @@ void Kernel::set_clock_drift_ppm(ProcessId id, std::int64_t drift_ppm) {
   if (defer_if_in_task([this, id, drift_ppm] { set_clock_drift_ppm(id, drift_ppm); })) {
     return;
   }
-  SIM_ASSERT(drift_ppm >= -config_.clock_drift_ppm_max);
-  SIM_ASSERT(drift_ppm <= config_.clock_drift_ppm_max);
+  SPOTCHECK_ASSERT_ABORT(drift_ppm >= -config_.clock_drift_ppm_max);
+  SPOTCHECK_ASSERT_ABORT(drift_ppm <= config_.clock_drift_ppm_max);
   Process& target = process(id);
   sync_real_time();
   target.clock.set_drift_ppm(now_us_, drift_ppm);

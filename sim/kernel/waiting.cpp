@@ -1,7 +1,7 @@
 // Parking and waking tasks: sleeps, gates, receives, yields.
 #include <utility>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/kernel/kernel.h"
 
 namespace spotcheck::sim {
@@ -20,12 +20,12 @@ WakeReason Kernel::wait(Task& task, TimeUs deadline_local_us, WaitList* list) {
 // wait()'s body, inlined into the blocking calls of this file: a parked fiber's stack then holds
 // one frame less, which is one cache line less to bring back at every switch.
 [[gnu::always_inline]] inline WakeReason Kernel::park(Task& task, TimeUs deadline_local_us, WaitList* list) {
-  SIM_ASSERT(&task == current_);
-  SIM_ASSERT(task.wait_token == 0);
+  SPOTCHECK_ASSERT_ABORT(&task == current_);
+  SPOTCHECK_ASSERT_ABORT(task.wait_token == 0);
   Process& owner = process(task.process);
   if (owner.state != ProcessState::running) {
     // Only a dying process runs a task while not running: a destructor parked during unwinding.
-    SIM_ASSERT(owner.state == ProcessState::dead);
+    SPOTCHECK_ASSERT_ABORT(owner.state == ProcessState::dead);
     return WakeReason::killed;
   }
   const std::uint64_t token = next_token_++;
@@ -40,8 +40,8 @@ WakeReason Kernel::wait(Task& task, TimeUs deadline_local_us, WaitList* list) {
   }
   task.fiber.suspend();
   // Resumed by the scheduler through a claimed wake.
-  SIM_ASSERT(task.wait_token == 0);
-  SIM_ASSERT(task.claimed_token == 0);
+  SPOTCHECK_ASSERT_ABORT(task.wait_token == 0);
+  SPOTCHECK_ASSERT_ABORT(task.claimed_token == 0);
   task.deadline_local_us = platform::kNever;
   const WakeReason reason = task.wake_reason;
   if (reason == WakeReason::timer && list != nullptr) {
@@ -69,9 +69,9 @@ void Kernel::wake_all(WaitList& list, WakeReason reason) {
 
 void Kernel::sleep_until_local(ProcessId process_id, TimeUs deadline_local_us) {
   Task& task = require_current(process_id);
-  SIM_ASSERT(deadline_local_us != platform::kNever);
+  SPOTCHECK_ASSERT_ABORT(deadline_local_us != platform::kNever);
   for (int round = 0; local_now_us(process_id) < deadline_local_us; ++round) {
-    SIM_ASSERT(round < kMaxWaitRounds);
+    SPOTCHECK_ASSERT_ABORT(round < kMaxWaitRounds);
     if (park(task, deadline_local_us, nullptr) == WakeReason::killed) {
       return;
     }
@@ -80,7 +80,7 @@ void Kernel::sleep_until_local(ProcessId process_id, TimeUs deadline_local_us) {
 
 void Kernel::yield(ProcessId process_id) {
   Task& task = require_current(process_id);
-  SIM_ASSERT(task.wait_token == 0);
+  SPOTCHECK_ASSERT_ABORT(task.wait_token == 0);
   if (process(process_id).state != ProcessState::running) {
     return;  // dying
   }
@@ -89,14 +89,14 @@ void Kernel::yield(ProcessId process_id) {
   task.wake_reason = WakeReason::yield;
   ready_.push_back(ReadyEntry{token, task.slot, EntryKind::task, WakeReason::yield});
   task.fiber.suspend();
-  SIM_ASSERT(task.claimed_token == 0);
+  SPOTCHECK_ASSERT_ABORT(task.claimed_token == 0);
 }
 
 std::optional<platform::Envelope> Kernel::receive(ProcessId process_id, TimeUs deadline_local_us) {
   Task& task = require_current(process_id);
   Process& owner = process(process_id);
   for (int round = 0;; ++round) {
-    SIM_ASSERT(round < kMaxWaitRounds);
+    SPOTCHECK_ASSERT_ABORT(round < kMaxWaitRounds);
     if (!owner.inbox.empty()) {
       platform::Envelope envelope = std::move(owner.inbox.front());
       owner.inbox.pop_front();

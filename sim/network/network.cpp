@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/kernel/kernel.h"
 #include "sim/network/link.h"
 
@@ -15,10 +15,10 @@ std::int32_t node_of(const Process* process) {
 }
 
 void check_link_config(const LinkConfig& config) {
-  SIM_ASSERT(config.latency_min_us >= 0);
-  SIM_ASSERT(config.latency_min_us <= config.latency_max_us);
-  SIM_ASSERT(config.loss_probability >= 0.0);
-  SIM_ASSERT(config.loss_probability <= 1.0);
+  SPOTCHECK_ASSERT_ABORT(config.latency_min_us >= 0);
+  SPOTCHECK_ASSERT_ABORT(config.latency_min_us <= config.latency_max_us);
+  SPOTCHECK_ASSERT_ABORT(config.loss_probability >= 0.0);
+  SPOTCHECK_ASSERT_ABORT(config.loss_probability <= 1.0);
 }
 
 }  // namespace
@@ -63,7 +63,7 @@ void Network::set_link_config(RoutingId from, RoutingId to, const LinkConfig& co
 void Network::partition(std::span<const RoutingId> side_a, std::span<const RoutingId> side_b) {
   for (const RoutingId a : side_a) {
     for (const RoutingId b : side_b) {
-      SIM_ASSERT(a != b);
+      SPOTCHECK_ASSERT_ABORT(a != b);
       partition_one_way(a, b);
       partition_one_way(b, a);
     }
@@ -123,7 +123,7 @@ bool Network::send(RoutingId from, RoutingId to, std::string bytes) {
 }
 
 bool Network::deliver(RoutingId from, RoutingId to, std::function<void()> on_arrival) {
-  SIM_ASSERT(on_arrival != nullptr);
+  SPOTCHECK_ASSERT_ABORT(on_arrival != nullptr);
   return enqueue(from, to, {}, std::move(on_arrival));
 }
 
@@ -174,12 +174,12 @@ bool Network::enqueue(RoutingId from, RoutingId to, std::string bytes, std::func
 }
 
 void Network::arrive(std::uint32_t link_index) {
-  SIM_ASSERT(link_index < links_.size());
+  SPOTCHECK_ASSERT_ABORT(link_index < links_.size());
   Link& connection = *links_[link_index];
-  SIM_ASSERT(!connection.in_flight.empty());
+  SPOTCHECK_ASSERT_ABORT(!connection.in_flight.empty());
   InFlight message = std::move(connection.in_flight.front());
   connection.in_flight.pop_front();
-  SIM_ASSERT(in_flight_ > 0);
+  SPOTCHECK_ASSERT_ABORT(in_flight_ > 0);
   --in_flight_;
 
   Process* receiver = kernel_.process_by_routing_id(connection.to);

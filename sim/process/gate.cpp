@@ -1,6 +1,6 @@
 #include "sim/process/gate.h"
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/kernel/kernel.h"
 
 namespace spotcheck::sim {
@@ -10,7 +10,7 @@ SimGate::~SimGate() { kernel_->wake_all(waiters_, WakeReason::gate_gone); }
 bool SimGate::wait_until(TimeUs deadline_us) {
   Task& task = kernel_->require_current();
   for (int round = 0;; ++round) {
-    SIM_ASSERT(round < 1'000'000);
+    SPOTCHECK_ASSERT_ABORT(round < 1'000'000);
     if (open_) {
       return true;
     }

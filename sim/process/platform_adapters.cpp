@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/kernel/kernel.h"
 #include "sim/process/gate.h"
 
@@ -27,7 +27,7 @@ std::optional<platform::Envelope> SimTransport::receive(TimeUs deadline_us) {
 }
 
 std::uint64_t SimRandom::next_u64() {
-  SIM_ASSERT(stream_ != nullptr);  // bound at every start
+  SPOTCHECK_ASSERT_ABORT(stream_ != nullptr);  // bound at every start
   return stream_->next_u64();
 }
 

@@ -1,11 +1,11 @@
 #include "sim/random/streams.h"
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::sim {
 
 Stream& StreamRegistry::get(std::string_view name) {
-  SIM_ASSERT(!name.empty());
+  SPOTCHECK_ASSERT_ABORT(!name.empty());
   auto found = streams_.find(name);
   if (found != streams_.end()) {
     return *found->second;

@@ -1,15 +1,15 @@
 #include "sim/scheduler/event_queue.h"
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::sim {
 
 EventQueue::EventQueue() : slots_(kSlots), nodes_(1) {}
 
 void EventQueue::push(TimeUs at_us, const ReadyEntry& entry) {
-  SIM_ASSERT(at_us >= 0);
+  SPOTCHECK_ASSERT_ABORT(at_us >= 0);
   const auto at = static_cast<std::uint64_t>(at_us);
-  SIM_ASSERT(at > last_us_);
+  SPOTCHECK_ASSERT_ABORT(at > last_us_);
   if (at - last_us_ < kSlots) {
     wheel_push(at, entry);
   } else {
@@ -28,7 +28,7 @@ void EventQueue::wheel_push(std::uint64_t at_us, const ReadyEntry& entry) {
     nodes_[node] = Node{entry, kNoNode};
   } else {
     node = static_cast<std::uint32_t>(nodes_.size());
-    SIM_ASSERT(node != kNoNode);  // 2^32 pending entries: far beyond max_pending_events
+    SPOTCHECK_ASSERT_ABORT(node != kNoNode);  // 2^32 pending entries: far beyond max_pending_events
     nodes_.push_back(Node{entry, kNoNode});
   }
   const std::uint64_t index = at_us & kSlotMask;
@@ -45,7 +45,7 @@ void EventQueue::wheel_push(std::uint64_t at_us, const ReadyEntry& entry) {
 }
 
 std::uint64_t EventQueue::first_slot_from(std::uint64_t start) const {
-  SIM_ASSERT(summary_ != 0);
+  SPOTCHECK_ASSERT_ABORT(summary_ != 0);
   const std::uint64_t word = start / 64;
   const std::uint64_t here = bits_[word] & (~std::uint64_t{0} << (start % 64));
   if (here != 0) {
@@ -55,21 +55,21 @@ std::uint64_t EventQueue::first_slot_from(std::uint64_t start) const {
   const std::uint64_t later = word + 1 < 64 ? summary_ & (~std::uint64_t{0} << (word + 1)) : 0;
   const std::uint64_t words = later != 0 ? later : summary_;
   const auto found = static_cast<std::uint64_t>(__builtin_ctzll(words));
-  SIM_ASSERT(bits_[found] != 0);
+  SPOTCHECK_ASSERT_ABORT(bits_[found] != 0);
   return found * 64 + static_cast<std::uint64_t>(__builtin_ctzll(bits_[found]));
 }
 
 TimeUs EventQueue::next_time_us() {
-  SIM_ASSERT(!empty());
+  SPOTCHECK_ASSERT_ABORT(!empty());
   if (!min_known_) {
     if (wheel_size_ > 0) {
       // Every wheel entry is due before every far entry.
       const std::uint64_t slot = first_slot_from((last_us_ + 1) & kSlotMask);
       const std::uint64_t distance = (slot - last_us_) & kSlotMask;
-      SIM_ASSERT(distance > 0);
+      SPOTCHECK_ASSERT_ABORT(distance > 0);
       min_us_ = last_us_ + distance;
     } else {
-      SIM_ASSERT(far_min_us_ == static_cast<std::uint64_t>(far_.next_time_us()));
+      SPOTCHECK_ASSERT_ABORT(far_min_us_ == static_cast<std::uint64_t>(far_.next_time_us()));
       min_us_ = far_min_us_;
     }
     min_known_ = true;
@@ -81,7 +81,7 @@ void EventQueue::pull_into_window() {
   // Bounded by the far heap's size: every round moves at least one entry.
   while (far_min_us_ != kNoTime && far_min_us_ - last_us_ < kSlots) {
     const std::uint64_t at = far_min_us_;
-    SIM_ASSERT(at >= last_us_);
+    SPOTCHECK_ASSERT_ABORT(at >= last_us_);
     far_.pop_due(static_cast<TimeUs>(at), moving_);
     for (const ReadyEntry& entry : moving_) {
       wheel_push(at, entry);
@@ -92,19 +92,19 @@ void EventQueue::pull_into_window() {
 }
 
 void EventQueue::pop_due(TimeUs now_us, std::vector<ReadyEntry>& ready) {
-  SIM_ASSERT(next_time_us() == now_us);
+  SPOTCHECK_ASSERT_ABORT(next_time_us() == now_us);
   const auto now = static_cast<std::uint64_t>(now_us);
   last_us_ = now;
   min_known_ = false;
   pull_into_window();
   const std::uint64_t index = now & kSlotMask;
   Slot& slot = slots_[index];
-  SIM_ASSERT(slot.first != kNoNode);
+  SPOTCHECK_ASSERT_ABORT(slot.first != kNoNode);
   std::uint32_t node = slot.first;
   std::size_t moved = 0;
   // Bounded by the wheel's size.
   while (node != kNoNode) {
-    SIM_ASSERT(moved < wheel_size_);
+    SPOTCHECK_ASSERT_ABORT(moved < wheel_size_);
     Node& current = nodes_[node];
     ready.push_back(current.entry);
     const std::uint32_t next = current.next;

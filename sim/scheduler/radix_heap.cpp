@@ -2,21 +2,21 @@
 
 #include <utility>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::sim {
 
 void RadixHeap::put(const Timed& timed) {
   const int bucket = bucket_of(timed.at_us, last_us_);
-  SIM_ASSERT(bucket < kBuckets);
+  SPOTCHECK_ASSERT_ABORT(bucket < kBuckets);
   buckets_[bucket].push_back(timed);
   non_empty_ |= std::uint64_t{1} << bucket;
 }
 
 void RadixHeap::push(TimeUs at_us, const ReadyEntry& entry) {
-  SIM_ASSERT(at_us >= 0);
+  SPOTCHECK_ASSERT_ABORT(at_us >= 0);
   const auto at = static_cast<std::uint64_t>(at_us);
-  SIM_ASSERT(at >= last_us_);
+  SPOTCHECK_ASSERT_ABORT(at >= last_us_);
   put(Timed{at, entry});
   ++size_;
   if (min_known_ && at < min_us_) {
@@ -25,7 +25,7 @@ void RadixHeap::push(TimeUs at_us, const ReadyEntry& entry) {
 }
 
 TimeUs RadixHeap::next_time_us() {
-  SIM_ASSERT(size_ > 0);
+  SPOTCHECK_ASSERT_ABORT(size_ > 0);
   if (!min_known_) {
     const int bucket = __builtin_ctzll(non_empty_);
     if (bucket == 0) {
@@ -43,7 +43,7 @@ TimeUs RadixHeap::next_time_us() {
 }
 
 void RadixHeap::pop_due(TimeUs now_us, std::vector<ReadyEntry>& ready) {
-  SIM_ASSERT(next_time_us() == now_us);
+  SPOTCHECK_ASSERT_ABORT(next_time_us() == now_us);
   const auto now = static_cast<std::uint64_t>(now_us);
   if ((non_empty_ & 1U) == 0) {
     // Redistribute the lowest bucket around the new last time; everything lands lower.
@@ -52,14 +52,14 @@ void RadixHeap::pop_due(TimeUs now_us, std::vector<ReadyEntry>& ready) {
     non_empty_ &= ~(std::uint64_t{1} << bucket);
     last_us_ = now;
     for (const Timed& timed : scratch_) {
-      SIM_ASSERT(bucket_of(timed.at_us, last_us_) < bucket);
+      SPOTCHECK_ASSERT_ABORT(bucket_of(timed.at_us, last_us_) < bucket);
       put(timed);
     }
     scratch_.clear();
   }
-  SIM_ASSERT(last_us_ == now);
+  SPOTCHECK_ASSERT_ABORT(last_us_ == now);
   std::vector<Timed>& due = buckets_[0];
-  SIM_ASSERT(!due.empty());
+  SPOTCHECK_ASSERT_ABORT(!due.empty());
   for (const Timed& timed : due) {
     ready.push_back(timed.entry);
   }

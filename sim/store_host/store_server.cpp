@@ -1,6 +1,7 @@
 #include "sim/store_host/store_server.h"
 
-#include <cassert>
+#include "impl/check/check.h"
+
 
 namespace spotcheck::sim {
 
@@ -11,7 +12,7 @@ StoreServer::StoreServer(World& world, StoreServerConfig config)
       _location(std::make_unique<store::memory::MemoryLocationStore>([this] { return store_now_ms(); },
                                                                       config.options)),
       _relocation(std::make_unique<store::memory::MemoryRelocationStore>([this] { return store_now_ms(); })) {
-  assert(!world.process_by_routing_id(config.routing_id).has_value() && "the store's RoutingId is taken");
+  SPOTCHECK_ASSERT_ABORT(!world.process_by_routing_id(config.routing_id).has_value() && "the store's RoutingId is taken");
 }
 
 store::StoreNowMs StoreServer::store_now_ms() const {

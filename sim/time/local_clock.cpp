@@ -1,6 +1,6 @@
 #include "sim/time/local_clock.h"
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::sim {
 namespace {
@@ -39,12 +39,12 @@ __int128 local_elapsed(__int128 elapsed, std::int64_t ppm) {
 }  // namespace
 
 TimeUs LocalClock::local_from_virtual_drifted(TimeUs virtual_us) const {
-  SIM_ASSERT(virtual_us >= anchor_virtual_us_);
+  SPOTCHECK_ASSERT_ABORT(virtual_us >= anchor_virtual_us_);
   if (drift_ppm_ == 0) {
     return anchor_local_us_ + (virtual_us - anchor_virtual_us_);
   }
   const __int128 local = anchor_local_us_ + local_elapsed(virtual_us - anchor_virtual_us_, drift_ppm_);
-  SIM_ASSERT(local <= platform::kNever);
+  SPOTCHECK_ASSERT_ABORT(local <= platform::kNever);
   return static_cast<TimeUs>(local);
 }
 
@@ -62,11 +62,11 @@ TimeUs LocalClock::virtual_from_local_drifted(TimeUs local_us) const {
   // First guess from the exact rate, then step to the smallest elapsed that reaches `wanted`.
   __int128 elapsed = (wanted * kMillion + (kMillion + drift_ppm_) - 1) / (kMillion + drift_ppm_);
   for (int step = 0; local_elapsed(elapsed, drift_ppm_) < wanted; ++step) {
-    SIM_ASSERT(step < 4);
+    SPOTCHECK_ASSERT_ABORT(step < 4);
     ++elapsed;
   }
   for (int step = 0; elapsed > 0 && local_elapsed(elapsed - 1, drift_ppm_) >= wanted; ++step) {
-    SIM_ASSERT(step < 4);
+    SPOTCHECK_ASSERT_ABORT(step < 4);
     --elapsed;
   }
   const __int128 result = anchor_virtual_us_ + elapsed;
@@ -77,8 +77,8 @@ TimeUs LocalClock::virtual_from_local_drifted(TimeUs local_us) const {
 }
 
 void LocalClock::set_drift_ppm(TimeUs now_virtual_us, std::int64_t drift_ppm) {
-  SIM_ASSERT(drift_ppm >= -kDriftPpmLimit);
-  SIM_ASSERT(drift_ppm <= kDriftPpmLimit);
+  SPOTCHECK_ASSERT_ABORT(drift_ppm >= -kDriftPpmLimit);
+  SPOTCHECK_ASSERT_ABORT(drift_ppm <= kDriftPpmLimit);
   anchor_local_us_ = local_from_virtual(now_virtual_us);
   anchor_virtual_us_ = now_virtual_us;
   drift_ppm_ = drift_ppm;

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::sim {
 
@@ -21,7 +21,7 @@ std::string seconds_short(platform::TimeUs us) {
 std::string seconds_exact(platform::TimeUs us) { return seconds_fixed(us, 6); }
 
 std::string seconds_fixed(platform::TimeUs us, int decimals) {
-  SIM_ASSERT(decimals >= 0 && decimals <= 6);
+  SPOTCHECK_ASSERT_ABORT(decimals >= 0 && decimals <= 6);
   char buffer[48];
   std::snprintf(buffer, sizeof buffer, "%.*fs", decimals, as_seconds(us));
   return buffer;

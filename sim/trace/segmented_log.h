@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::sim {
 
@@ -28,7 +28,7 @@ class SegmentedLog {
     ++size_;
   }
   const T& operator[](std::uint64_t index) const {
-    SIM_ASSERT(index < size_);
+    SPOTCHECK_ASSERT_ABORT(index < size_);
     return chunks_[index >> kChunkShift][index & (kChunkSize - 1)];
   }
   std::uint64_t size() const { return size_; }

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "sim/assert.h"
+#include "impl/check/check.h"
 #include "sim/trace/hash.h"
 
 namespace spotcheck::sim {
@@ -30,8 +30,8 @@ Trace::Trace(TraceConfig config) : config_(config) {}
 
 TraceEvent Trace::append(TimeUs time_us, std::int32_t node, TaskId task, std::string_view kind,
                          std::span<const platform::Field> fields, bool copy_strings) {
-  SIM_ASSERT(!kind.empty());
-  SIM_ASSERT(fields.size() < (1U << 16));
+  SPOTCHECK_ASSERT_ABORT(!kind.empty());
+  SPOTCHECK_ASSERT_ABORT(fields.size() < (1U << 16));
   const std::uint64_t event_hash = hash_event(time_us, node, task, kind, fields);
   const std::uint64_t index = add_hash(event_hash);
 
@@ -58,8 +58,8 @@ TraceEvent Trace::append(TimeUs time_us, std::int32_t node, TaskId task, std::st
 }
 
 TraceEvent Trace::event(std::uint64_t index) const {
-  SIM_ASSERT(config_.keep_events);
-  SIM_ASSERT(index < records_.size());
+  SPOTCHECK_ASSERT_ABORT(config_.keep_events);
+  SPOTCHECK_ASSERT_ABORT(index < records_.size());
   const Record& record = records_[index];
   return TraceEvent{index,
                     record.time_us,
@@ -71,7 +71,7 @@ TraceEvent Trace::event(std::uint64_t index) const {
 }
 
 void Trace::set_node_name(std::int32_t node, std::string name) {
-  SIM_ASSERT(node >= 0);
+  SPOTCHECK_ASSERT_ABORT(node >= 0);
   const auto slot = static_cast<std::size_t>(node);
   if (node_names_.size() <= slot) {
     node_names_.resize(slot + 1);

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <ostream>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "scenarios/location/location_scenarios.h"
 #include "sim/world.h"
 #include "tests/campaign/seeds_until_violation.h"
@@ -105,14 +105,14 @@ TEST(LocationCampaign, EveryBuiltInScenarioIsDeterministic) {
 // Under the handler the scenarios install, a failed protocol invariant ends the seed as a run
 // failure naming the invariant (replayable), instead of aborting every seed of the campaign.
 TEST(LocationCampaign, AFailedInvariantIsARunFailureNotAnAbort) {
-  const spotcheck::location::ScopedAssertionHandler guard(&spotcheck::location::throw_invariant_violation);
+  const spotcheck::check::ScopedAssertionHandler guard(&spotcheck::check::throw_invariant_violation);
   sim::WorldConfig config;
   config.seed = 1;
   sim::World world(config);
   const auto node = world.add_process("node-0", 1, [](platform::Platform& p) {
     p.clock.sleep_for(platform::millis(5));
     const bool lease_registered = false;
-    LOCATION_ASSERT(lease_registered);
+    SPOTCHECK_ASSERT(lease_registered);
   });
   world.start(node);
   const auto run = world.run_until(platform::seconds(1), 10'000);

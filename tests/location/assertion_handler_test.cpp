@@ -1,4 +1,4 @@
-// LOCATION_ASSERT's installable handler (impl/location/check.h): always on; the default prints
+// SPOTCHECK_ASSERT's installable handler (impl/check/check.h): always on; the default prints
 // and aborts; a thread may install a handler (ScopedAssertionHandler) that turns a failure into an
 // InvariantViolation, so a simulated run can fail without killing the campaign process.
 #include <gtest/gtest.h>
@@ -6,16 +6,27 @@
 #include <string>
 #include <thread>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/config/location_config.h"
 #include "impl/location/lease/owner_lease.h"
 #include "tests/location/test_platform.h"
 
+namespace spotcheck::location::testing {
+int ndebug_probe(int even);  // assertion_ndebug_probe.cpp
+}
+
 namespace spotcheck::location {
 namespace {
 
+using check::abort_on_invariant_failure;
+using check::assertion_handler;
+using check::AssertionHandler;
+using check::InvariantViolation;
+using check::ScopedAssertionHandler;
+using check::throw_invariant_violation;
+
 int checked_half(int even) {
-  LOCATION_ASSERT(even % 2 == 0);
+  SPOTCHECK_ASSERT(even % 2 == 0);
   return even / 2;
 }
 
@@ -24,7 +35,7 @@ void returning_handler(const char*, const char*, int) {}
 
 TEST(AssertionHandler, DefaultHandlerPrintsTheConditionAndAborts) {
   EXPECT_EQ(assertion_handler(), &abort_on_invariant_failure);
-  EXPECT_DEATH(checked_half(3), "location invariant failed: even % 2 == 0 \\(.*assertion_handler_test.cpp:[0-9]+\\)");
+  EXPECT_DEATH(checked_half(3), "invariant failed: even % 2 == 0 \\(.*assertion_handler_test.cpp:[0-9]+\\)");
 }
 
 TEST(AssertionHandler, ThrowingHandlerTurnsAFailureIntoAnInvariantViolation) {
@@ -37,7 +48,7 @@ TEST(AssertionHandler, ThrowingHandlerTurnsAFailureIntoAnInvariantViolation) {
     EXPECT_STREQ(violation.condition(), "even % 2 == 0");
     EXPECT_NE(std::string(violation.file()).find("assertion_handler_test.cpp"), std::string::npos);
     EXPECT_GT(violation.line(), 0);
-    EXPECT_NE(std::string(violation.what()).find("location invariant failed: even % 2 == 0"),
+    EXPECT_NE(std::string(violation.what()).find("invariant failed: even % 2 == 0"),
               std::string::npos);
   }
 }
@@ -74,7 +85,25 @@ TEST(AssertionHandler, AHandlerThatReturnsStillAborts) {
         ScopedAssertionHandler returning(&returning_handler);
         checked_half(9);
       },
-      "location invariant failed: even % 2 == 0");
+      "invariant failed: even % 2 == 0");
+}
+
+TEST(AssertionHandler, TheAbortingFormIgnoresTheHandler) {
+  // The simulator's own invariants (SPOTCHECK_ASSERT_ABORT) abort even inside a simulated run,
+  // where a throwing handler is installed: unwinding the kernel would corrupt the world.
+  EXPECT_DEATH(
+      {
+        ScopedAssertionHandler throwing(&throw_invariant_violation);
+        SPOTCHECK_ASSERT_ABORT(1 + 1 == 3);
+      },
+      "invariant failed: 1 \\+ 1 == 3");
+}
+
+TEST(AssertionHandler, AssertionsStayOnUnderNdebug) {
+  // assertion_ndebug_probe.cpp is compiled with NDEBUG defined, as a plain Release build would.
+  ScopedAssertionHandler throwing(&throw_invariant_violation);
+  EXPECT_THROW(testing::ndebug_probe(3), InvariantViolation);
+  EXPECT_EQ(testing::ndebug_probe(4), 2);
 }
 
 TEST(AssertionHandler, ProtocolInvariantsReachTheHandler) {

@@ -3,7 +3,7 @@
 // aborting the test binary.
 #include <gtest/gtest.h>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/events/event_names.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/location/lease/owner_lease.h"
@@ -22,7 +22,7 @@ using platform::seconds;
 
 class CampaignRegression : public ::testing::Test {
  protected:
-  ScopedAssertionHandler _throwing{&throw_invariant_violation};
+  check::ScopedAssertionHandler _throwing{&check::throw_invariant_violation};
   World world;
   Host host{world, 7, 1};
   const LocationConfig config{};  // {}: clang refuses a const member without an initializer

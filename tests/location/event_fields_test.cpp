@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/events/event_names.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/authority_record.h"
@@ -29,7 +29,7 @@ using platform::seconds;
 
 class EventFields : public ::testing::Test {
  protected:
-  ScopedAssertionHandler _throwing{&throw_invariant_violation};
+  check::ScopedAssertionHandler _throwing{&check::throw_invariant_violation};
   World world;
   const LocationConfig config{};  // {}: clang refuses a const member without an initializer
   TestNode a{world, config, 1, {.rid = "aa01"}};

@@ -4,7 +4,7 @@
 // have applied it because the lease record itself has not expired yet.
 #include <gtest/gtest.h>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/events/event_names.h"
 #include "impl/location/shutdown/owner_sweep.h"
 #include "tests/location/fixtures.h"
@@ -44,7 +44,7 @@ class FencingGap : public ::testing::Test {
     return count;
   }
 
-  ScopedAssertionHandler _throwing{&throw_invariant_violation};
+  check::ScopedAssertionHandler _throwing{&check::throw_invariant_violation};
   World world;
   const LocationConfig config{};  // {}: clang refuses a const member without an initializer
   TestNode a{world, config, 1, {.rid = "aa01"}};

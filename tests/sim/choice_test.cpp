@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "impl/check/check.h"
 #include "sim/choice/decision_log.h"
 #include "sim/choice/decision_log_text.h"
 #include "sim/choice/recording_choice_source.h"
@@ -115,13 +116,13 @@ TEST(Choice, ReplayReadsTheLogNotTheSeed) {
 
 std::size_t first_pick(const DecisionLog& log) {
   const auto scheduler = log.find_stream("scheduler");
-  SIM_ASSERT(scheduler.has_value());
+  SPOTCHECK_ASSERT_ABORT(scheduler.has_value());
   for (std::size_t i = 0; i < log.size(); ++i) {
     if (log.decisions()[i].stream == *scheduler) {
       return i;
     }
   }
-  SIM_ASSERT(false);
+  SPOTCHECK_ASSERT_ABORT(false);
   return 0;
 }
 

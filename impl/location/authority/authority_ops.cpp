@@ -3,7 +3,7 @@
 #include <utility>
 #include <variant>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/events/authority_events.h"
 #include "impl/location/events/event_names.h"
 #include "impl/location/generation/generation_counter.h"
@@ -24,19 +24,19 @@ std::string_view event_kind(int op_index) {
       events::kAuthorityReserve,  events::kAuthorityCommit,   events::kAuthorityAbort,
       events::kAuthorityPreserve, events::kAuthorityNewOwner, events::kAuthorityDelete,
       events::kAuthorityDelete};
-  LOCATION_ASSERT(op_index >= 0 && op_index < 7);
+  SPOTCHECK_ASSERT(op_index >= 0 && op_index < 7);
   return kKinds[op_index];
 }
 
 std::string_view op_name(int op_index) {
   static constexpr std::string_view kNames[] = {"reserve",  "commit",    "abort", "preserve",
                                                 "new_owner", "delete", "sweep_delete"};
-  LOCATION_ASSERT(op_index >= 0 && op_index < 7);
+  SPOTCHECK_ASSERT(op_index >= 0 && op_index < 7);
   return kNames[op_index];
 }
 
 std::int64_t as_i64(std::uint64_t value) {
-  LOCATION_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
+  SPOTCHECK_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
   return static_cast<std::int64_t>(value);
 }
 
@@ -70,9 +70,9 @@ Result<AuthorityRead> AuthorityOps::read(const AuthorityKey& key) {
                      "authority row of '" + key.id + "': " + records::describe(decoded.error()));
   }
   const records::AuthorityRecord& record = decoded.value();
-  LOCATION_ASSERT(records::is_issued_generation(record.object_generation));
-  LOCATION_ASSERT(records::is_issued_generation(record.authority_owner_generation));
-  LOCATION_ASSERT(records::authority_kind(record.allocation.object_kind) == key.kind);
+  SPOTCHECK_ASSERT(records::is_issued_generation(record.object_generation));
+  SPOTCHECK_ASSERT(records::is_issued_generation(record.authority_owner_generation));
+  SPOTCHECK_ASSERT(records::authority_kind(record.allocation.object_kind) == key.kind);
   return AuthorityRead{AuthoritySnapshot{key, std::move(decoded).value(), found.version, found.value},
                        found.now_ms};
 }
@@ -128,10 +128,10 @@ Result<Done> AuthorityOps::check_target(const NodeView& target, records::ObjectK
     return Error::of(ErrorKind::kInvalidArgument, "target " + node.routing_id_hex +
                                                       " has not registered " + stable_type);
   }
-  LOCATION_ASSERT(records::is_issued_generation(node.lease_generation));
-  LOCATION_ASSERT(records::is_issued_generation(node.lifecycle_generation));
+  SPOTCHECK_ASSERT(records::is_issued_generation(node.lease_generation));
+  SPOTCHECK_ASSERT(records::is_issued_generation(node.lifecycle_generation));
   if (node.owner_id == _lease.host_run().owner_id) {
-    LOCATION_ASSERT(node.lease_generation == _lease.host_run().lease_generation);
+    SPOTCHECK_ASSERT(node.lease_generation == _lease.host_run().lease_generation);
   }
   return Done{};
 }
@@ -153,18 +153,18 @@ Result<Done> AuthorityOps::require_owner(const AuthoritySnapshot& snapshot, Op o
 
 records::AuthorityRecord AuthorityOps::stored_record(const records::AuthorityRecord& planned,
                                                      const WriteOutcome& outcome) {
-  LOCATION_ASSERT(outcome.kind == Kind::kResolvedApplied);
+  SPOTCHECK_ASSERT(outcome.kind == Kind::kResolvedApplied);
   if (outcome.authority_bytes_after.empty()) {
     return planned;  // a removal: the removed row is the one every attempt planned to remove
   }
   records::RecordResult<records::AuthorityRecord> stored =
       records::decode_authority_record(outcome.authority_bytes_after);
-  LOCATION_ASSERT(stored.ok());  // bytes of ours, encoded by encode_record()
+  SPOTCHECK_ASSERT(stored.ok());  // bytes of ours, encoded by encode_record()
   // An earlier attempt differs from this one at most in the ObjectGeneration it issued.
-  LOCATION_ASSERT(stored.value().owner_id == planned.owner_id);
-  LOCATION_ASSERT(stored.value().owner_lease_generation == planned.owner_lease_generation);
-  LOCATION_ASSERT(stored.value().authority_owner_generation == planned.authority_owner_generation);
-  LOCATION_ASSERT(stored.value().allocation == planned.allocation);
+  SPOTCHECK_ASSERT(stored.value().owner_id == planned.owner_id);
+  SPOTCHECK_ASSERT(stored.value().owner_lease_generation == planned.owner_lease_generation);
+  SPOTCHECK_ASSERT(stored.value().authority_owner_generation == planned.authority_owner_generation);
+  SPOTCHECK_ASSERT(stored.value().allocation == planned.allocation);
   return std::move(stored).value();
 }
 
@@ -261,7 +261,7 @@ Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
                                 "the ObjectGeneration sequence is exhausted"),
                       &outcome);
         }
-        LOCATION_ASSERT(outcome.mutation_role == MutationRole::kCapacity);
+        SPOTCHECK_ASSERT(outcome.mutation_role == MutationRole::kCapacity);
         return fail(Error::of(ErrorKind::kCapacityFull, "the target node's capacity is full"),
                     &outcome);
       case Kind::kStoreError:
@@ -353,15 +353,15 @@ Result<AuthoritySnapshot> AuthorityOps::reserve(const ReserveRequest& request,
     return executed.error();
   }
   Executed& done = executed.value();
-  LOCATION_ASSERT(done.record.allocation.state == records::AllocationState::kReserved);
-  LOCATION_ASSERT(done.record.authority_owner_generation == 1);
+  SPOTCHECK_ASSERT(done.record.allocation.state == records::AllocationState::kReserved);
+  SPOTCHECK_ASSERT(done.record.authority_owner_generation == 1);
   if (done.outcome.kind == Kind::kApplied) {
-    LOCATION_ASSERT(done.outcome.outcomes[1].counter == as_i64(done.record.object_generation));
+    SPOTCHECK_ASSERT(done.outcome.outcomes[1].counter == as_i64(done.record.object_generation));
   }
   // A late-applied earlier attempt may hold another ObjectGeneration: the stored bytes decide.
   records::RecordResult<records::AuthorityRecord> stored =
       records::decode_authority_record(done.outcome.authority_bytes_after);
-  LOCATION_ASSERT(stored.ok());
+  SPOTCHECK_ASSERT(stored.ok());
   return AuthoritySnapshot{request.key, std::move(stored).value(),
                            done.outcome.authority_version_after,
                            std::move(done.outcome.authority_bytes_after)};
@@ -405,8 +405,8 @@ Result<AuthoritySnapshot> AuthorityOps::commit(const AuthoritySnapshot& reserved
     return executed.error();
   }
   Executed& done = executed.value();
-  LOCATION_ASSERT(done.record.object_generation == reserved.record.object_generation);
-  LOCATION_ASSERT(done.record.authority_owner_generation ==
+  SPOTCHECK_ASSERT(done.record.object_generation == reserved.record.object_generation);
+  SPOTCHECK_ASSERT(done.record.authority_owner_generation ==
                   reserved.record.authority_owner_generation);
   return AuthoritySnapshot{reserved.key, std::move(done.record), done.outcome.authority_version_after,
                            std::move(done.outcome.authority_bytes_after)};
@@ -449,12 +449,12 @@ Result<AuthoritySnapshot> AuthorityOps::preserve(const AuthoritySnapshot& active
   }
   Executed& done = executed.value();
   // Preserve keeps owner, generations and capacity in use.
-  LOCATION_ASSERT(done.record.owner_id == active.record.owner_id);
-  LOCATION_ASSERT(done.record.owner_lease_generation == active.record.owner_lease_generation);
-  LOCATION_ASSERT(done.record.object_generation == active.record.object_generation);
-  LOCATION_ASSERT(done.record.authority_owner_generation ==
+  SPOTCHECK_ASSERT(done.record.owner_id == active.record.owner_id);
+  SPOTCHECK_ASSERT(done.record.owner_lease_generation == active.record.owner_lease_generation);
+  SPOTCHECK_ASSERT(done.record.object_generation == active.record.object_generation);
+  SPOTCHECK_ASSERT(done.record.authority_owner_generation ==
                   active.record.authority_owner_generation);
-  LOCATION_ASSERT(done.record.allocation == active.record.allocation);
+  SPOTCHECK_ASSERT(done.record.allocation == active.record.allocation);
   return AuthoritySnapshot{active.key, std::move(done.record), done.outcome.authority_version_after,
                            std::move(done.outcome.authority_bytes_after)};
 }
@@ -526,16 +526,16 @@ Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& activ
     return executed.error();
   }
   Executed& done = executed.value();
-  LOCATION_ASSERT(done.record.object_generation == before.object_generation);
+  SPOTCHECK_ASSERT(done.record.object_generation == before.object_generation);
   // (The planted bug switches this local check off so the test shows the property checker
   // catches it; without SPOTCHECK_PLANTED_BUGS the check is the exact one.)
 #if SPOTCHECK_PLANTED_BUGS
   if (!SPOTCHECK_PLANTED(_config.planted_bugs, kNewOwnerKeepsOwnerGeneration))
 #endif
   {
-    LOCATION_ASSERT(done.record.authority_owner_generation == before.authority_owner_generation + 1);
+    SPOTCHECK_ASSERT(done.record.authority_owner_generation == before.authority_owner_generation + 1);
   }
-  LOCATION_ASSERT(done.record.allocation.capacity == before.allocation.capacity);
+  SPOTCHECK_ASSERT(done.record.allocation.capacity == before.allocation.capacity);
   return AuthoritySnapshot{active.key, std::move(done.record), done.outcome.authority_version_after,
                            std::move(done.outcome.authority_bytes_after)};
 }
@@ -560,11 +560,11 @@ Result<AuthorityOps::Plan> AuthorityOps::plan_removal(const AuthoritySnapshot& s
 
 void AuthorityOps::add_attached(PlannedWrite& write, const Attached& attached) {
   for (const store::Mutation& mutation : attached) {
-    LOCATION_ASSERT(!std::holds_alternative<store::Increment>(mutation));
+    SPOTCHECK_ASSERT(!std::holds_alternative<store::Increment>(mutation));
     const store::Key& key = std::holds_alternative<store::Put>(mutation)
                                 ? std::get<store::Put>(mutation).key
                                 : std::get<store::Delete>(mutation).key;
-    LOCATION_ASSERT(key != write.authority_key);
+    SPOTCHECK_ASSERT(key != write.authority_key);
     write.add_mutation(mutation, MutationRole::kAttached);
   }
 }
@@ -656,7 +656,7 @@ void AuthorityOps::emit(Op op, const AuthorityKey& key, const records::Authority
 }
 
 void AuthorityOps::emit_capacity(const PlannedWrite& write, const WriteOutcome& outcome) {
-  LOCATION_ASSERT(outcome.applied());
+  SPOTCHECK_ASSERT(outcome.applied());
   std::size_t capacity_index = 0;
   for (std::size_t i = 0; i < write.mutation_roles.size(); ++i) {
     if (write.mutation_roles[i] != MutationRole::kCapacity) {
@@ -667,8 +667,8 @@ void AuthorityOps::emit_capacity(const PlannedWrite& write, const WriteOutcome& 
     const std::int64_t value =
         outcome.kind == WriteOutcome::Kind::kApplied ? outcome.outcomes[i].counter : -1;
     if (outcome.kind == WriteOutcome::Kind::kApplied) {
-      LOCATION_ASSERT(value >= 0);
-      LOCATION_ASSERT(value <= change.increment.max);
+      SPOTCHECK_ASSERT(value >= 0);
+      SPOTCHECK_ASSERT(value <= change.increment.max);
     }
     _platform.events.emit(events::kCapacityChanged,
                           {Field::str("mesh", change.mesh_name), Field::str("rid", change.routing_id_hex),
@@ -677,7 +677,7 @@ void AuthorityOps::emit_capacity(const PlannedWrite& write, const WriteOutcome& 
                            Field::num("delta", change.increment.delta), Field::num("value", value),
                            Field::num("store_now_ms", outcome.now_ms)});
   }
-  LOCATION_ASSERT(capacity_index == write.capacity.size());
+  SPOTCHECK_ASSERT(capacity_index == write.capacity.size());
 }
 
 }  // namespace spotcheck::location

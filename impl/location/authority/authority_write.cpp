@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <variant>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/records/authority_record.h"
 
 namespace spotcheck::location {
@@ -11,14 +11,14 @@ namespace spotcheck::location {
 void PlannedWrite::add_condition(store::Condition condition, ConditionRole role) {
   request.conditions.push_back(std::move(condition));
   condition_roles.push_back(role);
-  LOCATION_ASSERT(request.conditions.size() == condition_roles.size());
+  SPOTCHECK_ASSERT(request.conditions.size() == condition_roles.size());
 }
 
 void PlannedWrite::add_mutation(store::Mutation mutation, MutationRole role) {
-  LOCATION_ASSERT(role != MutationRole::kCapacity);
+  SPOTCHECK_ASSERT(role != MutationRole::kCapacity);
   request.mutations.push_back(std::move(mutation));
   mutation_roles.push_back(role);
-  LOCATION_ASSERT(request.mutations.size() == mutation_roles.size());
+  SPOTCHECK_ASSERT(request.mutations.size() == mutation_roles.size());
 }
 
 void PlannedWrite::add_capacity(std::vector<CapacityChange> changes) {
@@ -27,7 +27,7 @@ void PlannedWrite::add_capacity(std::vector<CapacityChange> changes) {
     mutation_roles.push_back(MutationRole::kCapacity);
     capacity.push_back(std::move(change));
   }
-  LOCATION_ASSERT(request.mutations.size() == mutation_roles.size());
+  SPOTCHECK_ASSERT(request.mutations.size() == mutation_roles.size());
 }
 
 namespace {
@@ -101,37 +101,37 @@ WriteOutcome execute_authority_write(store::LocationStore& store, platform::Cloc
                                      const LocationConfig& config, const PlannedWrite& planned,
                                      const std::vector<store::Bytes>& earlier_bytes) {
   using Kind = WriteOutcome::Kind;
-  LOCATION_ASSERT(planned.request.conditions.size() == planned.condition_roles.size());
-  LOCATION_ASSERT(planned.request.mutations.size() == planned.mutation_roles.size());
-  LOCATION_ASSERT(!planned.request.mutations.empty());
-  LOCATION_ASSERT(planned.mutation_roles.front() == MutationRole::kAuthority);
-  LOCATION_ASSERT(planned.condition_roles.front() == ConditionRole::kAuthority);
+  SPOTCHECK_ASSERT(planned.request.conditions.size() == planned.condition_roles.size());
+  SPOTCHECK_ASSERT(planned.request.mutations.size() == planned.mutation_roles.size());
+  SPOTCHECK_ASSERT(!planned.request.mutations.empty());
+  SPOTCHECK_ASSERT(planned.mutation_roles.front() == MutationRole::kAuthority);
+  SPOTCHECK_ASSERT(planned.condition_roles.front() == ConditionRole::kAuthority);
 
   const store::WriteResult result =
       store.write(planned.request, clock.now_us() + config.store_request_timeout_us);
   WriteOutcome outcome;
   if (const auto* applied = std::get_if<store::Applied>(&result)) {
-    LOCATION_ASSERT(applied->outcomes.size() == planned.request.mutations.size());
+    SPOTCHECK_ASSERT(applied->outcomes.size() == planned.request.mutations.size());
     outcome.kind = Kind::kApplied;
     outcome.outcomes = applied->outcomes;
     outcome.now_ms = applied->now_ms;
     if (planned.authority_bytes_after.has_value()) {
       outcome.authority_version_after = applied->outcomes.front().version;
       outcome.authority_bytes_after = *planned.authority_bytes_after;
-      LOCATION_ASSERT(outcome.authority_version_after.value != 0);
+      SPOTCHECK_ASSERT(outcome.authority_version_after.value != 0);
     }
     return outcome;
   }
   if (const auto* conflict = std::get_if<store::Conflict>(&result)) {
     outcome.now_ms = conflict->now_ms;
     if (conflict->reason == store::Conflict::Reason::kBoundExceeded) {
-      LOCATION_ASSERT(conflict->index < planned.mutation_roles.size());
+      SPOTCHECK_ASSERT(conflict->index < planned.mutation_roles.size());
       outcome.kind = Kind::kBoundExceeded;
       outcome.mutation_role = planned.mutation_roles[conflict->index];
-      LOCATION_ASSERT(outcome.mutation_role != MutationRole::kAuthority);
+      SPOTCHECK_ASSERT(outcome.mutation_role != MutationRole::kAuthority);
       return outcome;
     }
-    LOCATION_ASSERT(conflict->index < planned.condition_roles.size());
+    SPOTCHECK_ASSERT(conflict->index < planned.condition_roles.size());
     outcome.kind = Kind::kConflict;
     outcome.condition_role = planned.condition_roles[conflict->index];
     if (outcome.condition_role == ConditionRole::kAuthority && !earlier_bytes.empty()) {

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/limits.h"
 
@@ -11,14 +11,14 @@ namespace spotcheck::location {
 namespace {
 
 std::int64_t effective_limit(std::uint32_t limit) {
-  LOCATION_ASSERT(limit <= records::kLimitMax);
+  SPOTCHECK_ASSERT(limit <= records::kLimitMax);
   return limit == 0 ? static_cast<std::int64_t>(records::kSlotsMax) : static_cast<std::int64_t>(limit);
 }
 
 CapacityChange change(store::Key key, std::int64_t delta, std::int64_t max, std::string_view mesh,
                       std::string_view rid, std::string counter, std::string spot_kind,
                       std::string stable_type) {
-  LOCATION_ASSERT(delta != 0);
+  SPOTCHECK_ASSERT(delta != 0);
   return CapacityChange{store::Increment{std::move(key), delta, 0, max}, std::string(mesh),
                         std::string(rid), std::move(counter), std::move(spot_kind),
                         std::move(stable_type)};
@@ -36,7 +36,7 @@ records::AllocationCapacity capacity_for(records::ObjectKind kind, std::string_v
 
 bool has_capability(const records::MeshNodeDescriptorRecord& node, records::ObjectKind kind,
                     std::string_view stable_type) {
-  LOCATION_ASSERT(node.object_capabilities.size() <= records::kCapabilityEntriesMax);
+  SPOTCHECK_ASSERT(node.object_capabilities.size() <= records::kCapabilityEntriesMax);
   for (const records::ObjectCapability& capability : node.object_capabilities) {
     if (capability.object_kind == kind && capability.stable_type == stable_type) {
       return true;
@@ -55,7 +55,7 @@ std::int64_t spots_limit(const records::MeshNodeDescriptorRecord& node) {
 
 std::int64_t spot_type_limit(const records::MeshNodeDescriptorRecord& node,
                              records::ObjectKind kind, std::string_view stable_type) {
-  LOCATION_ASSERT(records::is_spot(kind));
+  SPOTCHECK_ASSERT(records::is_spot(kind));
   for (const records::ObjectCapability& capability : node.object_capabilities) {
     if (capability.object_kind == kind && capability.stable_type == stable_type) {
       return effective_limit(capability.limit);
@@ -66,7 +66,7 @@ std::int64_t spot_type_limit(const records::MeshNodeDescriptorRecord& node,
 
 std::vector<CapacityChange> secure_capacity(const records::AllocationCapacity& capacity,
                                             const records::MeshNodeDescriptorRecord& target) {
-  LOCATION_ASSERT(capacity.actors > 0 || capacity.spots > 0);
+  SPOTCHECK_ASSERT(capacity.actors > 0 || capacity.spots > 0);
   const std::string& mesh = target.mesh_name;
   const std::string& rid = target.routing_id_hex;
   std::vector<CapacityChange> changes;
@@ -85,13 +85,13 @@ std::vector<CapacityChange> secure_capacity(const records::AllocationCapacity& c
         spot_type_limit(target, slot.object_kind, slot.stable_type), mesh, rid, "spot-type",
         std::string(records::to_string(slot.object_kind)), slot.stable_type));
   }
-  LOCATION_ASSERT(!changes.empty());
+  SPOTCHECK_ASSERT(!changes.empty());
   return changes;
 }
 
 std::vector<CapacityChange> release_capacity(const records::Allocation& allocation) {
   const records::AllocationCapacity& capacity = allocation.capacity;
-  LOCATION_ASSERT(capacity.actors > 0 || capacity.spots > 0);
+  SPOTCHECK_ASSERT(capacity.actors > 0 || capacity.spots > 0);
   const std::string& mesh = allocation.descriptor.mesh_name;
   const std::string& rid = allocation.descriptor.routing_id_hex;
   // Releasing never hits the upper bound, whatever a node's limit became since.
@@ -112,7 +112,7 @@ std::vector<CapacityChange> release_capacity(const records::Allocation& allocati
                              "spot-type", std::string(records::to_string(slot.object_kind)),
                              slot.stable_type));
   }
-  LOCATION_ASSERT(!changes.empty());
+  SPOTCHECK_ASSERT(!changes.empty());
   return changes;
 }
 

@@ -5,7 +5,7 @@
 #include <variant>
 #include <vector>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/creation/creation_events.h"
 #include "impl/location/creation/operation_key.h"
 #include "impl/location/creation/result_store.h"
@@ -24,7 +24,7 @@ using platform::TimeUs;
 namespace {
 
 std::int64_t as_i64(std::uint64_t value) {
-  LOCATION_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
+  SPOTCHECK_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
   return static_cast<std::int64_t>(value);
 }
 
@@ -309,7 +309,7 @@ std::optional<ManagerResult<CreateReply>> CreationClient::reserve(Call& call) {
   Result<AuthoritySnapshot> reserved =
       _context.authority.reserve(reserve_request, target.value(), {store::Put{call.request_key, bytes}});
   if (reserved.ok()) {
-    LOCATION_ASSERT(reserved.value().record.allocation.state == records::AllocationState::kReserved);
+    SPOTCHECK_ASSERT(reserved.value().record.allocation.state == records::AllocationState::kReserved);
     if (reserved.value().record.pending_creation.has_value() &&
         reserved.value().record.pending_creation->reservation_id == call.reservation_id) {
       call.mine = std::move(reserved).value();

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::location::creation {
 
@@ -23,7 +23,7 @@ CreationNode::CreationNode(const LocationConfig& config, const CreationConfig& c
       _client(context()),
       _close_client(context()),
       _manager(platform, _client, _close_client, _authority) {
-  LOCATION_ASSERT(_descriptor.routing_id_hex == messaging::routing_id_hex(platform.transport.self()));
+  SPOTCHECK_ASSERT(_descriptor.routing_id_hex == messaging::routing_id_hex(platform.transport.self()));
   _dispatcher.on_create([this](platform::RoutingId from, messaging::CreateCommand command) {
     _target.handle(from, std::move(command));
   });
@@ -38,7 +38,7 @@ NodeContext CreationNode::context() {
 }
 
 Result<Done> CreationNode::start(std::uint32_t attempts_max) {
-  LOCATION_ASSERT(attempts_max > 0);
+  SPOTCHECK_ASSERT(attempts_max > 0);
   Result<Done> registered = Error::of(ErrorKind::kStoreError, "not attempted");
   for (std::uint32_t attempt = 0; attempt < attempts_max; ++attempt) {
     registered = _lease.register_lease();

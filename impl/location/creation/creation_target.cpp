@@ -5,7 +5,7 @@
 #include <utility>
 #include <variant>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/creation/creation_events.h"
 #include "impl/location/creation/operation_key.h"
 #include "impl/location/creation/result_store.h"
@@ -21,7 +21,7 @@ using platform::TimeUs;
 namespace {
 
 std::int64_t as_i64(std::uint64_t value) {
-  LOCATION_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
+  SPOTCHECK_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
   return static_cast<std::int64_t>(value);
 }
 
@@ -57,7 +57,7 @@ FinalResultReply reply_from_stored(const FinalResultRecord& stored, std::uint64_
 
 CreationTarget::CreationTarget(NodeContext context, const FactoryRegistry& factories)
     : _context(std::move(context)), _factories(factories), _ops(_context.creation.remembered_operations_max) {
-  LOCATION_ASSERT(_context.creation.remembered_operations_max > 0);
+  SPOTCHECK_ASSERT(_context.creation.remembered_operations_max > 0);
 }
 
 TimeUs CreationTarget::store_deadline_us() const {
@@ -247,7 +247,7 @@ FactoryDecision CreationTarget::run_factory(const CreateCommand& command, const 
                                  args, command.op_id};
     try {
       decision = (*factory)(context);
-    } catch (const InvariantViolation&) {
+    } catch (const check::InvariantViolation&) {
       throw;  // a broken runtime invariant is not the application's Failed
     } catch (const std::exception& error) {  // an application exception: a typed Failed
       threw = true;
@@ -265,7 +265,7 @@ std::optional<FinalResultReply> CreationTarget::record_result(const CreateComman
                                                               const FinalResultRecord& result, bool commit) {
   const store::Key result_key = result.operation.result_key();
   const store::Bytes bytes = encode(result);
-  LOCATION_ASSERT(bytes.size() <= _context.creation.result_bytes_max);
+  SPOTCHECK_ASSERT(bytes.size() <= _context.creation.result_bytes_max);
   const Attached attached{store::Put{result_key, bytes}, store::Delete{verified.request_key}};
   const TimeUs deadline_us = local_deadline_us(command.deadline_store_ms);
   for (int attempt = 0; attempt < kWriteAttemptsMax; ++attempt) {

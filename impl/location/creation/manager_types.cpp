@@ -1,5 +1,7 @@
 #include "impl/location/creation/manager_types.h"
 
+#include "impl/check/check.h"
+
 namespace spotcheck::location::creation {
 
 std::string_view to_string(CreateMode mode) {
@@ -33,7 +35,7 @@ std::string_view to_string(ManagerErrorKind kind) {
     case ManagerErrorKind::kRecordInvalid:
       return "record_invalid";
   }
-  LOCATION_ASSERT(false);
+  SPOTCHECK_ASSERT(false);
   return "";
 }
 
@@ -59,7 +61,7 @@ ManagerError from_location_error(const Error& error) {
     case ErrorKind::kIndeterminate:
       return ManagerError{ManagerErrorKind::kUnavailable, describe(error)};
   }
-  LOCATION_ASSERT(false);
+  SPOTCHECK_ASSERT(false);
   return ManagerError{};
 }
 

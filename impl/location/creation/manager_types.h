@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/errors.h"
 #include "impl/location/messaging/commands.h"
 #include "impl/location/messaging/operation_id.h"

@@ -1,6 +1,6 @@
 #include "impl/location/creation/operation_key.h"
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/records/keys.h"
 
 namespace spotcheck::location::creation {
@@ -10,8 +10,8 @@ constexpr std::string_view kReferencePrefix = "creation-request/";
 }
 
 std::string OperationKey::preimage() const {
-  LOCATION_ASSERT(!source_rid_hex.empty());
-  LOCATION_ASSERT(source_lease_generation != 0);
+  SPOTCHECK_ASSERT(!source_rid_hex.empty());
+  SPOTCHECK_ASSERT(source_lease_generation != 0);
   std::string out(kTerminalFormat);
   out.push_back('\0');
   out += source_rid_hex;
@@ -30,8 +30,8 @@ store::Key OperationKey::result_key() const {
 }
 
 store::Key creation_request_key(std::string_view reservation_id) {
-  LOCATION_ASSERT(!reservation_id.empty());
-  LOCATION_ASSERT(reservation_id.find('\0') == std::string_view::npos);
+  SPOTCHECK_ASSERT(!reservation_id.empty());
+  SPOTCHECK_ASSERT(reservation_id.find('\0') == std::string_view::npos);
   std::string key("creation-request");
   key.push_back('\0');
   key += reservation_id;

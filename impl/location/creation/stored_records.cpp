@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/records/base64.h"
 #include "impl/records/validate.h"
 
@@ -86,8 +86,8 @@ auto decode_with(std::string_view bytes, std::string_view format, Decode&& decod
 }  // namespace
 
 std::string encode(const CreationRequestRecord& r) {
-  LOCATION_ASSERT(r.deadline_store_ms > 0);
-  LOCATION_ASSERT(!records::check_identity("id", r.id).has_value());
+  SPOTCHECK_ASSERT(r.deadline_store_ms > 0);
+  SPOTCHECK_ASSERT(!records::check_identity("id", r.id).has_value());
   const json j{{"format", std::string(kRequestFormat)},
                {"operation", operation_json(r.operation)},
                {"source", json{{"ownerId", r.source.owner_id},
@@ -128,10 +128,10 @@ std::optional<CreationRequestRecord> decode_creation_request(std::string_view by
 }
 
 std::string encode(const FinalResultRecord& r) {
-  LOCATION_ASSERT(r.outcome == ReplyOutcome::kCreated || r.outcome == ReplyOutcome::kRejected ||
+  SPOTCHECK_ASSERT(r.outcome == ReplyOutcome::kCreated || r.outcome == ReplyOutcome::kRejected ||
                   r.outcome == ReplyOutcome::kFailed);
-  LOCATION_ASSERT(r.ref.has_value() == (r.outcome == ReplyOutcome::kCreated));
-  LOCATION_ASSERT(r.retain_until_ms > 0);
+  SPOTCHECK_ASSERT(r.ref.has_value() == (r.outcome == ReplyOutcome::kCreated));
+  SPOTCHECK_ASSERT(r.retain_until_ms > 0);
   json j{{"format", std::string(kTerminalFormat)},
          {"operation", operation_json(r.operation)},
          {"outcome", std::string(messaging::to_string(r.outcome))},

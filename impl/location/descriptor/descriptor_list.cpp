@@ -7,7 +7,7 @@
 #include <utility>
 #include <variant>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/events/event_names.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/keys.h"
@@ -47,19 +47,19 @@ Result<std::optional<ScannedRange>> scan_once(store::LocationStore& store, const
       return std::optional<ScannedRange>();
     }
     const auto& scanned = std::get<store::ScanPage>(result);
-    LOCATION_ASSERT(scanned.entries.size() <= request.max_entries);
+    SPOTCHECK_ASSERT(scanned.entries.size() <= request.max_entries);
     if (range.pages == 0) {
       range.now_ms = scanned.now_ms;
     }
     ++range.pages;
     for (const store::ScanEntry& entry : scanned.entries) {
-      LOCATION_ASSERT(entry.key >= begin && entry.key < end);
+      SPOTCHECK_ASSERT(entry.key >= begin && entry.key < end);
       range.entries.push_back(entry);
     }
     if (!scanned.continuation.has_value()) {
       return std::optional<ScannedRange>(std::move(range));
     }
-    LOCATION_ASSERT(scanned.continuation->size() <= store::kMaxContinuationBytes);
+    SPOTCHECK_ASSERT(scanned.continuation->size() <= store::kMaxContinuationBytes);
     request.continuation = scanned.continuation;
   }
   return Error::of(ErrorKind::kStoreError, "descriptor list longer than the page bound");
@@ -136,7 +136,7 @@ Result<DescriptorList> read_descriptor_list(store::LocationStore& store, platfor
   const std::function<TimeUs()> deadline = [&] { return platform.clock.now_us() + config.store_request_timeout_us; };
   const store::Key begin = keys::mesh_node_range_begin(mesh_name);
   const store::Key end = keys::mesh_node_range_end(mesh_name);
-  LOCATION_ASSERT(begin < end);
+  SPOTCHECK_ASSERT(begin < end);
   Result<ScannedRange> range = scan_range(store, begin, end, deadline);
   if (!range.ok()) {
     return range.error();
@@ -156,7 +156,7 @@ Result<DescriptorList> read_descriptor_list(store::LocationStore& store, platfor
     NodeView view;
     view.descriptor = std::move(decoded).value();
     view.descriptor_version = entry.version;
-    LOCATION_ASSERT(entry.key ==
+    SPOTCHECK_ASSERT(entry.key ==
                     records::mesh_node_preimage(view.descriptor.mesh_name, view.descriptor.routing_id_hex));
     auto it = leases.find(view.descriptor.owner_id);
     if (it == leases.end()) {

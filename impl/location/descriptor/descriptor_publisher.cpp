@@ -5,7 +5,7 @@
 #include <variant>
 #include <vector>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/events/event_names.h"
 #include "impl/records/keys.h"
 #include "impl/records/limits.h"
@@ -47,13 +47,13 @@ Result<Done> DescriptorPublisher::check_limits(records::MeshNodeDescriptorRecord
     return Error::of(ErrorKind::kInvalidArgument,
                      "descriptor cannot be published: " + records::describe(bytes.error()));
   }
-  LOCATION_ASSERT(bytes.value().size() <= records::kDescriptorBytesMax);
+  SPOTCHECK_ASSERT(bytes.value().size() <= records::kDescriptorBytesMax);
   return Done{};
 }
 
 Result<Done> DescriptorPublisher::prepare(records::MeshNodeDescriptorRecord descriptor) {
-  LOCATION_ASSERT(!_prepared);
-  LOCATION_ASSERT(_lease.registered());
+  SPOTCHECK_ASSERT(!_prepared);
+  SPOTCHECK_ASSERT(_lease.registered());
   descriptor.owner_id = _lease.host_run().owner_id;
   descriptor.lease_generation = _lease.host_run().lease_generation;
   if (descriptor.descriptor_revision == 0) {
@@ -69,9 +69,9 @@ Result<Done> DescriptorPublisher::prepare(records::MeshNodeDescriptorRecord desc
 }
 
 Result<PublishOutcome> DescriptorPublisher::update(records::MeshNodeDescriptorRecord descriptor) {
-  LOCATION_ASSERT(_prepared);
-  LOCATION_ASSERT(descriptor.mesh_name == _descriptor.mesh_name);
-  LOCATION_ASSERT(descriptor.routing_id_hex == _descriptor.routing_id_hex);
+  SPOTCHECK_ASSERT(_prepared);
+  SPOTCHECK_ASSERT(descriptor.mesh_name == _descriptor.mesh_name);
+  SPOTCHECK_ASSERT(descriptor.routing_id_hex == _descriptor.routing_id_hex);
   if (_stopped) {
     return Error::of(ErrorKind::kInvalidArgument, "descriptor publishing stopped (Error state)");
   }
@@ -93,7 +93,7 @@ Result<PublishOutcome> DescriptorPublisher::update(records::MeshNodeDescriptorRe
 }
 
 Result<PublishOutcome> DescriptorPublisher::publish() {
-  LOCATION_ASSERT(_prepared);
+  SPOTCHECK_ASSERT(_prepared);
   if (_stopped) {
     return Error::of(ErrorKind::kInvalidArgument, "descriptor publishing stopped (Error state)");
   }
@@ -116,7 +116,7 @@ Result<PublishOutcome> DescriptorPublisher::publish() {
 Attempt<PublishOutcome> DescriptorPublisher::publish_attempt(std::vector<UnresolvedWrite>& unresolved) {
   Planned planned = plan_publish(unresolved);
   if (auto* settled = std::get_if<Attempt<PublishOutcome>>(&planned)) {
-    LOCATION_ASSERT(!settled->retry);
+    SPOTCHECK_ASSERT(!settled->retry);
     return std::move(*settled);
   }
   return write_planned(std::get<PublishPlan>(std::move(planned)), unresolved);
@@ -147,7 +147,7 @@ DescriptorPublisher::Planned DescriptorPublisher::plan_publish(const std::vector
                                     [&](const UnresolvedWrite& w) { return w.bytes == found.value; });
   if (earlier != unresolved.end()) {
     // An earlier attempt of this call applied although its reply was lost (§10).
-    LOCATION_ASSERT(stored.value().descriptor_revision == _descriptor.descriptor_revision);
+    SPOTCHECK_ASSERT(stored.value().descriptor_revision == _descriptor.descriptor_revision);
     emit(to_string(earlier->success), static_cast<std::int64_t>(found.version.value), found.now_ms,
          /*resolved=*/true);
     return Settled::settled(earlier->success);
@@ -207,7 +207,7 @@ Attempt<PublishOutcome> DescriptorPublisher::write_planned(PublishPlan plan, std
   records::MeshNodeDescriptorRecord written = _descriptor;
   written.updated_at_epoch_ms = _lease.estimated_store_now_ms();
   store::Bytes bytes = records::encode(written);
-  LOCATION_ASSERT(bytes.size() <= records::kDescriptorBytesMax);
+  SPOTCHECK_ASSERT(bytes.size() <= records::kDescriptorBytesMax);
   store::WriteRequest request{std::move(plan.conditions), {store::Put{_key, bytes}}};
   // Fencing (§5): the reads above parked this task. Admission is checked again right before the
   // write is sent, so a host paused past its deadline in that gap never sends it.
@@ -218,12 +218,12 @@ Attempt<PublishOutcome> DescriptorPublisher::write_planned(PublishPlan plan, std
   const store::WriteResult result = _store.write(request, deadline());
 
   if (const auto* applied = std::get_if<store::Applied>(&result)) {
-    LOCATION_ASSERT(applied->outcomes.size() == 1);
+    SPOTCHECK_ASSERT(applied->outcomes.size() == 1);
     emit(to_string(plan.success), static_cast<std::int64_t>(applied->outcomes[0].version.value), applied->now_ms);
     return Outcome::settled(plan.success);
   }
   if (const auto* conflict = std::get_if<store::Conflict>(&result)) {
-    LOCATION_ASSERT(conflict->reason == store::Conflict::Reason::kVersionMismatch);
+    SPOTCHECK_ASSERT(conflict->reason == store::Conflict::Reason::kVersionMismatch);
     if (conflict->index == own_lease_index) {
       if (Result<Done> reconfirmed = _lease.reconfirm(); !reconfirmed.ok()) {
         emit(to_string(reconfirmed.error().kind), 0, conflict->now_ms);

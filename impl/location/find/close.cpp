@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/creation/creation_events.h"
 
 namespace spotcheck::location::find {
@@ -21,7 +21,7 @@ namespace {
 constexpr int kRereadsMax = 4;
 
 std::int64_t as_i64(std::uint64_t value) {
-  LOCATION_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
+  SPOTCHECK_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
   return static_cast<std::int64_t>(value);
 }
 

@@ -1,5 +1,6 @@
 #include "impl/location/find/find.h"
 
+#include "impl/check/check.h"
 #include "impl/location/creation/creation_client.h"
 
 namespace spotcheck::location::find {
@@ -14,7 +15,7 @@ ManagerResult<std::optional<ObjectRef>> find_ready(AuthorityOps& authority, cons
     return std::optional<ObjectRef>{};  // Missing and Creating are not an object (never cached)
   }
   ObjectRef ref = creation::ref_of(*current);
-  LOCATION_ASSERT(ref.object_generation != 0);
+  SPOTCHECK_ASSERT(ref.object_generation != 0);
   return std::optional<ObjectRef>{std::move(ref)};
 }
 
@@ -31,7 +32,7 @@ std::string_view to_string(GenerationMatch match) {
     case GenerationMatch::kMatch:
       return "match";
   }
-  LOCATION_ASSERT(false);
+  SPOTCHECK_ASSERT(false);
   return "";
 }
 
@@ -44,7 +45,7 @@ GenerationMatch match_generation(const std::optional<AuthoritySnapshot>& current
   if (!current.has_value()) {
     return GenerationMatch::kMissing;
   }
-  LOCATION_ASSERT(current->key.kind == ref.kind && current->key.id == ref.id);
+  SPOTCHECK_ASSERT(current->key.kind == ref.kind && current->key.id == ref.id);
   if (current->record.object_generation != ref.object_generation) {
     return GenerationMatch::kStale;
   }

@@ -3,7 +3,7 @@
 #include <string>
 #include <variant>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/records/limits.h"
 #include "impl/store/spi/counter_text.h"
 
@@ -21,7 +21,7 @@ Result<CounterRead> read_generation_counter(store::LocationStore& store, const s
                          " " + error->message);
   }
   const auto& found = std::get<store::Found>(read);
-  LOCATION_ASSERT(found.version.value != 0);
+  SPOTCHECK_ASSERT(found.version.value != 0);
   const std::optional<std::int64_t> value = store::parse_counter(found.value);
   if (!value.has_value() || *value < 0) {
     return Error::of(ErrorKind::kRecordInvalid, "generation counter holds '" + found.value + "'");
@@ -31,14 +31,14 @@ Result<CounterRead> read_generation_counter(store::LocationStore& store, const s
 
 Result<std::uint64_t> next_generation(const CounterRead& counter) {
   // The stored range is 0 (absent) .. 2^63-1; the last issuable value is 2^63-2.
-  LOCATION_ASSERT(counter.value <= records::kGenerationExhausted);
+  SPOTCHECK_ASSERT(counter.value <= records::kGenerationExhausted);
   if (counter.value >= records::kGenerationMax) {
     return Error::of(ErrorKind::kGenerationExhausted,
                      "counter holds " + std::to_string(counter.value) +
                          ": the next generation would pass 2^63-2");
   }
   const std::uint64_t next = counter.value + 1;
-  LOCATION_ASSERT(records::is_issued_generation(next));
+  SPOTCHECK_ASSERT(records::is_issued_generation(next));
   return next;
 }
 
@@ -46,7 +46,7 @@ store::Condition counter_condition(const CounterRead& counter) {
   if (counter.version.has_value()) {
     return store::ExpectVersion{counter.key, *counter.version};
   }
-  LOCATION_ASSERT(counter.value == 0);
+  SPOTCHECK_ASSERT(counter.value == 0);
   return store::ExpectAbsent{counter.key};
 }
 

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::location::instance {
 
@@ -31,12 +31,12 @@ InstanceEndpoint::InstanceEndpoint(platform::Platform& platform, messaging::Disp
 InstanceEndpoint::~InstanceEndpoint() { _dispatcher.on_instance_request({}); }
 
 void InstanceEndpoint::serve(platform::RoutingId from, const messaging::InstanceSpotRequest& command) {
-  LOCATION_ASSERT(command.code() == messaging::CommandCode::kInstanceSpotRequest);
+  SPOTCHECK_ASSERT(command.code() == messaging::CommandCode::kInstanceSpotRequest);
   messaging::InstanceSpotReply reply;
   reply.request = command.request;
   reply.op_id = command.op_id;
   reply.outcome = _target.handle(request_of(command));
-  LOCATION_ASSERT(reply.outcome.kind != InstanceOutcomeKind::kRoute || !reply.outcome.owner_rid_hex.empty());
+  SPOTCHECK_ASSERT(reply.outcome.kind != InstanceOutcomeKind::kRoute || !reply.outcome.owner_rid_hex.empty());
   _dispatcher.send(from, messaging::Command{std::move(reply)});
 }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <variant>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/descriptor/descriptor_list.h"
 #include "impl/location/instance/instance_events.h"
 #include "impl/location/instance/instance_type.h"
@@ -56,7 +56,7 @@ InstanceSource::InstanceSource(const LocationConfig& config, platform::Platform&
       _mesh_name(std::move(mesh_name)),
       _rid_hex(std::move(rid_hex)),
       _source_config(source_config) {
-  LOCATION_ASSERT(_source_config.send_timeout_us > 0);
+  SPOTCHECK_ASSERT(_source_config.send_timeout_us > 0);
 }
 
 PreparedRequest InstanceSource::prepare(const InstanceCall& call) {
@@ -139,7 +139,7 @@ InstanceSource::AuthorityAnswer InstanceSource::read_authority(const InstanceReq
 // as if the stale target could not have admitted the operation.
 std::optional<std::string> InstanceSource::stale_route_retry(const InstanceCall& call, const InstanceRequest& request,
                                                              const InstanceOutcome& failed) {
-  LOCATION_ASSERT(SPOTCHECK_PLANTED(_config.planted_bugs, kRetryStaleInstanceRoute));
+  SPOTCHECK_ASSERT(SPOTCHECK_PLANTED(_config.planted_bugs, kRetryStaleInstanceRoute));
   const InstanceOutcomeKind kind = failed.kind;
   const bool stale_route_style = kind == InstanceOutcomeKind::kDeadlineExceeded || kind == InstanceOutcomeKind::kFailed ||
                                  kind == InstanceOutcomeKind::kNotConfigured || kind == InstanceOutcomeKind::kSpotMoving;
@@ -173,7 +173,7 @@ std::optional<std::string> InstanceSource::planted_resubmit_target(const Instanc
                                                                    const InstanceRequest& request,
                                                                    const std::string& from_rid_hex,
                                                                    InstanceOutcome failed) {
-  LOCATION_ASSERT(SPOTCHECK_PLANTED(_config.planted_bugs, kRetryStaleInstanceRoute));
+  SPOTCHECK_ASSERT(SPOTCHECK_PLANTED(_config.planted_bugs, kRetryStaleInstanceRoute));
   if (failed.owner_rid_hex.empty()) {
     failed.owner_rid_hex = from_rid_hex;  // the stale route
   }
@@ -219,7 +219,7 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Ins
   int forwards = 0;
   bool reactivated = false;
   for (int hop = 0; hop < kSendsMax; ++hop) {
-    LOCATION_ASSERT(!target.rid_hex.empty());
+    SPOTCHECK_ASSERT(!target.rid_hex.empty());
     _platform.events.emit(events::kRequestSent,
                           {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                            Field::str("stable_type", request.stable_type), Field::str("to", target.rid_hex),
@@ -227,7 +227,7 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Ins
     InstanceOutcome outcome = exchange(call, request, target);
     if (outcome.kind == InstanceOutcomeKind::kRoute) {
       // Pre-admission: the target ran nothing and named the Ready owner.
-      LOCATION_ASSERT(!outcome.owner_rid_hex.empty());
+      SPOTCHECK_ASSERT(!outcome.owner_rid_hex.empty());
       if (forwards >= kForwardsMax) {
         return InstanceOutcome{InstanceOutcomeKind::kInvalidOperation, 0, {}, request.stable_type,
                                "the Spot moved again while the request was forwarded"};

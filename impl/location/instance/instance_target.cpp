@@ -4,7 +4,7 @@
 #include <utility>
 #include <variant>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/descriptor/descriptor_list.h"
 #include "impl/location/instance/instance_events.h"
 #include "impl/records/keys.h"
@@ -17,7 +17,7 @@ using platform::TimeUs;
 namespace {
 
 std::int64_t as_i64(std::uint64_t value) {
-  LOCATION_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
+  SPOTCHECK_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
   return static_cast<std::int64_t>(value);
 }
 
@@ -40,8 +40,8 @@ constexpr int kStepsMax = 1'000'000;
 InstanceTarget::InstanceTarget(InstanceTargetContext context, const InstanceRegistry& registry,
                                InstanceTargetConfig config)
     : _context(std::move(context)), _registry(registry), _config(config) {
-  LOCATION_ASSERT(_config.attempts_max > 0);
-  LOCATION_ASSERT(_config.payload_retention_ms > 0);
+  SPOTCHECK_ASSERT(_config.attempts_max > 0);
+  SPOTCHECK_ASSERT(_config.payload_retention_ms > 0);
 }
 
 std::uint64_t InstanceTarget::instance_generation(const std::string& spot_id) const {
@@ -144,7 +144,7 @@ InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const A
     return outcome(InstanceOutcomeKind::kRoute, "Ready on another node", record.object_generation, owner_rid);
   }
   const InstanceType* type = _registry.find(request.stable_type);
-  LOCATION_ASSERT(type != nullptr);
+  SPOTCHECK_ASSERT(type != nullptr);
   const TimeUs deadline_us = local_deadline_us(request.deadline_store_ms);
   for (int step = 0; step < kStepsMax; ++step) {
     auto it = _instances.find(request.spot_id);
@@ -168,7 +168,7 @@ InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const A
       continue;
     }
     if (instance.ran.count(request.op_id) == 0) {
-      LOCATION_ASSERT(instance.queue.size() < kQueueMax);
+      SPOTCHECK_ASSERT(instance.queue.size() < kQueueMax);
       instance.queue.push_back(message_of(request, record.object_generation, false));
       drain(instance, *type, request.spot_id);
     }
@@ -182,11 +182,11 @@ void InstanceTarget::drain(LocalInstance& instance, const InstanceType& type, co
   for (std::size_t ran = 0; ran < kQueueMax && !instance.queue.empty(); ++ran) {
     InstanceMessage message = std::move(instance.queue.front());
     instance.queue.pop_front();
-    LOCATION_ASSERT(message.object_generation == instance.object_generation);
-    LOCATION_ASSERT(message.first || instance.accepting);  // nothing runs before the first message
+    SPOTCHECK_ASSERT(message.object_generation == instance.object_generation);
+    SPOTCHECK_ASSERT(message.first || instance.accepting);  // nothing runs before the first message
     const bool inserted = instance.ran.insert(message.op_id).second;
-    LOCATION_ASSERT(inserted);  // a message runs at most once
-    LOCATION_ASSERT(!instance.closing);  // a closing incarnation admits nothing
+    SPOTCHECK_ASSERT(inserted);  // a message runs at most once
+    SPOTCHECK_ASSERT(!instance.closing);  // a closing incarnation admits nothing
     // The application operation runs now: the fact the at-most-once property judges.
     _context.platform.events.emit(message.first ? events::kFirstMessageRun : events::kMessageRun,
                                   {Field::str("id", spot_id), Field::str("op_id", message.op_id.hex()),
@@ -267,7 +267,7 @@ const InstanceTarget::LocalInstance* InstanceTarget::closing_here(const std::str
   if (it == _instances.end() || !it->second.close_running) {
     return nullptr;
   }
-  LOCATION_ASSERT(it->second.closing);
+  SPOTCHECK_ASSERT(it->second.closing);
   return &it->second;
 }
 
@@ -317,13 +317,13 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
                    "the request's deadline passed while an earlier incarnation closed here", generation);
   }
   if (auto stale = _instances.find(request.spot_id); stale != _instances.end()) {
-    LOCATION_ASSERT(!stale->second.close_running);
-    LOCATION_ASSERT(stale->second.object_generation < generation);  // one store-wide sequence
+    SPOTCHECK_ASSERT(!stale->second.close_running);
+    SPOTCHECK_ASSERT(stale->second.object_generation < generation);  // one store-wide sequence
     _instances.erase(stale);
   }
 
   const InstanceType* type = _registry.find(request.stable_type);
-  LOCATION_ASSERT(type != nullptr);
+  SPOTCHECK_ASSERT(type != nullptr);
   const std::string rejected = run_factory(request, *type, generation);
   if (!rejected.empty()) {
     if (_context.authority.abort(row).ok()) {
@@ -337,7 +337,7 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
   if (!committed.ok()) {
     return outcome(InstanceOutcomeKind::kStoreError, "Commit failed: " + describe(committed.error()), generation);
   }
-  LOCATION_ASSERT(points_at(committed.value().record.payload, reference));
+  SPOTCHECK_ASSERT(points_at(committed.value().record.payload, reference));
   _context.platform.events.emit(events::kReady,
                                 {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
                                  Field::str("node", _context.rid_hex), Field::str("reference", reference)});
@@ -397,8 +397,8 @@ InstanceTarget::ReserveStep InstanceTarget::reserve_row(const InstanceRequest& r
   }
   const AuthoritySnapshot& row = reserved.value();
   const HostRun& host = _context.lease.host_run();
-  LOCATION_ASSERT(row.record.owner_id == host.owner_id && row.record.owner_lease_generation == host.lease_generation);
-  LOCATION_ASSERT(row.record.pending_creation.has_value() &&
+  SPOTCHECK_ASSERT(row.record.owner_id == host.owner_id && row.record.owner_lease_generation == host.lease_generation);
+  SPOTCHECK_ASSERT(row.record.pending_creation.has_value() &&
                   row.record.pending_creation->request_content_reference == stored.reference);
   _context.platform.events.emit(events::kReserved,
                                 {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
@@ -426,7 +426,7 @@ std::string InstanceTarget::run_factory(const InstanceRequest& request, const In
   try {
     const creation::FactoryDecision decision = type.factory(factory_context);
     return decision.approved ? "" : "the factory rejected";
-  } catch (const InvariantViolation&) {
+  } catch (const check::InvariantViolation&) {
     throw;
   } catch (const std::exception& error) {
     return std::string("the factory threw: ") + error.what();
@@ -437,13 +437,13 @@ void InstanceTarget::start_instance(const InstanceRequest& request, const Instan
                                     std::uint64_t generation) {
   // The first message at the head of the new instance's queue, before any other message. Only a
   // Reserve that applied inserts, and this row has held the Spot since ours: the list is empty.
-  LOCATION_ASSERT(_instances.count(request.spot_id) == 0);
+  SPOTCHECK_ASSERT(_instances.count(request.spot_id) == 0);
   LocalInstance& instance = _instances[request.spot_id];
   instance.stable_type = request.stable_type;
   instance.object_generation = generation;
   instance.queue.push_front(message_of(request, generation, true));
   drain(instance, type, request.spot_id);
-  LOCATION_ASSERT(instance.accepting);
+  SPOTCHECK_ASSERT(instance.accepting);
 }
 
 bool InstanceTarget::record_end_of_use(AuthoritySnapshot current, const std::string& reference) {
@@ -478,7 +478,7 @@ InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
     return outcome(InstanceOutcomeKind::kNotFound, "no Ready instance of this host run");
   }
   const std::uint64_t generation = it->second.object_generation;
-  LOCATION_ASSERT(!it->second.close_running);
+  SPOTCHECK_ASSERT(!it->second.close_running);
   it->second.closing = true;        // from here every request is refused before admission,
   it->second.close_running = true;  // and no new incarnation of the Spot starts here until it ends
   _context.platform.events.emit(events::kClosing, {Field::str("id", spot_id), Field::num("object_gen", as_i64(generation)),
@@ -498,7 +498,7 @@ InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
       result = outcome(InstanceOutcomeKind::kDelivered, "the row of this incarnation is gone", generation);
       break;  // an earlier attempt applied, or the row is no longer this incarnation's
     }
-    LOCATION_ASSERT(row->record.allocation.state == records::AllocationState::kActive);
+    SPOTCHECK_ASSERT(row->record.allocation.state == records::AllocationState::kActive);
     Result<Done> removed = _context.authority.remove(*row);
     if (removed.ok()) {
       result = outcome(InstanceOutcomeKind::kDelivered, {}, generation);
@@ -511,10 +511,10 @@ InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
   }
   // Nothing drops or replaces an incarnation while its Close runs (handle and activate wait).
   auto current = _instances.find(spot_id);
-  LOCATION_ASSERT(current != _instances.end());
-  LOCATION_ASSERT(current->second.object_generation == generation);
-  LOCATION_ASSERT(current->second.closing);
-  LOCATION_ASSERT(current->second.close_running);
+  SPOTCHECK_ASSERT(current != _instances.end());
+  SPOTCHECK_ASSERT(current->second.object_generation == generation);
+  SPOTCHECK_ASSERT(current->second.closing);
+  SPOTCHECK_ASSERT(current->second.close_running);
   current->second.close_running = false;
   if (result.ok()) {
     _instances.erase(current);  // the incarnation ended: nothing of it runs again

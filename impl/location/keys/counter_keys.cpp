@@ -1,6 +1,6 @@
 #include "impl/location/keys/counter_keys.h"
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::location::keys {
 
@@ -9,8 +9,8 @@ namespace {
 constexpr char kSep = '\0';
 
 std::string capacity_prefix(std::string_view mesh_name, std::string_view routing_id_hex) {
-  LOCATION_ASSERT(!mesh_name.empty());
-  LOCATION_ASSERT(!routing_id_hex.empty());
+  SPOTCHECK_ASSERT(!mesh_name.empty());
+  SPOTCHECK_ASSERT(!routing_id_hex.empty());
   std::string key = "capacity";
   key.push_back(kSep);
   key.append(mesh_name);
@@ -40,8 +40,8 @@ std::string capacity_spots(std::string_view mesh_name, std::string_view routing_
 
 std::string capacity_spot_type(std::string_view mesh_name, std::string_view routing_id_hex,
                                records::ObjectKind spot_kind, std::string_view stable_type) {
-  LOCATION_ASSERT(records::is_spot(spot_kind));
-  LOCATION_ASSERT(!stable_type.empty());
+  SPOTCHECK_ASSERT(records::is_spot(spot_kind));
+  SPOTCHECK_ASSERT(!stable_type.empty());
   std::string key = capacity_prefix(mesh_name, routing_id_hex) + "spot-type";
   key.push_back(kSep);
   key.append(records::to_string(spot_kind));
@@ -51,7 +51,7 @@ std::string capacity_spot_type(std::string_view mesh_name, std::string_view rout
 }
 
 std::string mesh_node_range_begin(std::string_view mesh_name) {
-  LOCATION_ASSERT(!mesh_name.empty());
+  SPOTCHECK_ASSERT(!mesh_name.empty());
   std::string key = "mesh-node";
   key.push_back(kSep);
   key.append(mesh_name);

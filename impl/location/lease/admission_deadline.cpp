@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::location {
 
@@ -23,21 +23,21 @@ TimeUs saturate(__int128 value) {
 }  // namespace
 
 TimeUs admission_deadline_us(const LeaseObservation& observation, TimeUs fencing_margin_us) {
-  LOCATION_ASSERT(observation.local_after_us >= observation.local_before_us);
-  LOCATION_ASSERT(fencing_margin_us > 0);
+  SPOTCHECK_ASSERT(observation.local_after_us >= observation.local_before_us);
+  SPOTCHECK_ASSERT(fencing_margin_us > 0);
   const __int128 remaining_us =
       (static_cast<__int128>(observation.expires_at_ms) - observation.store_now_ms) *
       platform::kMicrosPerMilli;
   const TimeUs deadline_us =
       saturate(static_cast<__int128>(observation.local_before_us) + remaining_us - fencing_margin_us);
   // The deadline never lies a full margin or more past the lease end as seen from the send.
-  LOCATION_ASSERT(static_cast<__int128>(deadline_us) <=
+  SPOTCHECK_ASSERT(static_cast<__int128>(deadline_us) <=
                   static_cast<__int128>(observation.local_before_us) + remaining_us);
   return deadline_us;
 }
 
 store::StoreNowMs estimated_store_now_ms(const LeaseObservation& observation, TimeUs local_now_us) {
-  LOCATION_ASSERT(local_now_us >= observation.local_before_us);
+  SPOTCHECK_ASSERT(local_now_us >= observation.local_before_us);
   const TimeUs elapsed_us = local_now_us - observation.local_before_us;
   // Round up: the estimate must not fall behind the store clock.
   const std::int64_t elapsed_ms =

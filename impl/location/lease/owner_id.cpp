@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "impl/bytes/hex.h"
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::location {
 
@@ -26,7 +26,7 @@ std::string new_owner_id(platform::Random& random) {
     }
     ::spotcheck::bytes::append_hex_byte(text, bytes[i]);
   }
-  LOCATION_ASSERT(is_uuid_v4(text));
+  SPOTCHECK_ASSERT(is_uuid_v4(text));
   return text;
 }
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <variant>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/events/event_names.h"
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
@@ -20,7 +20,7 @@ using platform::Field;
 namespace {
 
 std::int64_t ttl_ms(const LocationConfig& config) {
-  LOCATION_ASSERT(config.owner_lease_ttl_us % platform::kMicrosPerMilli == 0);
+  SPOTCHECK_ASSERT(config.owner_lease_ttl_us % platform::kMicrosPerMilli == 0);
   return config.owner_lease_ttl_us / platform::kMicrosPerMilli;
 }
 
@@ -33,27 +33,27 @@ std::string store_error_text(const store::StoreError& error) {
 OwnerLease::OwnerLease(const LocationConfig& config, platform::Platform& platform,
                        store::LocationStore& store)
     : _config(config), _platform(platform), _store(store) {
-  LOCATION_ASSERT(!validate(config).has_value());
+  SPOTCHECK_ASSERT(!validate(config).has_value());
 }
 
 const HostRun& OwnerLease::host_run() const {
-  LOCATION_ASSERT(_registered);
+  SPOTCHECK_ASSERT(_registered);
   return _host_run;
 }
 
 const store::Key& OwnerLease::record_key() const {
-  LOCATION_ASSERT(_registered);
+  SPOTCHECK_ASSERT(_registered);
   return _record_key;
 }
 
 store::StoreVersion OwnerLease::record_version() const {
-  LOCATION_ASSERT(_registered);
-  LOCATION_ASSERT(_version.value != 0);
+  SPOTCHECK_ASSERT(_registered);
+  SPOTCHECK_ASSERT(_version.value != 0);
   return _version;
 }
 
 std::int64_t OwnerLease::expires_at_ms() const {
-  LOCATION_ASSERT(_registered);
+  SPOTCHECK_ASSERT(_registered);
   return _expires_at_ms;
 }
 
@@ -62,7 +62,7 @@ TimeUs OwnerLease::admission_deadline_us() const {
 }
 
 store::StoreNowMs OwnerLease::estimated_store_now_ms() const {
-  LOCATION_ASSERT(_registered);
+  SPOTCHECK_ASSERT(_registered);
   return location::estimated_store_now_ms(_last_observation, now_us());
 }
 
@@ -76,7 +76,7 @@ Result<Done> OwnerLease::admit(std::string_view operation) {
     return Done{};  // the §5 check is skipped
   }
   if (admission_open()) {
-    LOCATION_ASSERT(now < _deadline_us);
+    SPOTCHECK_ASSERT(now < _deadline_us);
     return Done{};
   }
   if (_registered && !_closed_reported) {
@@ -104,8 +104,8 @@ bool OwnerLease::lease_surely_unexpired(TimeUs local_now_us) const {
 }
 
 void OwnerLease::adopt(const Adopted& adopted, std::string_view kind_for_event, bool resolved) {
-  LOCATION_ASSERT(adopted.version.value != 0);
-  LOCATION_ASSERT(!_lost);
+  SPOTCHECK_ASSERT(adopted.version.value != 0);
+  SPOTCHECK_ASSERT(!_lost);
   if (_registered && adopted.expires_at_ms < _expires_at_ms) {
     return;  // an older record of ours than the one already adopted (a late re-read)
   }
@@ -146,14 +146,14 @@ void OwnerLease::mark_lost(std::string_view reason) {
                         {Field::str("owner", _host_run.owner_id),
                          Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
                          Field::str("reason", reason), Field::num("now_us", now_us())});
-  LOCATION_ASSERT(!admission_open());
+  SPOTCHECK_ASSERT(!admission_open());
 }
 
 // ---- register ---------------------------------------------------------------------------------
 
 Result<Done> OwnerLease::register_lease() {
-  LOCATION_ASSERT(!_registered);
-  LOCATION_ASSERT(!_lost);
+  SPOTCHECK_ASSERT(!_registered);
+  SPOTCHECK_ASSERT(!_lost);
   for (std::uint32_t attempt = 0; attempt < _config.contention_attempts_max; ++attempt) {
     if (_host_run.owner_id.empty()) {
       _host_run.owner_id = new_owner_id(_platform.random);
@@ -167,7 +167,7 @@ Result<Done> OwnerLease::register_lease() {
                               {Field::str("owner", _host_run.owner_id),
                                Field::str("outcome", to_string(result.error().kind))});
       }
-      LOCATION_ASSERT(result.ok() == _registered);
+      SPOTCHECK_ASSERT(result.ok() == _registered);
       return std::move(attempted.result);
     }
   }
@@ -210,8 +210,8 @@ Attempt<Done> OwnerLease::register_attempt() {
   const TimeUs write_after = now_us();
 
   if (const auto* applied = std::get_if<store::Applied>(&written)) {
-    LOCATION_ASSERT(applied->outcomes.size() == 2);
-    LOCATION_ASSERT(applied->outcomes[0].counter == static_cast<std::int64_t>(next.value()));
+    SPOTCHECK_ASSERT(applied->outcomes.size() == 2);
+    SPOTCHECK_ASSERT(applied->outcomes[0].counter == static_cast<std::int64_t>(next.value()));
     adopt(Adopted{record.expires_at_epoch_ms, applied->outcomes[1].version,
                   LeaseObservation{write_before, write_after, applied->now_ms,
                                    record.expires_at_epoch_ms}},
@@ -220,7 +220,7 @@ Attempt<Done> OwnerLease::register_attempt() {
   }
   if (const auto* conflict = std::get_if<store::Conflict>(&written)) {
     if (conflict->reason == store::Conflict::Reason::kBoundExceeded) {
-      LOCATION_ASSERT(conflict->index == 0);
+      SPOTCHECK_ASSERT(conflict->index == 0);
       _platform.events.emit(events::kGenerationExhausted,
                             {Field::str("counter", "lease-generation"),
                              Field::num("value", static_cast<std::int64_t>(counter.value().value))});
@@ -289,7 +289,7 @@ Result<Done> OwnerLease::resolve_by_reread(const store::Bytes* written, std::str
       return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: host run differs");
     }
     const records::OwnerLeaseRecord& record = decoded.value();
-    LOCATION_ASSERT(records::is_issued_generation(record.lease_generation));
+    SPOTCHECK_ASSERT(records::is_issued_generation(record.lease_generation));
     if (registering) {
       _host_run.lease_generation = record.lease_generation;
     }
@@ -303,8 +303,8 @@ Result<Done> OwnerLease::resolve_by_reread(const store::Bytes* written, std::str
     adopt(Adopted{record.expires_at_epoch_ms, found.version,
                   LeaseObservation{before, after, found.now_ms, record.expires_at_epoch_ms}},
           registering ? events::kLeaseRegistered : events::kLeaseRenewed, /*resolved=*/true);
-    LOCATION_ASSERT(_registered);
-    LOCATION_ASSERT(_host_run.lease_generation == record.lease_generation);
+    SPOTCHECK_ASSERT(_registered);
+    SPOTCHECK_ASSERT(_host_run.lease_generation == record.lease_generation);
     if (!registering && written != nullptr && found.value != *written) {
       // A renew: the record is an older one of ours, so this write did not apply.
       return Error::conflict(ConflictCause::kVersionChanged, "our lease write did not apply");
@@ -316,7 +316,7 @@ Result<Done> OwnerLease::resolve_by_reread(const store::Bytes* written, std::str
 }
 
 Result<Done> OwnerLease::reconfirm() {
-  LOCATION_ASSERT(_registered);
+  SPOTCHECK_ASSERT(_registered);
   if (_lost) {
     return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost");
   }
@@ -326,8 +326,8 @@ Result<Done> OwnerLease::reconfirm() {
 // ---- renew ------------------------------------------------------------------------------------
 
 Result<Done> OwnerLease::renew() {
-  LOCATION_ASSERT(_registered);
-  LOCATION_ASSERT(!_renew_in_progress);
+  SPOTCHECK_ASSERT(_registered);
+  SPOTCHECK_ASSERT(!_renew_in_progress);
   if (_lost) {
     return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost");
   }
@@ -378,7 +378,7 @@ Attempt<Done> OwnerLease::renew_attempt() {
   }
 
   if (const auto* applied = std::get_if<store::Applied>(&written)) {
-    LOCATION_ASSERT(applied->outcomes.size() == 1);
+    SPOTCHECK_ASSERT(applied->outcomes.size() == 1);
     if (applied->now_ms >= previous_expires_at_ms) {
       mark_lost("the store applied the renew after the lease had expired");
       return Attempt<Done>::settled(Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: renewed too late"));
@@ -386,7 +386,7 @@ Attempt<Done> OwnerLease::renew_attempt() {
     adopt(Adopted{expires_at_ms, applied->outcomes[0].version,
                   LeaseObservation{before, after, applied->now_ms, expires_at_ms}},
           events::kLeaseRenewed, /*resolved=*/false);
-    LOCATION_ASSERT(_expires_at_ms == expires_at_ms);
+    SPOTCHECK_ASSERT(_expires_at_ms == expires_at_ms);
     return Attempt<Done>::settled(Done{});
   }
   if (std::holds_alternative<store::Conflict>(written)) {
@@ -411,8 +411,8 @@ Attempt<Done> OwnerLease::renew_attempt() {
 // ---- background renewal -----------------------------------------------------------------------
 
 void OwnerLease::start_renewing() {
-  LOCATION_ASSERT(_registered);
-  LOCATION_ASSERT(!_task_running);
+  SPOTCHECK_ASSERT(_registered);
+  SPOTCHECK_ASSERT(!_task_running);
   _stop_requested = false;
   _stop_gate = _platform.tasks.make_gate();
   _task_running = true;
@@ -427,7 +427,7 @@ void OwnerLease::stop_renewing() {
 }
 
 void OwnerLease::renew_loop() {
-  LOCATION_ASSERT(_task_running);
+  SPOTCHECK_ASSERT(_task_running);
   // After a failed round, try again sooner than a full interval (bounded below by 1 ms).
   const TimeUs retry_delay_us =
       std::max<TimeUs>(_config.renew_interval_us / 5, platform::kMicrosPerMilli);

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::location::messaging {
 
@@ -140,7 +140,7 @@ class JsonWriter {
   void operator()(const char* key, std::int64_t number) { _object[key] = number; }
   void operator()(const char* key, const OperationId& op) { _object[key] = op.hex(); }
   void operator()(const char* key, records::ObjectKind kind) {
-    LOCATION_ASSERT(kind != records::ObjectKind::kInstanceSpot);  // 47/49: actor | userSpot
+    SPOTCHECK_ASSERT(kind != records::ObjectKind::kInstanceSpot);  // 47/49: actor | userSpot
     _object[key] = std::string(records::to_string(kind));
   }
   void operator()(const char* key, records::AuthorityKind kind) {
@@ -259,7 +259,7 @@ std::optional<Command> decode_as(const json& j, std::uint64_t cmd) {
 
 std::string_view to_string(ReplyOutcome outcome) {
   const auto index = static_cast<std::size_t>(outcome);
-  LOCATION_ASSERT(index < kOutcomeCount);
+  SPOTCHECK_ASSERT(index < kOutcomeCount);
   return kOutcomeNames[index];
 }
 

@@ -4,7 +4,7 @@
 #include <utility>
 #include <variant>
 
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/messaging/messaging_events.h"
 
 namespace spotcheck::location::messaging {
@@ -36,8 +36,8 @@ CommandCode code_of(const Command& command) {
 
 Dispatcher::Dispatcher(platform::Platform& platform, DispatcherConfig config)
     : _platform(platform), _config(config) {
-  LOCATION_ASSERT(_config.poll_interval_us > 0);
-  LOCATION_ASSERT(_config.messages_max > 0);
+  SPOTCHECK_ASSERT(_config.poll_interval_us > 0);
+  SPOTCHECK_ASSERT(_config.messages_max > 0);
 }
 
 Dispatcher::~Dispatcher() {
@@ -46,7 +46,7 @@ Dispatcher::~Dispatcher() {
 }
 
 void Dispatcher::start() {
-  LOCATION_ASSERT(!_running);
+  SPOTCHECK_ASSERT(!_running);
   _running = true;
   _stop_requested = false;
   _platform.tasks.spawn("dispatcher", [this] { loop(); });
@@ -98,7 +98,7 @@ void Dispatcher::dispatch(platform::RoutingId from, Command command) {
 }
 
 void Dispatcher::deliver_reply(platform::RoutingId from, Command reply) {
-  LOCATION_ASSERT(std::holds_alternative<FinalResultReply>(reply) || std::holds_alternative<InstanceSpotReply>(reply));
+  SPOTCHECK_ASSERT(std::holds_alternative<FinalResultReply>(reply) || std::holds_alternative<InstanceSpotReply>(reply));
   const ReplyView view = view_of(reply);
   auto it = _calls.find(view.request);
   if (it == _calls.end() || it->second.reply.has_value() || it->second.taken ||
@@ -118,13 +118,13 @@ void Dispatcher::send(platform::RoutingId to, const Command& command) {
 }
 
 Dispatcher::PendingCall Dispatcher::open_call(CommandCode reply_code) {
-  LOCATION_ASSERT(reply_code == CommandCode::kFinalResult || reply_code == CommandCode::kInstanceSpotReply);
-  LOCATION_ASSERT(_calls.size() < _config.open_calls_max);
+  SPOTCHECK_ASSERT(reply_code == CommandCode::kFinalResult || reply_code == CommandCode::kInstanceSpotReply);
+  SPOTCHECK_ASSERT(_calls.size() < _config.open_calls_max);
   const std::uint64_t request = _next_request;
   ++_next_request;
   auto [it, inserted] = _calls.emplace(request, Call{_platform.tasks.make_gate(), reply_code, std::nullopt, false});
-  LOCATION_ASSERT(inserted);
-  LOCATION_ASSERT(!it->second.gate->is_open());
+  SPOTCHECK_ASSERT(inserted);
+  SPOTCHECK_ASSERT(!it->second.gate->is_open());
   return PendingCall(this, request);
 }
 
@@ -147,7 +147,7 @@ std::optional<FinalResultReply> Dispatcher::PendingCall::wait(platform::TimeUs d
     return std::nullopt;
   }
   FinalResultReply out = std::get<FinalResultReply>(std::move(*reply));
-  LOCATION_ASSERT(out.request == _request);
+  SPOTCHECK_ASSERT(out.request == _request);
   return out;
 }
 
@@ -157,15 +157,15 @@ std::optional<InstanceSpotReply> Dispatcher::PendingCall::wait_instance(platform
     return std::nullopt;
   }
   InstanceSpotReply out = std::get<InstanceSpotReply>(std::move(*reply));
-  LOCATION_ASSERT(out.request == _request);
+  SPOTCHECK_ASSERT(out.request == _request);
   return out;
 }
 
 std::optional<Command> Dispatcher::PendingCall::wait_reply(platform::TimeUs deadline_us, CommandCode reply_code) {
-  LOCATION_ASSERT(_dispatcher != nullptr);
+  SPOTCHECK_ASSERT(_dispatcher != nullptr);
   auto it = _dispatcher->_calls.find(_request);
-  LOCATION_ASSERT(it != _dispatcher->_calls.end());
-  LOCATION_ASSERT(it->second.reply_code == reply_code);
+  SPOTCHECK_ASSERT(it != _dispatcher->_calls.end());
+  SPOTCHECK_ASSERT(it->second.reply_code == reply_code);
   if (it->second.taken) {
     return std::nullopt;
   }
@@ -173,7 +173,7 @@ std::optional<Command> Dispatcher::PendingCall::wait_reply(platform::TimeUs dead
     // The gate outlives the wait: the entry is erased only by close(), on this task.
     it->second.gate->wait_until(deadline_us);
     it = _dispatcher->_calls.find(_request);
-    LOCATION_ASSERT(it != _dispatcher->_calls.end());
+    SPOTCHECK_ASSERT(it != _dispatcher->_calls.end());
   }
   if (!it->second.reply.has_value()) {
     return std::nullopt;
@@ -181,7 +181,7 @@ std::optional<Command> Dispatcher::PendingCall::wait_reply(platform::TimeUs dead
   it->second.taken = true;
   std::optional<Command> reply = std::move(it->second.reply);
   it->second.reply.reset();
-  LOCATION_ASSERT(code_of(*reply) == reply_code);
+  SPOTCHECK_ASSERT(code_of(*reply) == reply_code);
   return reply;
 }
 

@@ -1,7 +1,7 @@
 #include "impl/location/messaging/operation_id.h"
 
 #include "impl/bytes/hex.h"
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::location::messaging {
 
@@ -30,7 +30,7 @@ OperationId OperationId::random(platform::Random& random) {
     id.high = random.next_u64();
     id.low = random.next_u64();
   }
-  LOCATION_ASSERT(!id.empty());
+  SPOTCHECK_ASSERT(!id.empty());
   return id;
 }
 
@@ -39,7 +39,7 @@ std::string OperationId::hex() const {
   out.reserve(32);
   bytes::append_hex64(out, high);
   bytes::append_hex64(out, low);
-  LOCATION_ASSERT(out.size() == 32);
+  SPOTCHECK_ASSERT(out.size() == 32);
   return out;
 }
 

@@ -4,7 +4,7 @@
 #include <variant>
 
 #include "impl/location/authority/capacity.h"
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/events/event_names.h"
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
@@ -17,7 +17,7 @@ using platform::Field;
 
 bool is_placement_candidate(const NodeView& node, const PlacementRequest& request) {
   const records::MeshNodeDescriptorRecord& descriptor = node.descriptor;
-  LOCATION_ASSERT(descriptor.placement_weight <= records::kWeightMax);
+  SPOTCHECK_ASSERT(descriptor.placement_weight <= records::kWeightMax);
   if (!node.lease_valid || descriptor.state != records::DescriptorState::kServing ||
       descriptor.object_role != records::ObjectRole::kServer || descriptor.placement_weight == 0) {
     return false;
@@ -43,7 +43,7 @@ std::optional<std::size_t> choose_weighted(std::span<const std::uint32_t> weight
                                            platform::Random& random) {
   std::uint64_t total = 0;
   for (const std::uint32_t weight : weights) {
-    LOCATION_ASSERT(weight <= records::kWeightMax);
+    SPOTCHECK_ASSERT(weight <= records::kWeightMax);
     total += weight;
   }
   if (total == 0) {
@@ -52,12 +52,12 @@ std::optional<std::size_t> choose_weighted(std::span<const std::uint32_t> weight
   std::uint64_t point = random.below(total);
   for (std::size_t i = 0; i < weights.size(); ++i) {
     if (point < weights[i]) {
-      LOCATION_ASSERT(weights[i] > 0);
+      SPOTCHECK_ASSERT(weights[i] > 0);
       return i;
     }
     point -= weights[i];
   }
-  LOCATION_ASSERT(false && "the drawn point lies inside the total weight");
+  SPOTCHECK_ASSERT(false && "the drawn point lies inside the total weight");
   return std::nullopt;
 }
 
@@ -136,8 +136,8 @@ Result<NodeView> choose_placement_target(store::LocationStore& store, platform::
                                                   request.stable_type);
   }
   const NodeView& target = nodes[candidates[*chosen]];
-  LOCATION_ASSERT(target.lease_valid);
-  LOCATION_ASSERT(target.descriptor.placement_weight > 0);
+  SPOTCHECK_ASSERT(target.lease_valid);
+  SPOTCHECK_ASSERT(target.descriptor.placement_weight > 0);
   std::int64_t total_weight = 0;
   for (const std::uint32_t weight : weights) {
     total_weight += weight;

@@ -4,7 +4,7 @@
 #include <variant>
 
 #include "impl/location/authority/authority_snapshot.h"
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 #include "impl/location/events/event_names.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/authority_record.h"
@@ -86,7 +86,7 @@ Result<SweepReport> sweep_owner_authority(store::LocationStore& store, platform:
   report.candidates = rows.size();
   for (const auto& [key, listed_version] : rows) {
     const std::optional<AuthorityKey> authority_key = parse_authority_key(key);
-    LOCATION_ASSERT(authority_key.has_value());
+    SPOTCHECK_ASSERT(authority_key.has_value());
     Result<AuthorityRead> current = authority.read(*authority_key);
     if (!current.ok()) {
       ++report.failed;
@@ -97,8 +97,8 @@ Result<SweepReport> sweep_owner_authority(store::LocationStore& store, platform:
       ++report.changed;  // only a row unchanged since the list is ours to delete
       continue;
     }
-    LOCATION_ASSERT(snapshot->record.owner_id == own.owner_id);
-    LOCATION_ASSERT(snapshot->record.owner_lease_generation == own.lease_generation);
+    SPOTCHECK_ASSERT(snapshot->record.owner_id == own.owner_id);
+    SPOTCHECK_ASSERT(snapshot->record.owner_lease_generation == own.lease_generation);
     Result<Done> removed = authority.sweep_remove(*snapshot);
     if (removed.ok()) {
       ++report.deleted;
@@ -108,7 +108,7 @@ Result<SweepReport> sweep_owner_authority(store::LocationStore& store, platform:
       ++report.failed;
     }
   }
-  LOCATION_ASSERT(report.deleted + report.changed + report.failed == report.candidates);
+  SPOTCHECK_ASSERT(report.deleted + report.changed + report.failed == report.candidates);
   platform.events.emit(events::kSweepFinished,
                        {Field::str("owner", own.owner_id),
                         Field::num("lease_gen", static_cast<std::int64_t>(own.lease_generation)),

@@ -1,16 +1,16 @@
 #include "impl/store/memory/live_scans.h"
 
-#include "impl/store/memory/check.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::store::memory {
 
 LiveScans::LiveScans(std::int64_t ttl_ms, std::size_t max_live) : _ttl_ms(ttl_ms), _max_live(max_live) {
-  MEMSTORE_ASSERT(_ttl_ms > 0);
-  MEMSTORE_ASSERT(_max_live > 0);
+  SPOTCHECK_ASSERT_ABORT(_ttl_ms > 0);
+  SPOTCHECK_ASSERT_ABORT(_max_live > 0);
 }
 
 bool LiveScans::expired(const LiveScan& scan, StoreNowMs now_ms) const {
-  MEMSTORE_ASSERT(now_ms >= scan.last_used_ms);
+  SPOTCHECK_ASSERT_ABORT(now_ms >= scan.last_used_ms);
   return now_ms - scan.last_used_ms > _ttl_ms;
 }
 
@@ -26,13 +26,13 @@ LiveScan& LiveScans::begin(CommitSeq snapshot, const Key& start, const Key& end,
     }
     _scans.erase(victim);
   }
-  MEMSTORE_ASSERT(_scans.size() < _max_live);
+  SPOTCHECK_ASSERT_ABORT(_scans.size() < _max_live);
   if (!_scans.empty()) {
-    MEMSTORE_ASSERT(_scans.rbegin()->second.snapshot <= snapshot);
+    SPOTCHECK_ASSERT_ABORT(_scans.rbegin()->second.snapshot <= snapshot);
   }
   const std::uint64_t scan_id = _next_scan_id++;
   auto [it, inserted] = _scans.emplace(scan_id, LiveScan{scan_id, snapshot, start, end, now_ms});
-  MEMSTORE_ASSERT(inserted);
+  SPOTCHECK_ASSERT_ABORT(inserted);
   return it->second;
 }
 
@@ -54,7 +54,7 @@ LiveScan* LiveScans::resume(std::uint64_t scan_id, const Key& start, const Key& 
 
 void LiveScans::finish(std::uint64_t scan_id) {
   const std::size_t erased = _scans.erase(scan_id);
-  MEMSTORE_ASSERT(erased == 1);
+  SPOTCHECK_ASSERT_ABORT(erased == 1);
 }
 
 void LiveScans::expire(StoreNowMs now_ms) {
@@ -65,7 +65,7 @@ void LiveScans::expire(StoreNowMs now_ms) {
       ++it;
     }
   }
-  MEMSTORE_ASSERT(_scans.size() <= _max_live);
+  SPOTCHECK_ASSERT_ABORT(_scans.size() <= _max_live);
 }
 
 std::optional<CommitSeq> LiveScans::oldest_snapshot() const {

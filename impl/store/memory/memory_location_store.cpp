@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "impl/store/memory/check.h"
+#include "impl/check/check.h"
 #include "impl/store/memory/counter_codec.h"
 
 namespace spotcheck::store::memory {
@@ -32,7 +32,7 @@ MemoryLocationStore::MemoryLocationStore(StoreClock clock, MemoryStoreOptions op
       _options(options),
       _scans(options.scan_continuation_ttl_ms, options.max_live_scans),
       _tokens(options.continuation_key_seed) {
-  MEMSTORE_ASSERT(static_cast<bool>(_clock));
+  SPOTCHECK_ASSERT_ABORT(static_cast<bool>(_clock));
 }
 
 StoreNowMs MemoryLocationStore::now() {
@@ -42,13 +42,13 @@ StoreNowMs MemoryLocationStore::now() {
 
 CommitSeq MemoryLocationStore::prune_floor() const {
   const CommitSeq floor = _scans.oldest_snapshot().value_or(_last_commit);
-  MEMSTORE_ASSERT(floor <= _last_commit);
+  SPOTCHECK_ASSERT_ABORT(floor <= _last_commit);
   return floor;
 }
 
 void MemoryLocationStore::release_unneeded_revisions() {
   const CommitSeq floor = prune_floor();
-  MEMSTORE_ASSERT(floor >= _pruned_floor);  // snapshots only get newer
+  SPOTCHECK_ASSERT_ABORT(floor >= _pruned_floor);  // snapshots only get newer
   if (floor > _pruned_floor) {
     _records.prune(floor);
     _pruned_floor = floor;
@@ -64,8 +64,8 @@ ReadResult MemoryLocationStore::read(const Key& key, DeadlineUs /*deadline_us*/)
   if (!record.has_value()) {
     return Missing{now_ms};
   }
-  MEMSTORE_ASSERT(record->version.value != 0);
-  MEMSTORE_ASSERT(record->version.value <= _last_version);
+  SPOTCHECK_ASSERT_ABORT(record->version.value != 0);
+  SPOTCHECK_ASSERT_ABORT(record->version.value <= _last_version);
   return Found{*record->value, record->version, now_ms};
 }
 
@@ -149,10 +149,10 @@ WriteResult MemoryLocationStore::write(const WriteRequest& request, DeadlineUs /
     applied.outcomes.push_back(outcome);
   }
   if (plan.size() < request.mutations.size()) {
-    MEMSTORE_ASSERT(_faults.partial_write_on_bound_exceeded);
+    SPOTCHECK_ASSERT_ABORT(_faults.partial_write_on_bound_exceeded);
     return Conflict{Conflict::Reason::kBoundExceeded, plan.size(), now_ms};
   }
-  MEMSTORE_ASSERT(applied.outcomes.size() == request.mutations.size());
+  SPOTCHECK_ASSERT_ABORT(applied.outcomes.size() == request.mutations.size());
   return applied;
 }
 
@@ -179,10 +179,10 @@ ScanResult MemoryLocationStore::scan(const ScanRequest& request, DeadlineUs /*de
       release_unneeded_revisions();
       return ScanExpired{now_ms};
     }
-    MEMSTORE_ASSERT(position->last_key >= request.start);
+    SPOTCHECK_ASSERT_ABORT(position->last_key >= request.start);
     after = position->last_key;
   }
-  MEMSTORE_ASSERT(live != nullptr);
+  SPOTCHECK_ASSERT_ABORT(live != nullptr);
 
   ScanPage page;
   page.now_ms = now_ms;
@@ -199,17 +199,17 @@ ScanResult MemoryLocationStore::scan(const ScanRequest& request, DeadlineUs /*de
       more = true;
       return false;
     }
-    MEMSTORE_ASSERT(!after.has_value() || *after < key);
+    SPOTCHECK_ASSERT_ABORT(!after.has_value() || *after < key);
     page_bytes += entry_bytes;
     page.entries.push_back(ScanEntry{key, *record.value, record.version});
     return true;
   });
-  MEMSTORE_ASSERT(page.entries.size() <= request.max_entries);
-  MEMSTORE_ASSERT(!more || !page.entries.empty());
+  SPOTCHECK_ASSERT_ABORT(page.entries.size() <= request.max_entries);
+  SPOTCHECK_ASSERT_ABORT(!more || !page.entries.empty());
   if (more) {
     page.continuation = _tokens.encode(ScanPosition{live->scan_id, page.entries.back().key},
                                        request.start, request.end);
-    MEMSTORE_ASSERT(page.continuation->size() <= kMaxContinuationBytes);
+    SPOTCHECK_ASSERT_ABORT(page.continuation->size() <= kMaxContinuationBytes);
   } else {
     _scans.finish(live->scan_id);
     release_unneeded_revisions();

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
-#include "impl/store/memory/check.h"
+#include "impl/check/check.h"
 #include "impl/store/spi/location_store.h"
 
 namespace spotcheck::store::memory {
 
 MemoryRelocationStore::MemoryRelocationStore(StoreClock clock) : _clock(std::move(clock)) {
-  MEMSTORE_ASSERT(static_cast<bool>(_clock));
+  SPOTCHECK_ASSERT_ABORT(static_cast<bool>(_clock));
 }
 
 StoreNowMs MemoryRelocationStore::now() {
@@ -19,7 +19,7 @@ StoreNowMs MemoryRelocationStore::now() {
 void MemoryRelocationStore::erase(std::map<Key, Payload>::iterator it) {
   if (it->second.expires_at_ms != kNeverExpires) {
     const std::size_t erased = _expiry.erase({it->second.expires_at_ms, it->first});
-    MEMSTORE_ASSERT(erased == 1);
+    SPOTCHECK_ASSERT_ABORT(erased == 1);
   }
   _payloads.erase(it);
 }
@@ -28,11 +28,11 @@ void MemoryRelocationStore::drop_expired(StoreNowMs now_ms) {
   // Bound: each iteration removes one payload.
   while (!_expiry.empty() && _expiry.begin()->first <= now_ms) {
     const auto it = _payloads.find(_expiry.begin()->second);
-    MEMSTORE_ASSERT(it != _payloads.end());
-    MEMSTORE_ASSERT(it->second.expires_at_ms == _expiry.begin()->first);
+    SPOTCHECK_ASSERT_ABORT(it != _payloads.end());
+    SPOTCHECK_ASSERT_ABORT(it->second.expires_at_ms == _expiry.begin()->first);
     erase(it);
   }
-  MEMSTORE_ASSERT(_expiry.size() <= _payloads.size());
+  SPOTCHECK_ASSERT_ABORT(_expiry.size() <= _payloads.size());
 }
 
 PutResult MemoryRelocationStore::put(const PayloadPut& request, DeadlineUs /*deadline_us*/) {
@@ -45,7 +45,7 @@ PutResult MemoryRelocationStore::put(const PayloadPut& request, DeadlineUs /*dea
   const StoreNowMs now_ms = now();
   drop_expired(now_ms);
   if (const auto it = _payloads.find(request.reference); it != _payloads.end()) {
-    MEMSTORE_ASSERT(it->second.expires_at_ms > now_ms);
+    SPOTCHECK_ASSERT_ABORT(it->second.expires_at_ms > now_ms);
     if (it->second.bytes == request.payload) {
       return Stored{true, now_ms};
     }
@@ -58,8 +58,8 @@ PutResult MemoryRelocationStore::put(const PayloadPut& request, DeadlineUs /*dea
     _expiry.emplace(expires_at_ms, request.reference);
   }
   const auto [it, inserted] = _payloads.emplace(request.reference, Payload{request.payload, expires_at_ms});
-  MEMSTORE_ASSERT(inserted);
-  MEMSTORE_ASSERT(it->second.expires_at_ms > now_ms);
+  SPOTCHECK_ASSERT_ABORT(inserted);
+  SPOTCHECK_ASSERT_ABORT(it->second.expires_at_ms > now_ms);
   return Stored{false, now_ms};
 }
 
@@ -73,7 +73,7 @@ GetResult MemoryRelocationStore::get(const Key& reference, DeadlineUs /*deadline
   if (it == _payloads.end()) {
     return PayloadMissing{now_ms};
   }
-  MEMSTORE_ASSERT(it->second.expires_at_ms > now_ms);
+  SPOTCHECK_ASSERT_ABORT(it->second.expires_at_ms > now_ms);
   return PayloadFound{it->second.bytes, now_ms};
 }
 
@@ -88,7 +88,7 @@ DeleteResult MemoryRelocationStore::remove(const Key& reference, DeadlineUs /*de
     return Deleted{false, now_ms};
   }
   erase(it);
-  MEMSTORE_ASSERT(_payloads.count(reference) == 0);
+  SPOTCHECK_ASSERT_ABORT(_payloads.count(reference) == 0);
   return Deleted{true, now_ms};
 }
 

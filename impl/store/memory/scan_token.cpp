@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "impl/store/memory/check.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::store::memory {
 
@@ -57,16 +57,16 @@ std::array<unsigned char, ScanTokenCodec::kMacBytes> ScanTokenCodec::mac(const B
   const unsigned char* result =
       HMAC(EVP_sha256(), _mac_key.data(), static_cast<int>(_mac_key.size()),
            reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest, &digest_bytes);
-  MEMSTORE_ASSERT(result != nullptr);
-  MEMSTORE_ASSERT(digest_bytes >= kMacBytes);
+  SPOTCHECK_ASSERT_ABORT(result != nullptr);
+  SPOTCHECK_ASSERT_ABORT(digest_bytes >= kMacBytes);
   std::array<unsigned char, kMacBytes> truncated{};
   std::memcpy(truncated.data(), digest, kMacBytes);
   return truncated;
 }
 
 Bytes ScanTokenCodec::encode(const ScanPosition& position, const Key& start, const Key& end) const {
-  MEMSTORE_ASSERT(!position.last_key.empty());
-  MEMSTORE_ASSERT(position.last_key.size() <= kMaxKeyBytes);
+  SPOTCHECK_ASSERT_ABORT(!position.last_key.empty());
+  SPOTCHECK_ASSERT_ABORT(position.last_key.size() <= kMaxKeyBytes);
   Bytes token(kMagic, sizeof(kMagic));
   append_u64(token, position.scan_id);
   token.push_back(static_cast<char>((position.last_key.size() >> 8) & 0xffU));
@@ -74,7 +74,7 @@ Bytes ScanTokenCodec::encode(const ScanPosition& position, const Key& start, con
   token.append(position.last_key);
   const auto tag = mac(token, start, end);
   token.append(reinterpret_cast<const char*>(tag.data()), tag.size());
-  MEMSTORE_ASSERT(token.size() <= kMaxTokenBytes);
+  SPOTCHECK_ASSERT_ABORT(token.size() <= kMaxTokenBytes);
   return token;
 }
 

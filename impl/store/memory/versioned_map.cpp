@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "impl/store/memory/check.h"
+#include "impl/check/check.h"
 
 namespace spotcheck::store::memory {
 
 const VersionedMap::Revision* VersionedMap::visible(const History& history, CommitSeq at) {
-  MEMSTORE_ASSERT(!history.empty());
+  SPOTCHECK_ASSERT_ABORT(!history.empty());
   // Newest revision with seq <= at. Histories are short (one revision unless snapshots live).
   for (auto it = history.rbegin(); it != history.rend(); ++it) {
     if (it->seq <= at) {
@@ -22,7 +22,7 @@ std::optional<Record> VersionedMap::current(const Key& key) const {
   if (it == _histories.end()) {
     return std::nullopt;
   }
-  MEMSTORE_ASSERT(!it->second.empty());
+  SPOTCHECK_ASSERT_ABORT(!it->second.empty());
   return it->second.back().record;
 }
 
@@ -40,13 +40,13 @@ std::optional<Record> VersionedMap::as_of(const Key& key, CommitSeq at) const {
 
 void VersionedMap::apply(const Key& key, CommitSeq seq, std::optional<Record> record,
                          CommitSeq prune_floor) {
-  MEMSTORE_ASSERT(seq >= _last_seq);
-  MEMSTORE_ASSERT(seq > 0);
-  MEMSTORE_ASSERT(prune_floor <= seq);
+  SPOTCHECK_ASSERT_ABORT(seq >= _last_seq);
+  SPOTCHECK_ASSERT_ABORT(seq > 0);
+  SPOTCHECK_ASSERT_ABORT(prune_floor <= seq);
   _last_seq = seq;
   if (record.has_value()) {
-    MEMSTORE_ASSERT(record->value != nullptr);
-    MEMSTORE_ASSERT(record->version.value != 0);
+    SPOTCHECK_ASSERT_ABORT(record->value != nullptr);
+    SPOTCHECK_ASSERT_ABORT(record->version.value != 0);
   }
   auto it = _histories.find(key);
   if (it == _histories.end()) {
@@ -55,7 +55,7 @@ void VersionedMap::apply(const Key& key, CommitSeq seq, std::optional<Record> re
     }
     it = _histories.emplace(key, History{}).first;
   } else {
-    MEMSTORE_ASSERT(it->second.back().seq < seq);  // each key at most once per commit
+    SPOTCHECK_ASSERT_ABORT(it->second.back().seq < seq);  // each key at most once per commit
     if (!record.has_value() && !it->second.back().record.has_value()) {
       return;  // already deleted
     }
@@ -71,7 +71,7 @@ void VersionedMap::apply(const Key& key, CommitSeq seq, std::optional<Record> re
 
 bool VersionedMap::prune_key(std::map<Key, History>::iterator it, CommitSeq prune_floor) {
   History& history = it->second;
-  MEMSTORE_ASSERT(!history.empty());
+  SPOTCHECK_ASSERT_ABORT(!history.empty());
   // Index of the newest revision at or below the floor: everything older is invisible to every
   // live snapshot (all are >= floor) and to the current state.
   std::size_t keep_from = 0;
@@ -87,7 +87,7 @@ bool VersionedMap::prune_key(std::map<Key, History>::iterator it, CommitSeq prun
   }
   if (keep_from > 0) {
     history.erase(history.begin(), history.begin() + static_cast<std::ptrdiff_t>(keep_from));
-    MEMSTORE_ASSERT(_revision_count >= keep_from);
+    SPOTCHECK_ASSERT_ABORT(_revision_count >= keep_from);
     _revision_count -= keep_from;
   }
   if (history.empty()) {
@@ -99,18 +99,18 @@ bool VersionedMap::prune_key(std::map<Key, History>::iterator it, CommitSeq prun
 }
 
 void VersionedMap::prune(CommitSeq prune_floor) {
-  MEMSTORE_ASSERT(prune_floor <= _last_seq);
+  SPOTCHECK_ASSERT_ABORT(prune_floor <= _last_seq);
   // Bound: one pass over the keys that hold old revisions.
   for (auto key_it = _keys_with_old_revisions.begin(); key_it != _keys_with_old_revisions.end();) {
     auto it = _histories.find(*key_it);
-    MEMSTORE_ASSERT(it != _histories.end());
+    SPOTCHECK_ASSERT_ABORT(it != _histories.end());
     if (prune_key(it, prune_floor)) {
       ++key_it;
     } else {
       key_it = _keys_with_old_revisions.erase(key_it);
     }
   }
-  MEMSTORE_ASSERT(_keys_with_old_revisions.size() <= _histories.size());
+  SPOTCHECK_ASSERT_ABORT(_keys_with_old_revisions.size() <= _histories.size());
 }
 
 }  // namespace spotcheck::store::memory

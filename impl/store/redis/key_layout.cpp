@@ -1,7 +1,8 @@
 #include "impl/store/redis/key_layout.h"
 
 #include <array>
-#include <cassert>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::store::redis {
 
@@ -16,12 +17,12 @@ constexpr std::array<std::string_view, 4> kPrefixes = {"rec:", "hist:", "old:", 
 }  // namespace
 
 std::string record_key(std::string_view key_namespace, const Key& key) {
-  assert(!key_namespace.empty());
+  SPOTCHECK_ASSERT(!key_namespace.empty());
   return std::string(key_namespace) + "rec:" + sha256_hex(key);
 }
 
 std::string relocation_key(std::string_view key_namespace, const Key& reference) {
-  assert(!key_namespace.empty());
+  SPOTCHECK_ASSERT(!key_namespace.empty());
   return std::string(key_namespace) + "reloc:" + sha256_hex(reference);
 }
 
@@ -47,7 +48,7 @@ std::string index_bound(const Key& key) {
 std::string index_member(const Key& key) { return index_member(key, sha256_hex(key)); }
 
 std::string index_member(const Key& key, std::string_view key_sha) {
-  assert(key_sha.size() == kSha256HexBytes);
+  SPOTCHECK_ASSERT(key_sha.size() == kSha256HexBytes);
   std::string member = index_bound(key);
   member.append(key_sha);
   return member;

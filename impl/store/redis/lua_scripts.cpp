@@ -1,6 +1,7 @@
 #include "impl/store/redis/lua_scripts.h"
 
-#include <cassert>
+#include "impl/check/check.h"
+
 
 namespace spotcheck::store::redis {
 
@@ -41,7 +42,7 @@ std::array<std::string, kScriptCount> build_all() {
   texts[static_cast<std::size_t>(ScriptId::kRelocationDelete)] =
       compose(kWriteShebang, lua_sources::kRelocationDelete);
   for ([[maybe_unused]] const std::string& text : texts) {
-    assert(text.size() > lua_sources::kCommon.size());
+    SPOTCHECK_ASSERT(text.size() > lua_sources::kCommon.size());
   }
   return texts;
 }
@@ -69,7 +70,7 @@ std::string_view script_name(ScriptId id) {
 const std::string& script_text(ScriptId id) {
   static const std::array<std::string, kScriptCount> texts = build_all();
   const auto index = static_cast<std::size_t>(id);
-  assert(index < kScriptCount);
+  SPOTCHECK_ASSERT(index < kScriptCount);
   return texts[index];
 }
 

@@ -5,9 +5,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 #include <cerrno>
 #include <vector>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::store::redis {
 
@@ -17,7 +18,7 @@ constexpr platform::TimeUs kMinTimeoutUs = 1'000;
 constexpr std::size_t kMaxArgs = 4096;
 
 timeval to_timeval(platform::TimeUs timeout_us) {
-  assert(timeout_us > 0);
+  SPOTCHECK_ASSERT(timeout_us > 0);
   timeval tv{};
   tv.tv_sec = static_cast<time_t>(timeout_us / platform::kMicrosPerSecond);
   tv.tv_usec = static_cast<suseconds_t>(timeout_us % platform::kMicrosPerSecond);
@@ -40,7 +41,7 @@ std::string_view reply_text(const redisReply* reply) {
 
 RedisConnection::RedisConnection(RedisUrl url, platform::TimeUs connect_timeout_us)
     : _url(std::move(url)), _connect_timeout_us(connect_timeout_us) {
-  assert(_connect_timeout_us > 0);
+  SPOTCHECK_ASSERT(_connect_timeout_us > 0);
 }
 
 RedisConnection::~RedisConnection() { drop(); }
@@ -54,7 +55,7 @@ void RedisConnection::drop() {
 }
 
 bool RedisConnection::peer_closed() const {
-  assert(_context != nullptr);
+  SPOTCHECK_ASSERT(_context != nullptr);
   // Between request/reply pairs nothing may be readable: readable means EOF, reset or junk.
   pollfd pfd{};
   pfd.fd = _context->fd;
@@ -64,7 +65,7 @@ bool RedisConnection::peer_closed() const {
 }
 
 bool RedisConnection::set_timeout(platform::TimeUs timeout_us) {
-  assert(_context != nullptr);
+  SPOTCHECK_ASSERT(_context != nullptr);
   // Millisecond granularity keeps the setsockopt calls rare when deadlines barely move.
   const platform::TimeUs rounded_us = std::max(kMinTimeoutUs, timeout_us / kMinTimeoutUs * kMinTimeoutUs);
   if (rounded_us == _timeout_set_us) {
@@ -78,9 +79,9 @@ bool RedisConnection::set_timeout(platform::TimeUs timeout_us) {
 }
 
 CallResult RedisConnection::raw_call(std::span<const std::string_view> argv) {
-  assert(_context != nullptr);
-  assert(!argv.empty());
-  assert(argv.size() <= kMaxArgs);
+  SPOTCHECK_ASSERT(_context != nullptr);
+  SPOTCHECK_ASSERT(!argv.empty());
+  SPOTCHECK_ASSERT(argv.size() <= kMaxArgs);
   std::vector<const char*> pointers;
   std::vector<size_t> lengths;
   pointers.reserve(argv.size());
@@ -162,7 +163,7 @@ std::string RedisConnection::ensure_connected(platform::TimeUs timeout_us) {
       return message;
     }
   }
-  assert(_context != nullptr);
+  SPOTCHECK_ASSERT(_context != nullptr);
   return {};
 }
 

@@ -1,11 +1,11 @@
 #include "impl/store/redis/redis_location_store.h"
 
 #include <array>
-#include <cassert>
 #include <deque>
 #include <string_view>
 #include <vector>
 
+#include "impl/check/check.h"
 #include "impl/store/redis/reply_parse.h"
 #include "impl/store/redis/scan_token.h"
 
@@ -43,7 +43,7 @@ class ArgList {
 }  // namespace
 
 RedisLocationStore::RedisLocationStore(std::shared_ptr<RedisSession> session) : _session(std::move(session)) {
-  assert(_session != nullptr);
+  SPOTCHECK_ASSERT(_session != nullptr);
 }
 
 ReadResult RedisLocationStore::read(const Key& key, DeadlineUs deadline_us) {
@@ -121,7 +121,7 @@ WriteResult RedisLocationStore::write(const WriteRequest& request, DeadlineUs de
       args.add(std::to_string(increment.max));
     }
   }
-  assert(args.views().size() ==
+  SPOTCHECK_ASSERT(args.views().size() ==
          2 + request.conditions.size() * kWriteArgsPerCondition + request.mutations.size() * kWriteArgsPerMutation);
 
   const ScriptCall call = _session->eval(ScriptId::kWrite, {}, args.views(), deadline_us);
@@ -144,7 +144,7 @@ WriteResult RedisLocationStore::write(const WriteRequest& request, DeadlineUs de
     conflict.reason = reason == "b" ? Conflict::Reason::kBoundExceeded : Conflict::Reason::kVersionMismatch;
     conflict.index = static_cast<std::size_t>(*index);
     conflict.now_ms = *now_ms;
-    assert(conflict.reason == Conflict::Reason::kBoundExceeded ? conflict.index < request.mutations.size()
+    SPOTCHECK_ASSERT(conflict.reason == Conflict::Reason::kBoundExceeded ? conflict.index < request.mutations.size()
                                                                : conflict.index < request.conditions.size());
     return conflict;
   }
@@ -167,7 +167,7 @@ WriteResult RedisLocationStore::write(const WriteRequest& request, DeadlineUs de
       return bad_reply("write");
     }
     const bool is_delete = std::holds_alternative<Delete>(request.mutations[i]);
-    assert(is_delete == (*version == 0));
+    SPOTCHECK_ASSERT(is_delete == (*version == 0));
     (void)is_delete;
     applied.outcomes.push_back(MutationOutcome{StoreVersion{*version}, *counter});
   }
@@ -237,7 +237,7 @@ ScanResult RedisLocationStore::scan(const ScanRequest& request, DeadlineUs deadl
     if (!key || !version || *version == 0 || *version > *snapshot) {
       return bad_reply("scan");
     }
-    assert(page.entries.empty() || page.entries.back().key < *key);
+    SPOTCHECK_ASSERT(page.entries.empty() || page.entries.back().key < *key);
     page.entries.push_back(ScanEntry{std::move(*key), Bytes(reply_text(reply_element(reply, at + 1))), StoreVersion{*version}});
   }
   if (!done) {

@@ -1,8 +1,8 @@
 #include "impl/store/redis/redis_relocation_store.h"
 
 #include <array>
-#include <cassert>
 
+#include "impl/check/check.h"
 #include "impl/store/redis/reply_parse.h"
 #include "impl/store/spi/location_store.h"  // validate_key
 
@@ -22,7 +22,7 @@ Result from_write_failure(const ScriptCall& call) {
 }  // namespace
 
 RedisRelocationStore::RedisRelocationStore(std::shared_ptr<RedisSession> session) : _session(std::move(session)) {
-  assert(_session != nullptr);
+  SPOTCHECK_ASSERT(_session != nullptr);
 }
 
 PutResult RedisRelocationStore::put(const PayloadPut& request, DeadlineUs deadline_us) {

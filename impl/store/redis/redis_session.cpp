@@ -4,10 +4,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 #include <csignal>
 #include <limits>
 #include <vector>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::store::redis {
 
@@ -139,13 +140,13 @@ std::string RedisSession::load_script(ScriptId script) {
            " failed: " + why;
   }
   _script_sha1[static_cast<std::size_t>(script)] = std::string(reply_text(r.reply.get()));
-  assert(_script_sha1[static_cast<std::size_t>(script)].size() == 40);
+  SPOTCHECK_ASSERT(_script_sha1[static_cast<std::size_t>(script)].size() == 40);
   return {};
 }
 
 ScriptCall RedisSession::eval(ScriptId script, std::span<const std::string_view> keys,
                               std::span<const std::string_view> args, DeadlineUs deadline_us) {
-  assert(keys.size() <= kMaxKeysPerCall);
+  SPOTCHECK_ASSERT(keys.size() <= kMaxKeysPerCall);
   const std::string key_count = std::to_string(keys.size());
   std::vector<std::string_view> argv;
   argv.reserve(4 + keys.size() + args.size());
@@ -176,7 +177,7 @@ ScriptCall RedisSession::eval(ScriptId script, std::span<const std::string_view>
       out.message = std::move(r.message);
       return out;
     }
-    assert(r.reply != nullptr);
+    SPOTCHECK_ASSERT(r.reply != nullptr);
     if (r.reply->type != REDIS_REPLY_ERROR) {
       out.reply = std::move(r.reply);
       return out;
@@ -196,7 +197,7 @@ ScriptCall RedisSession::eval(ScriptId script, std::span<const std::string_view>
     out.message = "redis " + std::string(script_name(script)) + " script: " + std::string(error);
     return out;
   }
-  assert(false && "unreachable: the retry loop returns");
+  SPOTCHECK_ASSERT(false && "unreachable: the retry loop returns");
   return ScriptCall{nullptr, CallFailure::kNotSent, false, false, "script retry loop ended"};
 }
 
@@ -320,7 +321,7 @@ std::string RedisSession::scan_namespace(
     keys.reserve(batch->elements);
     for (std::size_t i = 0; i < batch->elements; ++i) {
       keys.push_back(reply_text(batch->element[i]));
-      assert(starts_with(keys.back(), _options.key_namespace));
+      SPOTCHECK_ASSERT(starts_with(keys.back(), _options.key_namespace));
     }
     if (std::string error = page(keys); !error.empty()) {
       return error;

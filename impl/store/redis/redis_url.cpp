@@ -1,9 +1,9 @@
 #include "impl/store/redis/redis_url.h"
 
-#include <cassert>
 #include <charconv>
 
 #include "impl/bytes/hex.h"
+#include "impl/check/check.h"
 #include "impl/json_guard/json_guard.h"
 
 namespace spotcheck::store::redis {
@@ -207,8 +207,8 @@ RedisUrlParse parse(std::string_view text, bool quote) {
     }
     url.port = *port;
   }
-  assert(!url.host.empty());
-  assert(url.port > 0);
+  SPOTCHECK_ASSERT(!url.host.empty());
+  SPOTCHECK_ASSERT(url.port > 0);
   RedisUrlParse out;
   out.url = std::move(url);
   return out;

@@ -1,8 +1,8 @@
 #include "impl/store/redis/reply_parse.h"
 
-#include <cassert>
 #include <charconv>
 
+#include "impl/check/check.h"
 #include "impl/store/redis/redis_session.h"
 
 namespace spotcheck::store::redis {
@@ -68,7 +68,7 @@ StoreError read_side_error(const ScriptCall& call) {
     case CallFailure::kNone:
       break;
   }
-  assert(call.refused);
+  SPOTCHECK_ASSERT(call.refused);
   return StoreError{call.refused_unapplied ? StoreErrorKind::kUnavailable : StoreErrorKind::kInternal, call.message};
 }
 
@@ -84,7 +84,7 @@ std::variant<StoreError, Indeterminate> write_side_failure(const ScriptCall& cal
     case CallFailure::kNone:
       break;
   }
-  assert(call.refused);
+  SPOTCHECK_ASSERT(call.refused);
   // A refusal is an error reply: either the script never ran (BUSY, OOM, ...), or it stopped
   // on a check before its first mutation (the scripts mutate only after every check).
   return StoreError{call.refused_unapplied ? StoreErrorKind::kUnavailable : StoreErrorKind::kInternal, call.message};

@@ -5,7 +5,8 @@
 #include <openssl/hmac.h>
 
 #include <array>
-#include <cassert>
+
+#include "impl/check/check.h"
 
 namespace spotcheck::store::redis {
 
@@ -23,7 +24,7 @@ void put_u64(Bytes& out, std::uint64_t v) {
 }
 
 std::uint64_t get_u64(std::string_view in) {
-  assert(in.size() >= 8);
+  SPOTCHECK_ASSERT(in.size() >= 8);
   std::uint64_t v = 0;
   for (std::size_t i = 0; i < 8; ++i) {
     v = (v << 8U) | static_cast<unsigned char>(in[i]);
@@ -47,8 +48,8 @@ std::array<unsigned char, EVP_MAX_MD_SIZE> mac_of(std::string_view body, std::st
   unsigned int mac_len = 0;
   const unsigned char* ok = HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
                                  reinterpret_cast<const unsigned char*>(input.data()), input.size(), mac.data(), &mac_len);
-  assert(ok != nullptr);
-  assert(mac_len >= kMacBytes);
+  SPOTCHECK_ASSERT(ok != nullptr);
+  SPOTCHECK_ASSERT(mac_len >= kMacBytes);
   (void)ok;
   return mac;
 }
@@ -56,8 +57,8 @@ std::array<unsigned char, EVP_MAX_MD_SIZE> mac_of(std::string_view body, std::st
 }  // namespace
 
 Bytes encode_continuation(const ScanCursor& cursor, std::string_view secret, const ScanBinding& binding) {
-  assert(!secret.empty());
-  assert(cursor.last_key.size() <= kMaxKeyBytes);
+  SPOTCHECK_ASSERT(!secret.empty());
+  SPOTCHECK_ASSERT(cursor.last_key.size() <= kMaxKeyBytes);
   Bytes token;
   token.reserve(kHeaderBytes + cursor.last_key.size() + kMacBytes);
   token.push_back(kMagic);
@@ -69,7 +70,7 @@ Bytes encode_continuation(const ScanCursor& cursor, std::string_view secret, con
   token.append(cursor.last_key);
   const auto mac = mac_of(token, secret, binding);
   token.append(reinterpret_cast<const char*>(mac.data()), kMacBytes);
-  assert(token.size() <= kMaxContinuationBytes);
+  SPOTCHECK_ASSERT(token.size() <= kMaxContinuationBytes);
   return token;
 }
 

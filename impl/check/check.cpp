@@ -1,9 +1,10 @@
-#include "impl/location/check.h"
+#include "impl/check/check.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
-namespace spotcheck::location {
+namespace spotcheck::check {
 
 namespace {
 
@@ -11,20 +12,17 @@ namespace {
 thread_local AssertionHandler t_handler = nullptr;
 
 std::string describe(const char* condition, const char* file, int line) {
-  return std::string("location invariant failed: ") + condition + " (" + file + ":" +
-         std::to_string(line) + ")";
+  return std::string("invariant failed: ") + condition + " (" + file + ":" + std::to_string(line) + ")";
 }
 
 }  // namespace
 
 InvariantViolation::InvariantViolation(const char* condition, const char* file, int line)
-    : std::logic_error(describe(condition, file, line)),
-      _condition(condition),
-      _file(file),
-      _line(line) {}
+    : std::logic_error(describe(condition, file, line)), _condition(condition), _file(file), _line(line) {}
 
 void abort_on_invariant_failure(const char* condition, const char* file, int line) {
   std::fprintf(stderr, "%s\n", describe(condition, file, line).c_str());
+  std::fflush(stderr);
   std::abort();
 }
 
@@ -38,9 +36,7 @@ AssertionHandler set_assertion_handler(AssertionHandler handler) {
   return previous;
 }
 
-AssertionHandler assertion_handler() {
-  return t_handler != nullptr ? t_handler : &abort_on_invariant_failure;
-}
+AssertionHandler assertion_handler() { return t_handler != nullptr ? t_handler : &abort_on_invariant_failure; }
 
 namespace detail {
 
@@ -52,4 +48,4 @@ void assertion_failed(const char* condition, const char* file, int line) {
 
 }  // namespace detail
 
-}  // namespace spotcheck::location
+}  // namespace spotcheck::check
