@@ -30,8 +30,8 @@ struct ShrinkFlags {
   std::string out;
 };
 
-const scenarios::location::LocationScenario& find_location_scenario(const std::string& name) {
-  const auto* location = dynamic_cast<const scenarios::location::LocationScenario*>(&find_scenario(name));
+const scenarios::authority::AuthorityScenario& find_location_scenario(const std::string& name) {
+  const auto* location = dynamic_cast<const scenarios::authority::AuthorityScenario*>(&find_scenario(name));
   if (location == nullptr) {
     throw UsageError("shrink does not support scenario '" + name +
                      "' yet: only Location scenarios (default, authority-race, lease-pause, store-outage, churn, "

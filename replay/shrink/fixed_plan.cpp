@@ -20,7 +20,7 @@ TimeUs round_duration(TimeUs us) {
 
 }  // namespace
 
-faults::FaultPlan seed_fault_plan(const scenarios::location::LocationScenarioConfig& config, std::uint64_t seed,
+faults::FaultPlan seed_fault_plan(const scenarios::authority::AuthorityScenarioConfig& config, std::uint64_t seed,
                                   bool swarm) {
   faults::FaultPlan plan = config.plan(config.faults_stop_us);
   if (swarm) {
@@ -46,7 +46,7 @@ faults::FaultPlan round_to_millis(faults::FaultPlan plan) {
   return plan;
 }
 
-scenarios::location::LocationScenarioConfig with_fixed_plan(scenarios::location::LocationScenarioConfig config,
+scenarios::authority::AuthorityScenarioConfig with_fixed_plan(scenarios::authority::AuthorityScenarioConfig config,
                                                             const faults::FaultPlan& plan) {
   config.plan = [plan](TimeUs stop_us) {
     faults::FaultPlan p = plan;

@@ -5,18 +5,18 @@
 #include <cstdint>
 
 #include "faults/fault_plan.h"
-#include "scenarios/location/location_scenario.h"
+#include "scenarios/authority/authority_scenario.h"
 
 namespace spotcheck::replay {
 
 // The plan `seed` runs under: config.plan(faults_stop_us), or (swarm) the plan JudgedWorld draws
 // from the seed's "swarm" stream. faults_stop_us is the config's.
-faults::FaultPlan seed_fault_plan(const scenarios::location::LocationScenarioConfig& config, std::uint64_t seed,
+faults::FaultPlan seed_fault_plan(const scenarios::authority::AuthorityScenarioConfig& config, std::uint64_t seed,
                                   bool swarm);
 // Every duration rounded to the nearest whole millisecond (a window that was on stays on).
 faults::FaultPlan round_to_millis(faults::FaultPlan plan);
 // `config` running `plan` whatever its faults_stop_us becomes (as a scenario file's plan does).
-scenarios::location::LocationScenarioConfig with_fixed_plan(scenarios::location::LocationScenarioConfig config,
+scenarios::authority::AuthorityScenarioConfig with_fixed_plan(scenarios::authority::AuthorityScenarioConfig config,
                                                             const faults::FaultPlan& plan);
 
 }  // namespace spotcheck::replay

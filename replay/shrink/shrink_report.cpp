@@ -14,7 +14,7 @@ std::string violation_text(const scenarios::Violation& v) {
 
 }  // namespace
 
-std::string describe_config(const scenarios::location::LocationScenarioConfig& config) {
+std::string describe_config(const scenarios::authority::AuthorityScenarioConfig& config) {
   return "nodes " + std::to_string(config.node_count) + ", objects " + std::to_string(config.workload.object_count) +
          ", safety phase " + sim::seconds_short(config.faults_stop_us) + ", liveness " +
          sim::seconds_short(config.liveness_window_us) + ", traffic " + sim::seconds_short(config.workload.traffic_stop_us) +

@@ -11,7 +11,7 @@
 namespace spotcheck::replay {
 
 // "nodes 4, objects 6, safety phase 60s, liveness 40s, traffic 75s, faults: node-pause(gap=8s,max=30s)"
-std::string describe_config(const scenarios::location::LocationScenarioConfig& config);
+std::string describe_config(const scenarios::authority::AuthorityScenarioConfig& config);
 // One progress line: "  kept: node-pause gap 8s -> 16s (run 12)".
 std::string progress_line(const ShrinkProgress& progress);
 // The command that replays the written scenario file.

@@ -14,9 +14,9 @@ using faults::FaultKind;
 using faults::FaultPlan;
 using platform::TimeUs;
 using scenarios::Violation;
-using scenarios::location::LocationScenarioConfig;
+using scenarios::authority::AuthorityScenarioConfig;
 
-FaultPlan plan_of(const LocationScenarioConfig& config) { return config.plan(config.faults_stop_us); }
+FaultPlan plan_of(const AuthorityScenarioConfig& config) { return config.plan(config.faults_stop_us); }
 
 // The plan with one fault kind switched off.
 FaultPlan without(FaultPlan plan, FaultKind kind) {
@@ -72,7 +72,7 @@ FaultPlan without(FaultPlan plan, FaultKind kind) {
 
 ShrinkStepKind fault_off(FaultKind kind) {
   const std::string name = std::string(faults::to_string(kind)) + " off";
-  return {name, [kind, name](const LocationScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
+  return {name, [kind, name](const AuthorityScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
             const FaultPlan plan = plan_of(config);
             if (!plan.enabled(kind)) {
               return std::nullopt;
@@ -85,7 +85,7 @@ ShrinkStepKind fault_off(FaultKind kind) {
 ShrinkStepKind halve_probability(FaultKind kind, double FaultPlan::*field) {
   const std::string name = std::string(faults::to_string(kind)) + " halved";
   return {name,
-          [kind, field](const LocationScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
+          [kind, field](const AuthorityScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
             FaultPlan plan = plan_of(config);
             const double before = plan.*field;
             if (before / 2 < kProbabilityFloor) {
@@ -101,7 +101,7 @@ ShrinkStepKind halve_probability(FaultKind kind, double FaultPlan::*field) {
 // A window kind's mean gap doubled, while a window can still start in the safety phase.
 ShrinkStepKind double_gap(FaultKind kind, TimeUs FaultPlan::*gap) {
   const std::string name = std::string(faults::to_string(kind)) + " gap doubled";
-  return {name, [kind, gap](const LocationScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
+  return {name, [kind, gap](const AuthorityScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
             FaultPlan plan = plan_of(config);
             const TimeUs before = plan.*gap;
             if (!plan.enabled(kind) || before >= config.faults_stop_us) {
@@ -119,7 +119,7 @@ ShrinkStepKind halve_window(FaultKind kind, TimeUs FaultPlan::*length, const cha
   const std::string name = std::string(faults::to_string(kind)) + " " + what + " halved";
   return {
       name,
-      [kind, length, what](const LocationScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
+      [kind, length, what](const AuthorityScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
         FaultPlan plan = plan_of(config);
         const TimeUs before = plan.*length;
         const std::int64_t half_ms = before / platform::kMicrosPerMilli / 2;
@@ -135,7 +135,7 @@ ShrinkStepKind halve_window(FaultKind kind, TimeUs FaultPlan::*length, const cha
 
 ShrinkStepKind halve_clock_drift() {
   return {"clock-drift halved",
-          [](const LocationScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
+          [](const AuthorityScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
             FaultPlan plan = plan_of(config);
             const std::int64_t before = plan.clock_drift_max_ppm;
             if (before / 2 < 1) {
@@ -149,11 +149,11 @@ ShrinkStepKind halve_clock_drift() {
 }
 
 // The safety phase ends at `stop_us`; traffic keeps its distance to the end of the safety phase.
-std::optional<ShrinkCandidate> with_faults_stop(const LocationScenarioConfig& config, TimeUs stop_us) {
+std::optional<ShrinkCandidate> with_faults_stop(const AuthorityScenarioConfig& config, TimeUs stop_us) {
   if (stop_us >= config.faults_stop_us || stop_us < platform::seconds(kFaultsPhaseFloorSeconds)) {
     return std::nullopt;
   }
-  LocationScenarioConfig c = with_fixed_plan(config, plan_of(config));
+  AuthorityScenarioConfig c = with_fixed_plan(config, plan_of(config));
   const TimeUs cut_us = config.faults_stop_us - stop_us;
   c.faults_stop_us = stop_us;
   c.workload.traffic_stop_us = std::max<TimeUs>(0, config.workload.traffic_stop_us - cut_us);
@@ -165,7 +165,7 @@ std::optional<ShrinkCandidate> with_faults_stop(const LocationScenarioConfig& co
 // Faults stop right after the violation (in whole seconds), when it came in the safety phase.
 ShrinkStepKind end_faults_after_violation() {
   return {"safety phase cut after the violation",
-          [](const LocationScenarioConfig& config, const Violation& violation) -> std::optional<ShrinkCandidate> {
+          [](const AuthorityScenarioConfig& config, const Violation& violation) -> std::optional<ShrinkCandidate> {
             if (violation.time_us >= config.faults_stop_us) {
               return std::nullopt;
             }
@@ -175,17 +175,17 @@ ShrinkStepKind end_faults_after_violation() {
 }
 
 ShrinkStepKind halve_faults_phase() {
-  return {"safety phase halved", [](const LocationScenarioConfig& config, const Violation&) {
+  return {"safety phase halved", [](const AuthorityScenarioConfig& config, const Violation&) {
             return with_faults_stop(config, platform::seconds(config.faults_stop_us / platform::kMicrosPerSecond / 2));
           }};
 }
 
 // Fewer of something countable: half of it first, then one less.
-ShrinkStepKind fewer(const char* what, std::uint32_t LocationScenarioConfig::*direct,
-                     std::uint32_t scenarios::location::LocationWorkload::*in_workload, bool halve) {
+ShrinkStepKind fewer(const char* what, std::uint32_t AuthorityScenarioConfig::*direct,
+                     std::uint32_t scenarios::authority::AuthorityWorkload::*in_workload, bool halve) {
   const std::string name = std::string(halve ? "half the " : "one less of the ") + what;
-  return {name, [=](const LocationScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
-            LocationScenarioConfig c = config;
+  return {name, [=](const AuthorityScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
+            AuthorityScenarioConfig c = config;
             std::uint32_t& value = direct != nullptr ? c.*direct : c.workload.*in_workload;
             const std::uint32_t before = value;
             const std::uint32_t after = halve ? before / 2 : before - 1;
@@ -207,10 +207,10 @@ std::vector<ShrinkStepKind> shrink_steps() {
   }
   steps.push_back(end_faults_after_violation());
   steps.push_back(halve_faults_phase());
-  steps.push_back(fewer("nodes", &LocationScenarioConfig::node_count, nullptr, true));
-  steps.push_back(fewer("nodes", &LocationScenarioConfig::node_count, nullptr, false));
-  steps.push_back(fewer("objects", nullptr, &scenarios::location::LocationWorkload::object_count, true));
-  steps.push_back(fewer("objects", nullptr, &scenarios::location::LocationWorkload::object_count, false));
+  steps.push_back(fewer("nodes", &AuthorityScenarioConfig::node_count, nullptr, true));
+  steps.push_back(fewer("nodes", &AuthorityScenarioConfig::node_count, nullptr, false));
+  steps.push_back(fewer("objects", nullptr, &scenarios::authority::AuthorityWorkload::object_count, true));
+  steps.push_back(fewer("objects", nullptr, &scenarios::authority::AuthorityWorkload::object_count, false));
   steps.push_back(halve_probability(FaultKind::kStoreRequestLost, &FaultPlan::store_request_loss));
   steps.push_back(halve_probability(FaultKind::kStoreReplyLost, &FaultPlan::store_reply_loss));
   steps.push_back(halve_probability(FaultKind::kStoreReplyDelayed, &FaultPlan::store_reply_delay));

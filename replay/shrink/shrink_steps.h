@@ -11,19 +11,19 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/location/location_scenario.h"
+#include "scenarios/authority/authority_scenario.h"
 #include "scenarios/registry/scenario.h"
 
 namespace spotcheck::replay {
 
 struct ShrinkCandidate {
   std::string change;  // what the step did, for the progress lines ("node-pause off", "nodes 4 -> 2")
-  scenarios::location::LocationScenarioConfig config;
+  scenarios::authority::AuthorityScenarioConfig config;
 };
 
 struct ShrinkStepKind {
   std::string name;
-  std::function<std::optional<ShrinkCandidate>(const scenarios::location::LocationScenarioConfig& config,
+  std::function<std::optional<ShrinkCandidate>(const scenarios::authority::AuthorityScenarioConfig& config,
                                                const scenarios::Violation& violation)>
       propose;
 };

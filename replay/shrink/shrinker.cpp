@@ -11,8 +11,8 @@ namespace {
 
 using scenarios::SeedOutcome;
 using scenarios::SeedRequest;
-using scenarios::location::LocationScenario;
-using scenarios::location::LocationScenarioConfig;
+using scenarios::authority::AuthorityScenario;
+using scenarios::authority::AuthorityScenarioConfig;
 
 // Bound on passes over the steps (each pass that keeps nothing ends the search; the run budget
 // normally ends it first).
@@ -27,9 +27,9 @@ class Search {
   bool budget_left() const { return _runs < _max_runs; }
   std::uint32_t runs() const { return _runs; }
 
-  SeedOutcome run(const LocationScenarioConfig& config, bool swarm) {
+  SeedOutcome run(const AuthorityScenarioConfig& config, bool swarm) {
     ++_runs;
-    return LocationScenario(config).run(SeedRequest{_seed, swarm, false});
+    return AuthorityScenario(config).run(SeedRequest{_seed, swarm, false});
   }
 
  private:
@@ -54,7 +54,7 @@ std::string describe_outcome(const SeedOutcome& outcome) {
 
 }  // namespace
 
-std::uint32_t enabled_fault_kinds(const LocationScenarioConfig& config) {
+std::uint32_t enabled_fault_kinds(const AuthorityScenarioConfig& config) {
   const faults::FaultPlan plan = config.plan(config.faults_stop_us);
   std::uint32_t count = 0;
   for (const auto& info : faults::all_fault_kinds()) {
@@ -63,7 +63,7 @@ std::uint32_t enabled_fault_kinds(const LocationScenarioConfig& config) {
   return count;
 }
 
-ShrinkResult shrink(const LocationScenarioConfig& config, std::uint64_t seed, bool swarm, const ShrinkOptions& options,
+ShrinkResult shrink(const AuthorityScenarioConfig& config, std::uint64_t seed, bool swarm, const ShrinkOptions& options,
                     const std::function<void(const ShrinkProgress&)>& on_progress) {
   SPOTCHECK_ASSERT_ABORT(options.max_runs >= 2 && "the search needs two runs to confirm the failure");
   Search search(seed, options.max_runs);
@@ -86,7 +86,7 @@ ShrinkResult shrink(const LocationScenarioConfig& config, std::uint64_t seed, bo
   const std::string property = first.violation->property;
 
   // 2. The same seed with its plan explicit (and durations in whole ms, as a file holds them).
-  LocationScenarioConfig current = with_fixed_plan(config, round_to_millis(seed_fault_plan(config, seed, swarm)));
+  AuthorityScenarioConfig current = with_fixed_plan(config, round_to_millis(seed_fault_plan(config, seed, swarm)));
   SeedOutcome current_outcome = search.run(current, false);
   if (!same_property(current_outcome, property)) {
     throw ShrinkRefused(ShrinkRefusal::kNotRepresentable, "seed " + std::to_string(seed) + " violates " + property +
@@ -139,7 +139,7 @@ ShrinkResult shrink(const LocationScenarioConfig& config, std::uint64_t seed, bo
   result.shrunk.description = "spotcheck shrink of " + config.name + " seed " + std::to_string(seed) +
                               (swarm ? " (swarm)" : "") + ": " + std::to_string(result.steps.size()) + " step(s) in " +
                               std::to_string(result.runs_used) + " run(s)";
-  result.shrunk_outcome = LocationScenario(current).run(SeedRequest{seed, false, true});
+  result.shrunk_outcome = AuthorityScenario(current).run(SeedRequest{seed, false, true});
   if (result.shrunk_outcome.trace_hash != current_outcome.trace_hash ||
       !same_property(result.shrunk_outcome, property)) {
     throw ShrinkRefused(ShrinkRefusal::kNondeterministic,

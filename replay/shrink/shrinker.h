@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/location/location_scenario.h"
+#include "scenarios/authority/authority_scenario.h"
 #include "scenarios/registry/scenario.h"
 
 namespace spotcheck::replay {
@@ -36,9 +36,9 @@ struct ShrinkResult {
   std::uint64_t seed = 0;
   bool swarm = false;  // the input seed was a swarm seed (its drawn plan is `original`'s plan)
   // The input configuration with its seed's plan made explicit (what the search started from).
-  scenarios::location::LocationScenarioConfig original;
+  scenarios::authority::AuthorityScenarioConfig original;
   scenarios::SeedOutcome original_outcome;
-  scenarios::location::LocationScenarioConfig shrunk;
+  scenarios::authority::AuthorityScenarioConfig shrunk;
   // The shrunk configuration's run of the seed, with its trace kept (for the story).
   scenarios::SeedOutcome shrunk_outcome;
   std::vector<ShrinkProgress> steps;
@@ -60,10 +60,10 @@ struct ShrinkRefused : std::runtime_error {
 
 // Throws ShrinkRefused when there is nothing to shrink. `on_progress` (may be empty) hears every
 // kept step as it is kept.
-ShrinkResult shrink(const scenarios::location::LocationScenarioConfig& config, std::uint64_t seed, bool swarm,
+ShrinkResult shrink(const scenarios::authority::AuthorityScenarioConfig& config, std::uint64_t seed, bool swarm,
                     const ShrinkOptions& options, const std::function<void(const ShrinkProgress&)>& on_progress = {});
 
 // The kinds of fault the plan of `config` turns on (at its own faults_stop_us).
-std::uint32_t enabled_fault_kinds(const scenarios::location::LocationScenarioConfig& config);
+std::uint32_t enabled_fault_kinds(const scenarios::authority::AuthorityScenarioConfig& config);
 
 }  // namespace spotcheck::replay

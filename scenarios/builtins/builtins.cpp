@@ -1,6 +1,6 @@
 #include "scenarios/creation/creation_scenarios.h"
 #include "scenarios/instance/instance_scenario.h"
-#include "scenarios/location/location_scenarios.h"
+#include "scenarios/authority/authority_scenarios.h"
 #include "scenarios/registry/registry.h"
 #include "scenarios/synthetic/synthetic_scenario.h"
 
@@ -10,7 +10,7 @@ Registry& builtin_scenarios() {
   static Registry registry = [] {
     Registry r;
     r.add(synthetic::make_synthetic_scenario());
-    for (auto& scenario : location::make_location_scenarios()) {
+    for (auto& scenario : authority::make_authority_scenarios()) {
       r.add(std::move(scenario));
     }
     for (auto& scenario : creation::make_creation_scenarios()) {

@@ -99,8 +99,8 @@ AnyScenarioConfig load_any_scenario_file(const std::string& path) {
 }
 
 std::unique_ptr<Scenario> make_file_scenario(AnyScenarioConfig config) {
-  if (auto* location = std::get_if<location::LocationScenarioConfig>(&config)) {
-    return std::make_unique<location::LocationScenario>(std::move(*location));
+  if (auto* location = std::get_if<authority::AuthorityScenarioConfig>(&config)) {
+    return std::make_unique<authority::AuthorityScenario>(std::move(*location));
   }
   if (auto* creation = std::get_if<creation::CreationScenarioConfig>(&config)) {
     return std::make_unique<creation::CreationScenario>(std::move(*creation));

@@ -10,16 +10,13 @@
 #include <string_view>
 #include <variant>
 
-// Before scenario_file.h: instance_scenario.h names `location::LocationConfig` from inside
-// spotcheck::scenarios, which spotcheck::scenarios::location (scenario_file.h) would shadow.
 #include "scenarios/creation/creation_scenario.h"
-#include "scenarios/instance/instance_scenario.h"
-// (keep this order)
 #include "scenarios/files/scenario_file.h"
+#include "scenarios/instance/instance_scenario.h"
 
 namespace spotcheck::scenarios::files {
 
-using AnyScenarioConfig = std::variant<location::LocationScenarioConfig, creation::CreationScenarioConfig,
+using AnyScenarioConfig = std::variant<authority::AuthorityScenarioConfig, creation::CreationScenarioConfig,
                                        instance::InstanceScenarioConfig>;
 
 // Throws ScenarioFileError, as parse_scenario does.

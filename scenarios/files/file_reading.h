@@ -164,7 +164,7 @@ json parse_document(std::string_view json_text, const std::string& origin);
 // Reads "scenarioVersion" and "base" (default "default"); refuses a base no file can extend.
 std::string read_version_and_base(ObjectReader& top);
 // The rest of a Location file (everything but "scenarioVersion" and "base").
-location::LocationScenarioConfig read_location_file(ObjectReader& top, const std::string& base);
+authority::AuthorityScenarioConfig read_location_file(ObjectReader& top, const std::string& base);
 
 // "standard", "none" or an object of fault kinds; the plan for `stop_us`.
 faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_us);

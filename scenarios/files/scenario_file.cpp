@@ -6,7 +6,7 @@
 
 #include "properties/registry.h"
 #include "scenarios/files/file_reading.h"
-#include "scenarios/location/location_scenarios.h"
+#include "scenarios/authority/authority_scenarios.h"
 
 namespace spotcheck::scenarios::files {
 
@@ -17,7 +17,7 @@ using detail::kHourMs;
 using detail::ObjectReader;
 using platform::TimeUs;
 
-void read_workload(ObjectReader& r, location::LocationWorkload& w) {
+void read_workload(ObjectReader& r, authority::AuthorityWorkload& w) {
   r.number("objects", w.object_count, 1, 10'000);
   r.number("actorsLimit", w.actors_limit, 0, 2'147'483'647);
   r.millis("thinkMinMs", w.think_min_us, 1, kHourMs);
@@ -92,9 +92,9 @@ std::optional<ScenarioFamily> family_of_base(const std::string& base) {
   return std::nullopt;
 }
 
-location::LocationScenarioConfig read_location_file(ObjectReader& top, const std::string& base) {
+authority::AuthorityScenarioConfig read_location_file(ObjectReader& top, const std::string& base) {
   const std::string& origin = top.origin();
-  location::LocationScenarioConfig config = location::location_scenario_config(base);
+  authority::AuthorityScenarioConfig config = authority::authority_scenario_config(base);
   config.name.clear();
   top.text("name", config.name);
   if (config.name.empty()) {
@@ -147,7 +147,7 @@ location::LocationScenarioConfig read_location_file(ObjectReader& top, const std
 
 }  // namespace detail
 
-location::LocationScenarioConfig parse_scenario(std::string_view json_text, const std::string& origin) {
+authority::AuthorityScenarioConfig parse_scenario(std::string_view json_text, const std::string& origin) {
   const json document = detail::parse_document(json_text, origin);
   ObjectReader top(document, "", origin);
   const std::string base = detail::read_version_and_base(top);
@@ -172,7 +172,7 @@ std::string detail::read_file_text(const std::string& path) {
   return std::move(text.text);
 }
 
-location::LocationScenarioConfig load_scenario_file(const std::string& path) {
+authority::AuthorityScenarioConfig load_scenario_file(const std::string& path) {
   return parse_scenario(detail::read_file_text(path), path);
 }
 
@@ -266,7 +266,7 @@ void compare_plans(Differences& d, const faults::FaultPlan& a, const faults::Fau
 
 }  // namespace
 
-std::string scenario_difference(const location::LocationScenarioConfig& a, const location::LocationScenarioConfig& b) {
+std::string scenario_difference(const authority::AuthorityScenarioConfig& a, const authority::AuthorityScenarioConfig& b) {
   Differences d;
   d.check("name", a.name, b.name);
   d.check("description", a.description, b.description);
@@ -302,11 +302,11 @@ std::string scenario_difference(const location::LocationScenarioConfig& a, const
   return d.first();
 }
 
-ScenarioFileText write_scenario(const location::LocationScenarioConfig& config) {
+ScenarioFileText write_scenario(const authority::AuthorityScenarioConfig& config) {
   ScenarioFileText out;
   // What the file will hold: the config without the settings a file cannot express.
-  location::LocationScenarioConfig expected = config;
-  const location::LocationScenarioConfig defaults;
+  authority::AuthorityScenarioConfig expected = config;
+  const authority::AuthorityScenarioConfig defaults;
   // Planted bugs a Location file can name; any other (an Instance Spot one) is not written.
   planted::PlantedBugs written_bugs;
   std::vector<std::string> planted;
@@ -366,7 +366,7 @@ ScenarioFileText write_scenario(const location::LocationScenarioConfig& config) 
 
   // Read back: the file must mean exactly the config (a file that replays something else is worse
   // than none).
-  const location::LocationScenarioConfig back = parse_scenario(out.json, "<written scenario>");
+  const authority::AuthorityScenarioConfig back = parse_scenario(out.json, "<written scenario>");
   if (const std::string difference = scenario_difference(expected, back); !difference.empty()) {
     throw ScenarioFileError("the scenario cannot be written exactly as a scenario file (" + difference +
                             " after reading it back)");

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scenarios/location/location_scenario.h"
+#include "scenarios/authority/authority_scenario.h"
 
 namespace spotcheck::scenarios::files {
 
@@ -28,9 +28,9 @@ struct ScenarioFileError : std::runtime_error {
 
 // Parses a Location scenario document; `origin` names it in errors (a path, or "<text>"). A file
 // whose base is of another family is refused here (any_scenario_file.h reads every family).
-location::LocationScenarioConfig parse_scenario(std::string_view json_text, const std::string& origin);
+authority::AuthorityScenarioConfig parse_scenario(std::string_view json_text, const std::string& origin);
 // Reads and parses a file. Throws ScenarioFileError (unreadable file, or any parse error).
-location::LocationScenarioConfig load_scenario_file(const std::string& path);
+authority::AuthorityScenarioConfig load_scenario_file(const std::string& path);
 
 // ---- writing (the inverse of parse_scenario) ----------------------------------------------------
 
@@ -46,9 +46,9 @@ struct ScenarioFileText {
 // own faults_stop_us). The text is read back before it is returned: parse_scenario gives `config`
 // again, apart from `not_written`. Throws ScenarioFileError when a value cannot be written exactly
 // (a duration that is not whole milliseconds, a fault window with a zero gap or length, ...).
-ScenarioFileText write_scenario(const location::LocationScenarioConfig& config);
+ScenarioFileText write_scenario(const authority::AuthorityScenarioConfig& config);
 // The first difference between two configs, as "<what>: <a> vs <b>"; "" when they are the same.
 // Plans are compared as each config gives them at its own faults_stop_us.
-std::string scenario_difference(const location::LocationScenarioConfig& a, const location::LocationScenarioConfig& b);
+std::string scenario_difference(const authority::AuthorityScenarioConfig& a, const authority::AuthorityScenarioConfig& b);
 
 }  // namespace spotcheck::scenarios::files

@@ -10,7 +10,7 @@
 
 #include "impl/location/config/location_config.h"
 #include "impl/platform/time.h"
-#include "scenarios/location/location_node.h"
+#include "scenarios/authority/authority_node.h"
 
 namespace spotcheck::scenarios::integration {
 
@@ -37,7 +37,7 @@ struct IntegrationScenarioConfig {
   std::string description;
   std::uint32_t node_count = 3;
   spotcheck::location::LocationConfig protocol;  // short owner lease; validate() holds
-  location::LocationWorkload workload;           // traffic_stop_us is set from the run's duration
+  authority::AuthorityWorkload workload;           // traffic_stop_us is set from the run's duration
   NodeFaultPlan faults;
   // Each store call first parks its fiber for a random 0..this (0: a yield), so other fibers run
   // between a node's read and its conditional write (NodeRedisStore).

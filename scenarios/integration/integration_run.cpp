@@ -95,7 +95,7 @@ class WorldRun {
     world_config.trace.keep_events = true;
     // Declared before the world, destroyed after it; detached below before the world goes.
     std::unique_ptr<properties::PropertySuite> suite;
-    std::vector<location::LocationNodeEnv> envs(_config.node_count);
+    std::vector<authority::AuthorityNodeEnv> envs(_config.node_count);
     sim::World world(world_config);
     world.add_observer(_activity);
 
@@ -192,12 +192,12 @@ class WorldRun {
     return _report.stopped_by != 0;
   }
 
-  void add_nodes(sim::World& world, std::vector<location::LocationNodeEnv>& envs) {
+  void add_nodes(sim::World& world, std::vector<authority::AuthorityNodeEnv>& envs) {
     for (std::uint32_t i = 0; i < _config.node_count; ++i) {
       const platform::RoutingId rid = kFirstNodeRoutingId + i;
-      location::LocationNodeEnv* env = &envs[i];
+      authority::AuthorityNodeEnv* env = &envs[i];
       const sim::ProcessId pid = world.add_process("node-" + std::to_string(i), rid,
-                                                   [env](platform::Platform& p) { location::run_location_node(p, *env); });
+                                                   [env](platform::Platform& p) { authority::run_authority_node(p, *env); });
       env->config = &_config.protocol;
       env->workload = &_config.workload;
       env->routing_id_hex = routing_id_hex(rid);

@@ -7,12 +7,12 @@
 #include <ostream>
 
 #include "impl/check/check.h"
-#include "scenarios/location/location_scenarios.h"
+#include "scenarios/authority/authority_scenarios.h"
 #include "sim/world.h"
 #include "tests/campaign/seeds_until_violation.h"
 #include "tests/campaign/needs_planted_bugs.h"
 
-namespace spotcheck::scenarios::location {
+namespace spotcheck::scenarios::authority {
 namespace {
 
 constexpr std::uint64_t kSeedsMax = 200;
@@ -28,7 +28,7 @@ struct PlantedBugCase {
   const char* property;
   void (*plant)(planted::PlantedBugs&);
   // Optional: make the workload exercise the buggy path more often.
-  void (*tune)(LocationWorkload&) = nullptr;
+  void (*tune)(AuthorityWorkload&) = nullptr;
 };
 
 void PrintTo(const PlantedBugCase& c, std::ostream* os) { *os << c.name; }
@@ -38,19 +38,19 @@ class PlantedBug : public ::testing::TestWithParam<PlantedBugCase> {};
 TEST_P(PlantedBug, TheCampaignCatchesItWithTheRightProperty) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
   const PlantedBugCase& bug = GetParam();
-  LocationScenarioConfig config = location_scenario_config(bug.scenario);
+  AuthorityScenarioConfig config = authority_scenario_config(bug.scenario);
   bug.plant(config.protocol.planted_bugs);
   if (bug.tune != nullptr) {
     bug.tune(config.workload);
   }
   // With every property on, some property must catch the bug ...
   {
-    const auto [seeds, outcome] = seeds_until_violation(LocationScenario(config));
+    const auto [seeds, outcome] = seeds_until_violation(AuthorityScenario(config));
     ASSERT_FALSE(outcome.ok()) << bug.name << ": nothing caught it in " << seeds << " seeds";
   }
   // ... and the property aimed at it must catch it on its own.
   config.properties = {bug.property};
-  const LocationScenario scenario(config);
+  const AuthorityScenario scenario(config);
   const auto [seeds, outcome] = seeds_until_violation(scenario);
   ASSERT_TRUE(outcome.violation.has_value())
       << bug.name << ": no violation in " << seeds << " seeds" << (outcome.failure ? ": " + *outcome.failure : "");
@@ -70,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(
         PlantedBugCase{"admit_past_deadline", "lease-pause", "single-owner",
                        [](auto& b) { b.insert(planted::PlantedBug::kAdmitPastDeadline); }},
         PlantedBugCase{"unfenced_writes", "lease-pause", "fencing", [](auto& b) { b.insert(planted::PlantedBug::kUnfencedWrites); },
-                       [](LocationWorkload& w) { w.delete_probability = 0.5; }},
+                       [](AuthorityWorkload& w) { w.delete_probability = 0.5; }},
         PlantedBugCase{"leak_capacity_on_release", "default", "capacity",
                        [](auto& b) { b.insert(planted::PlantedBug::kLeakCapacityOnRelease); }},
         PlantedBugCase{"new_owner_keeps_owner_generation", "lease-pause", "generations",
@@ -80,7 +80,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<PlantedBugCase>& info) { return std::string(info.param.name); });
 
 TEST(PlantedBug, TheRealProtocolPassesTheSameSeeds) {
-  const LocationScenario scenario(location_scenario_config("lease-pause"));
+  const AuthorityScenario scenario(authority_scenario_config("lease-pause"));
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     const auto outcome = scenario.run(SeedRequest{seed, false, false});
     ASSERT_TRUE(outcome.ok()) << "seed " << seed << ": "
@@ -91,7 +91,7 @@ TEST(PlantedBug, TheRealProtocolPassesTheSameSeeds) {
 
 TEST(LocationCampaign, EveryBuiltInScenarioIsDeterministic) {
   for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn"}) {
-    const LocationScenario scenario(location_scenario_config(name));
+    const AuthorityScenario scenario(authority_scenario_config(name));
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const auto a = scenario.run(SeedRequest{seed, seed == 3, false});
       const auto b = scenario.run(SeedRequest{seed, seed == 3, false});
@@ -121,4 +121,4 @@ TEST(LocationCampaign, AFailedInvariantIsARunFailureNotAnAbort) {
 }
 
 }  // namespace
-}  // namespace spotcheck::scenarios::location
+}  // namespace spotcheck::scenarios::authority

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "faults/fault_plan.h"
-#include "scenarios/location/location_scenarios.h"
+#include "scenarios/authority/authority_scenarios.h"
 #include "sim/world.h"
 
-namespace spotcheck::scenarios::location {
+namespace spotcheck::scenarios::authority {
 namespace {
 
 using faults::FaultKind;
@@ -26,7 +26,7 @@ constexpr std::array<const char*, 4> kOneWorkload{"default", "lease-pause", "sto
 
 // The plan a swarm seed of `config` runs under: the draw JudgedWorld::install_faults makes (named
 // streams depend only on the seed and the name).
-FaultPlan swarm_plan(const LocationScenarioConfig& config, std::uint64_t seed) {
+FaultPlan swarm_plan(const AuthorityScenarioConfig& config, std::uint64_t seed) {
   sim::WorldConfig world_config;
   world_config.seed = seed;
   sim::World world(world_config);
@@ -37,7 +37,7 @@ TEST(SwarmCharacter, TheFourScenariosOfOneWorkloadRunDifferentSwarmTraces) {
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
     std::vector<std::uint64_t> hashes;
     for (const char* name : kOneWorkload) {
-      const SeedOutcome outcome = LocationScenario(location_scenario_config(name)).run(SeedRequest{seed, true, false});
+      const SeedOutcome outcome = AuthorityScenario(authority_scenario_config(name)).run(SeedRequest{seed, true, false});
       EXPECT_TRUE(outcome.ok()) << name << " swarm seed " << seed;
       hashes.push_back(outcome.trace_hash);
     }
@@ -50,10 +50,10 @@ TEST(SwarmCharacter, TheFourScenariosOfOneWorkloadRunDifferentSwarmTraces) {
 }
 
 TEST(SwarmCharacter, EachScenariosFaultKindsAreOnInEverySwarmDraw) {
-  const LocationScenarioConfig pause = location_scenario_config("lease-pause");
-  const LocationScenarioConfig outage = location_scenario_config("store-outage");
-  const LocationScenarioConfig churn = location_scenario_config("churn");
-  const LocationScenarioConfig race = location_scenario_config("authority-race");
+  const AuthorityScenarioConfig pause = authority_scenario_config("lease-pause");
+  const AuthorityScenarioConfig outage = authority_scenario_config("store-outage");
+  const AuthorityScenarioConfig churn = authority_scenario_config("churn");
+  const AuthorityScenarioConfig race = authority_scenario_config("authority-race");
   const platform::TimeUs ttl_us = pause.protocol.owner_lease_ttl_us;
   for (std::uint64_t seed = 1; seed <= 2'000; ++seed) {
     const FaultPlan p = swarm_plan(pause, seed);
@@ -82,12 +82,12 @@ TEST(SwarmCharacter, EachScenariosFaultKindsAreOnInEverySwarmDraw) {
 
 // What lease-pause is about happens in (nearly) every swarm seed: an owner frozen past its lease.
 TEST(SwarmCharacter, LeasePauseSwarmSeedsPauseNodesPastTheirLease) {
-  const LocationScenarioConfig config = location_scenario_config("lease-pause");
+  const AuthorityScenarioConfig config = authority_scenario_config("lease-pause");
   const std::string past = std::to_string(config.protocol.owner_lease_ttl_us);
   constexpr std::uint64_t kSeeds = 50;
   std::uint64_t with_long_pause = 0;
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
-    const SeedOutcome outcome = LocationScenario(config).run(SeedRequest{seed, true, true});
+    const SeedOutcome outcome = AuthorityScenario(config).run(SeedRequest{seed, true, true});
     EXPECT_TRUE(outcome.ok()) << "swarm seed " << seed;
     bool long_pause = false;
     for (const std::string& line : outcome.event_lines) {
@@ -107,7 +107,7 @@ TEST(SwarmCharacter, LeasePauseSwarmSeedsPauseNodesPastTheirLease) {
 // not list: those are never drawn.
 TEST(SwarmCharacter, TheOtherKindsAreStillDrawnOnAndOff) {
   for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn"}) {
-    const LocationScenarioConfig config = location_scenario_config(name);
+    const AuthorityScenarioConfig config = authority_scenario_config(name);
     for (const faults::FaultKindInfo& info : faults::all_fault_kinds()) {
       int on = 0;
       constexpr int kSeeds = 200;
@@ -130,7 +130,7 @@ TEST(SwarmCharacter, TheOtherKindsAreStillDrawnOnAndOff) {
 // default swarm seeds (and the instance-route and create-storm swarm seeds, which use it) replay
 // as they did. Pinned from the draw before the change.
 TEST(SwarmCharacter, TheStandardShapeDrawsTheSamePlansAsBefore) {
-  const LocationScenarioConfig config = location_scenario_config("default");
+  const AuthorityScenarioConfig config = authority_scenario_config("default");
   EXPECT_EQ(swarm_plan(config, 1).describe(),
             "store-reply-lost=0.0503 store-outage(gap=22.6s,length=5.97s) node-kill(gap=9.58s,down=11.7s) "
             "node-pause(gap=11s,max=38.2s) network-partition(gap=33s,length=0.332s) clock-drift=585ppm");
@@ -146,16 +146,16 @@ TEST(SwarmCharacter, TheStandardShapeDrawsTheSamePlansAsBefore) {
 // The shape only matters under --swarm: a plain seed runs the scenario's own plan, bit for bit.
 TEST(SwarmCharacter, ThePlainPlanIgnoresTheSwarmShape) {
   for (const char* name : kOneWorkload) {
-    const LocationScenarioConfig shaped = location_scenario_config(name);
-    LocationScenarioConfig standard = shaped;
+    const AuthorityScenarioConfig shaped = authority_scenario_config(name);
+    AuthorityScenarioConfig standard = shaped;
     standard.swarm = faults::SwarmShape{};
     for (std::uint64_t seed = 1; seed <= 2; ++seed) {
-      EXPECT_EQ(LocationScenario(shaped).run(SeedRequest{seed, false, false}).trace_hash,
-                LocationScenario(standard).run(SeedRequest{seed, false, false}).trace_hash)
+      EXPECT_EQ(AuthorityScenario(shaped).run(SeedRequest{seed, false, false}).trace_hash,
+                AuthorityScenario(standard).run(SeedRequest{seed, false, false}).trace_hash)
           << name << " seed " << seed;
     }
   }
 }
 
 }  // namespace
-}  // namespace spotcheck::scenarios::location
+}  // namespace spotcheck::scenarios::authority

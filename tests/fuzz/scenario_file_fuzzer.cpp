@@ -13,7 +13,7 @@ namespace files = spotcheck::scenarios::files;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  spotcheck::scenarios::location::LocationScenarioConfig config;
+  spotcheck::scenarios::authority::AuthorityScenarioConfig config;
   try {
     config = files::parse_scenario(text, "fuzz.json");
   } catch (const files::ScenarioFileError& e) {

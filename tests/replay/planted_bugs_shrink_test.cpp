@@ -9,16 +9,16 @@
 #include "replay/shrink/shrinker.h"
 #include "replay/story/story.h"
 #include "scenarios/files/scenario_file.h"
-#include "scenarios/location/location_scenarios.h"
+#include "scenarios/authority/authority_scenarios.h"
 #include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::replay {
 namespace {
 
 using scenarios::SeedRequest;
-using scenarios::location::LocationScenario;
-using scenarios::location::LocationScenarioConfig;
-using scenarios::location::LocationWorkload;
+using scenarios::authority::AuthorityScenario;
+using scenarios::authority::AuthorityScenarioConfig;
+using scenarios::authority::AuthorityWorkload;
 
 constexpr std::uint64_t kSeedsMax = 200;
 
@@ -26,7 +26,7 @@ struct PlantedBugCase {
   const char* name;
   const char* scenario;
   void (*plant)(planted::PlantedBugs&);
-  void (*tune)(LocationWorkload&) = nullptr;
+  void (*tune)(AuthorityWorkload&) = nullptr;
 };
 
 void PrintTo(const PlantedBugCase& c, std::ostream* os) { *os << c.name; }
@@ -36,14 +36,14 @@ class PlantedBugShrink : public ::testing::TestWithParam<PlantedBugCase> {};
 TEST_P(PlantedBugShrink, ShrinksToTheSamePropertyAndReplaysFromTheFile) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
   const PlantedBugCase& bug = GetParam();
-  LocationScenarioConfig config = scenarios::location::location_scenario_config(bug.scenario);
+  AuthorityScenarioConfig config = scenarios::authority::authority_scenario_config(bug.scenario);
   bug.plant(config.protocol.planted_bugs);
   if (bug.tune != nullptr) {
     bug.tune(config.workload);
   }
   std::uint64_t seed = 0;
   for (std::uint64_t s = 1; s <= kSeedsMax && seed == 0; ++s) {
-    seed = LocationScenario(config).run(SeedRequest{s, false, false}).violation.has_value() ? s : 0;
+    seed = AuthorityScenario(config).run(SeedRequest{s, false, false}).violation.has_value() ? s : 0;
   }
   ASSERT_NE(seed, 0u) << bug.name << " was not caught in " << kSeedsMax << " seeds";
 
@@ -58,10 +58,10 @@ TEST_P(PlantedBugShrink, ShrinksToTheSamePropertyAndReplaysFromTheFile) {
   EXPECT_LE(r.shrunk_outcome.events, r.original_outcome.events + r.original_outcome.events / 2);
 
   // The file alone replays it: the planted bug travels in "plantedBugs".
-  const LocationScenarioConfig loaded =
+  const AuthorityScenarioConfig loaded =
       scenarios::files::parse_scenario(scenarios::files::write_scenario(r.shrunk).json, "s.json");
   EXPECT_EQ(scenarios::files::scenario_difference(r.shrunk, loaded), "");
-  const auto replayed = LocationScenario(loaded).run(SeedRequest{seed, false, false});
+  const auto replayed = AuthorityScenario(loaded).run(SeedRequest{seed, false, false});
   EXPECT_EQ(replayed.trace_hash, r.shrunk_outcome.trace_hash);
 
   const Story story = tell_story(r.shrunk_outcome.event_lines, after);
@@ -78,7 +78,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         PlantedBugCase{"admit_past_deadline", "lease-pause", [](auto& b) { b.insert(planted::PlantedBug::kAdmitPastDeadline); }},
         PlantedBugCase{"unfenced_writes", "lease-pause", [](auto& b) { b.insert(planted::PlantedBug::kUnfencedWrites); },
-                       [](LocationWorkload& w) { w.delete_probability = 0.5; }},
+                       [](AuthorityWorkload& w) { w.delete_probability = 0.5; }},
         PlantedBugCase{"leak_capacity_on_release", "default", [](auto& b) { b.insert(planted::PlantedBug::kLeakCapacityOnRelease); }},
         PlantedBugCase{"new_owner_keeps_owner_generation", "lease-pause",
                        [](auto& b) { b.insert(planted::PlantedBug::kNewOwnerKeepsOwnerGeneration); }},

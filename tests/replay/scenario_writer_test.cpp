@@ -7,26 +7,26 @@
 #include <string>
 
 #include "scenarios/files/scenario_file.h"
-#include "scenarios/location/location_scenarios.h"
+#include "scenarios/authority/authority_scenarios.h"
 #include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::scenarios::files {
 namespace {
 
-using location::LocationScenario;
-using location::LocationScenarioConfig;
+using authority::AuthorityScenario;
+using authority::AuthorityScenarioConfig;
 
 const char* const kBuiltins[] = {"default", "authority-race", "lease-pause", "store-outage", "churn"};
 
 TEST(ScenarioWriter, EveryBuiltInRoundTripsAndRunsTheSame) {
   for (const char* name : kBuiltins) {
-    const LocationScenarioConfig config = location::location_scenario_config(name);
+    const AuthorityScenarioConfig config = authority::authority_scenario_config(name);
     const ScenarioFileText text = write_scenario(config);
     EXPECT_TRUE(text.not_written.empty()) << name;
-    const LocationScenarioConfig back = parse_scenario(text.json, "written.json");
+    const AuthorityScenarioConfig back = parse_scenario(text.json, "written.json");
     EXPECT_EQ(scenario_difference(config, back), "") << name << "\n" << text.json;
-    const auto a = LocationScenario(config).run(SeedRequest{1, false, false});
-    const auto b = LocationScenario(back).run(SeedRequest{1, false, false});
+    const auto a = AuthorityScenario(config).run(SeedRequest{1, false, false});
+    const auto b = AuthorityScenario(back).run(SeedRequest{1, false, false});
     EXPECT_EQ(a.trace_hash, b.trace_hash) << name;
     EXPECT_EQ(a.events, b.events) << name;
   }
@@ -35,9 +35,9 @@ TEST(ScenarioWriter, EveryBuiltInRoundTripsAndRunsTheSame) {
 TEST(ScenarioWriter, ExampleFilesRoundTrip) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
   for (const char* file : {"long-pauses.json", "short-leases.json", "planted-admit-past-deadline.json"}) {
-    const LocationScenarioConfig config = load_scenario_file(std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/" + file);
+    const AuthorityScenarioConfig config = load_scenario_file(std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/" + file);
     const ScenarioFileText text = write_scenario(config);
-    const LocationScenarioConfig back = parse_scenario(text.json, "written.json");
+    const AuthorityScenarioConfig back = parse_scenario(text.json, "written.json");
     EXPECT_EQ(scenario_difference(config, back), "") << file;
     // Writing is a fixed point: the file written from the read-back config is the same text.
     EXPECT_EQ(write_scenario(back).json, text.json) << file;
@@ -45,7 +45,7 @@ TEST(ScenarioWriter, ExampleFilesRoundTrip) {
 }
 
 TEST(ScenarioWriter, EveryKnobSurvives) {
-  LocationScenarioConfig config = location::location_scenario_config("default");
+  AuthorityScenarioConfig config = authority::authority_scenario_config("default");
   config.name = "all-knobs";
   config.description = "every \"knob\" set";
   config.node_count = 7;
@@ -80,23 +80,23 @@ TEST(ScenarioWriter, EveryKnobSurvives) {
     return p;
   };
   const ScenarioFileText text = write_scenario(config);
-  const LocationScenarioConfig back = parse_scenario(text.json, "written.json");
+  const AuthorityScenarioConfig back = parse_scenario(text.json, "written.json");
   EXPECT_EQ(scenario_difference(config, back), "") << text.json;
   EXPECT_EQ(back.description, "every \"knob\" set");
   EXPECT_DOUBLE_EQ(back.plan(back.faults_stop_us).store_request_loss, 0.0123456789);
   // A changed value is seen as a difference.
-  LocationScenarioConfig other = back;
+  AuthorityScenarioConfig other = back;
   other.workload.object_count = 8;
   EXPECT_EQ(scenario_difference(config, other), "workload.objects: 9 vs 8");
 }
 
 TEST(ScenarioWriter, PhasesKeepEveryMicrosecond) {
-  LocationScenarioConfig config = location::location_scenario_config("default");
+  AuthorityScenarioConfig config = authority::authority_scenario_config("default");
   for (const platform::TimeUs us : {41'123'000LL, 41'123'457LL, 1LL, 29'000'001LL, 86'000'000'001LL}) {
     config.faults_stop_us = us;
     config.liveness_window_us = us + 290'000;
     config.workload.traffic_stop_us = us;
-    const LocationScenarioConfig back = parse_scenario(write_scenario(config).json, "written.json");
+    const AuthorityScenarioConfig back = parse_scenario(write_scenario(config).json, "written.json");
     EXPECT_EQ(back.faults_stop_us, config.faults_stop_us);
     EXPECT_EQ(back.liveness_window_us, config.liveness_window_us);
     EXPECT_EQ(back.workload.traffic_stop_us, config.workload.traffic_stop_us);
@@ -104,7 +104,7 @@ TEST(ScenarioWriter, PhasesKeepEveryMicrosecond) {
 }
 
 TEST(ScenarioWriter, AFaultPlanThatIsNotWholeMillisecondsIsRefused) {
-  LocationScenarioConfig config = location::location_scenario_config("lease-pause");
+  AuthorityScenarioConfig config = authority::authority_scenario_config("lease-pause");
   config.plan = [](platform::TimeUs stop_us) {
     faults::FaultPlan p;
     p.node_pause_gap_us = platform::seconds(8) + 1;  // 8.000001 s
@@ -122,14 +122,14 @@ TEST(ScenarioWriter, AFaultPlanThatIsNotWholeMillisecondsIsRefused) {
 
 TEST(ScenarioWriter, PlantedBugsAndPropertiesRoundTrip) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
-  LocationScenarioConfig config = location::location_scenario_config("lease-pause");
+  AuthorityScenarioConfig config = authority::authority_scenario_config("lease-pause");
   config.protocol.planted_bugs.insert(planted::PlantedBug::kAdmitPastDeadline);
   config.protocol.planted_bugs.insert(planted::PlantedBug::kLeakCapacityOnRelease);
   config.properties = {"single-owner", "capacity"};
   const ScenarioFileText text = write_scenario(config);
   EXPECT_TRUE(text.not_written.empty());
   EXPECT_NE(text.json.find("\"plantedBugs\""), std::string::npos);
-  const LocationScenarioConfig back = parse_scenario(text.json, "written.json");
+  const AuthorityScenarioConfig back = parse_scenario(text.json, "written.json");
   EXPECT_TRUE(back.protocol.planted_bugs.contains(planted::PlantedBug::kAdmitPastDeadline));
   EXPECT_TRUE(back.protocol.planted_bugs.contains(planted::PlantedBug::kLeakCapacityOnRelease));
   EXPECT_FALSE(back.protocol.planted_bugs.contains(planted::PlantedBug::kUnfencedWrites));
@@ -139,12 +139,12 @@ TEST(ScenarioWriter, PlantedBugsAndPropertiesRoundTrip) {
 
 TEST(ScenarioWriter, SettingsAFileCannotHoldAreNamed) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
-  LocationScenarioConfig config = location::location_scenario_config("lease-pause");
+  AuthorityScenarioConfig config = authority::authority_scenario_config("lease-pause");
   config.protocol.planted_bugs.insert(planted::PlantedBug::kAdmitPastDeadline);
   config.protocol.planted_bugs.insert(planted::PlantedBug::kRetryStaleInstanceRoute);  // no Instance Spot traffic here
   const ScenarioFileText text = write_scenario(config);
   EXPECT_EQ(text.not_written, (std::vector<std::string>{"protocol.planted_bugs"}));
-  LocationScenarioConfig back = parse_scenario(text.json, "written.json");
+  AuthorityScenarioConfig back = parse_scenario(text.json, "written.json");
   EXPECT_TRUE(back.protocol.planted_bugs.contains(planted::PlantedBug::kAdmitPastDeadline));
   EXPECT_FALSE(back.protocol.planted_bugs.contains(planted::PlantedBug::kRetryStaleInstanceRoute));
   back.protocol.planted_bugs.insert(planted::PlantedBug::kRetryStaleInstanceRoute);
@@ -173,7 +173,7 @@ TEST(ScenarioFile, PlantedBugsAndPropertiesAreCheckedByName) {
             std::string::npos);
   EXPECT_NE(error_of(head + R"("properties": ["singel-owner"]})").find("is not one of single-owner"), std::string::npos);
   EXPECT_NE(error_of(head + R"("properties": []})").find("must name at least one property"), std::string::npos);
-  const LocationScenarioConfig config =
+  const AuthorityScenarioConfig config =
       parse_scenario(head + R"("plantedBugs": ["unfenced-writes"], "properties": ["fencing"]})", "t.json");
   EXPECT_TRUE(config.protocol.planted_bugs.contains(planted::PlantedBug::kUnfencedWrites));
   EXPECT_FALSE(config.protocol.planted_bugs.contains(planted::PlantedBug::kAdmitPastDeadline));

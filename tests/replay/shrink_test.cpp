@@ -9,7 +9,7 @@
 #include "replay/shrink/shrinker.h"
 #include "replay/story/story.h"
 #include "scenarios/files/scenario_file.h"
-#include "scenarios/location/location_scenarios.h"
+#include "scenarios/authority/authority_scenarios.h"
 #include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::replay {
@@ -17,28 +17,28 @@ namespace {
 
 using scenarios::SeedOutcome;
 using scenarios::SeedRequest;
-using scenarios::location::LocationScenario;
-using scenarios::location::LocationScenarioConfig;
+using scenarios::authority::AuthorityScenario;
+using scenarios::authority::AuthorityScenarioConfig;
 
 constexpr std::uint64_t kSeedsMax = 60;
 constexpr std::uint32_t kRunsMax = 120;
 
 // lease-pause with handlers running past the admission deadline: single-owner catches it.
-LocationScenarioConfig planted_config() {
-  LocationScenarioConfig config = scenarios::location::location_scenario_config("lease-pause");
+AuthorityScenarioConfig planted_config() {
+  AuthorityScenarioConfig config = scenarios::authority::authority_scenario_config("lease-pause");
   config.protocol.planted_bugs.insert(planted::PlantedBug::kAdmitPastDeadline);
   return config;
 }
 
 // The default mix (every fault kind on) with NewOwner keeping the owner generation.
-LocationScenarioConfig planted_mixed_config() {
-  LocationScenarioConfig config = scenarios::location::location_scenario_config("default");
+AuthorityScenarioConfig planted_mixed_config() {
+  AuthorityScenarioConfig config = scenarios::authority::authority_scenario_config("default");
   config.protocol.planted_bugs.insert(planted::PlantedBug::kNewOwnerKeepsOwnerGeneration);
   return config;
 }
 
-std::uint64_t first_failing_seed(const LocationScenarioConfig& config, bool swarm) {
-  const LocationScenario scenario(config);
+std::uint64_t first_failing_seed(const AuthorityScenarioConfig& config, bool swarm) {
+  const AuthorityScenario scenario(config);
   for (std::uint64_t seed = 1; seed <= kSeedsMax; ++seed) {
     if (scenario.run(SeedRequest{seed, swarm, false}).violation.has_value()) {
       return seed;
@@ -50,7 +50,7 @@ std::uint64_t first_failing_seed(const LocationScenarioConfig& config, bool swar
 // The shrink of the planted bug's first failing seed, computed once for the tests that read it.
 const ShrinkResult& planted_result() {
   static const ShrinkResult result = [] {
-    const LocationScenarioConfig config = planted_config();
+    const AuthorityScenarioConfig config = planted_config();
     const std::uint64_t seed = first_failing_seed(config, false);
     EXPECT_NE(seed, 0u) << "the planted bug was not caught in " << kSeedsMax << " seeds";
     ShrinkOptions options;
@@ -60,7 +60,7 @@ const ShrinkResult& planted_result() {
   return result;
 }
 
-std::uint32_t total_nodes_objects_kinds(const LocationScenarioConfig& c) {
+std::uint32_t total_nodes_objects_kinds(const AuthorityScenarioConfig& c) {
   return c.node_count + c.workload.object_count + enabled_fault_kinds(c);
 }
 
@@ -85,7 +85,7 @@ TEST(Shrink, KeepsTheSamePropertyAndIsSmaller) {
       << describe_config(r.shrunk);
   // The trace was kept for the story, and the shrunk configuration replays to the same run.
   EXPECT_EQ(r.shrunk_outcome.event_lines.size(), r.shrunk_outcome.events);
-  const SeedOutcome again = LocationScenario(r.shrunk).run(SeedRequest{r.seed, false, false});
+  const SeedOutcome again = AuthorityScenario(r.shrunk).run(SeedRequest{r.seed, false, false});
   EXPECT_EQ(again.trace_hash, r.shrunk_outcome.trace_hash);
   ASSERT_TRUE(again.violation.has_value());
   EXPECT_EQ(again.violation->event_index, r.shrunk_outcome.violation->event_index);
@@ -97,10 +97,10 @@ TEST(Shrink, TheWrittenFileReplaysToTheSameViolation) {
   const scenarios::files::ScenarioFileText text = scenarios::files::write_scenario(r.shrunk);
   // The planted bug travels in the file ("plantedBugs"), so the file alone replays the failure.
   EXPECT_TRUE(text.not_written.empty());
-  const LocationScenarioConfig loaded = scenarios::files::parse_scenario(text.json, "shrunk.json");
+  const AuthorityScenarioConfig loaded = scenarios::files::parse_scenario(text.json, "shrunk.json");
   EXPECT_TRUE(loaded.protocol.planted_bugs.contains(planted::PlantedBug::kAdmitPastDeadline));
   EXPECT_EQ(scenarios::files::scenario_difference(r.shrunk, loaded), "");
-  const SeedOutcome replayed = LocationScenario(loaded).run(SeedRequest{r.seed, false, false});
+  const SeedOutcome replayed = AuthorityScenario(loaded).run(SeedRequest{r.seed, false, false});
   EXPECT_EQ(replayed.trace_hash, r.shrunk_outcome.trace_hash);
   ASSERT_TRUE(replayed.violation.has_value());
   EXPECT_EQ(replayed.violation->property, r.shrunk_outcome.violation->property);
@@ -155,10 +155,10 @@ TEST(Shrink, TheStoryEndsAtTheViolatingEvent) {
 }
 
 TEST(Shrink, APassingSeedIsRefused) {
-  const LocationScenarioConfig real = scenarios::location::location_scenario_config("lease-pause");
+  const AuthorityScenarioConfig real = scenarios::authority::authority_scenario_config("lease-pause");
   std::uint64_t passing = 0;
   for (std::uint64_t seed = 1; seed <= kSeedsMax && passing == 0; ++seed) {
-    passing = LocationScenario(real).run(SeedRequest{seed, false, false}).ok() ? seed : 0;
+    passing = AuthorityScenario(real).run(SeedRequest{seed, false, false}).ok() ? seed : 0;
   }
   ASSERT_NE(passing, 0u);
   try {
@@ -172,7 +172,7 @@ TEST(Shrink, APassingSeedIsRefused) {
 
 TEST(Shrink, ARunThatBrokeIsRefused) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
-  LocationScenarioConfig config = planted_config();
+  AuthorityScenarioConfig config = planted_config();
   config.max_steps = 1'000;  // the run ends as a failure ("step budget exhausted"), not a violation
   try {
     shrink(config, 1, false, ShrinkOptions{});
@@ -200,17 +200,17 @@ TEST(Shrink, AFixedSeedsPlanRunsExactlyAsTheScenario) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
   // Not swarm: making the plan explicit changes nothing in the run.
   const ShrinkResult& r = planted_result();
-  const SeedOutcome as_given = LocationScenario(planted_config()).run(SeedRequest{r.seed, false, false});
+  const SeedOutcome as_given = AuthorityScenario(planted_config()).run(SeedRequest{r.seed, false, false});
   EXPECT_EQ(r.original_outcome.trace_hash, as_given.trace_hash);
 }
 
 TEST(Shrink, ASwarmSeedsDrawnPlanBecomesTheStartingPlan) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
-  const LocationScenarioConfig config = planted_mixed_config();
+  const AuthorityScenarioConfig config = planted_mixed_config();
   // The drawn plan, made explicit, runs exactly as the swarm seed did.
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    const auto swarm = LocationScenario(config).run(SeedRequest{seed, true, false});
-    const auto fixed = LocationScenario(with_fixed_plan(config, seed_fault_plan(config, seed, true)))
+    const auto swarm = AuthorityScenario(config).run(SeedRequest{seed, true, false});
+    const auto fixed = AuthorityScenario(with_fixed_plan(config, seed_fault_plan(config, seed, true)))
                            .run(SeedRequest{seed, false, false});
     EXPECT_EQ(swarm.trace_hash, fixed.trace_hash) << "seed " << seed;
   }
@@ -225,10 +225,10 @@ TEST(Shrink, ASwarmSeedsDrawnPlanBecomesTheStartingPlan) {
   EXPECT_LE(enabled_fault_kinds(r.shrunk), enabled_fault_kinds(r.original));
   // The file holds the explicit plan and replays without swarm mode.
   // The file alone replays it: the planted bug travels in "plantedBugs".
-  const LocationScenarioConfig loaded =
+  const AuthorityScenarioConfig loaded =
       scenarios::files::parse_scenario(scenarios::files::write_scenario(r.shrunk).json, "s.json");
   EXPECT_EQ(scenarios::files::scenario_difference(r.shrunk, loaded), "");
-  const SeedOutcome replayed = LocationScenario(loaded).run(SeedRequest{seed, false, false});
+  const SeedOutcome replayed = AuthorityScenario(loaded).run(SeedRequest{seed, false, false});
   EXPECT_EQ(replayed.trace_hash, r.shrunk_outcome.trace_hash);
   ASSERT_TRUE(replayed.violation.has_value());
   EXPECT_EQ(replayed.violation->property, r.original_outcome.violation->property);

@@ -125,7 +125,7 @@ TEST(FamilyFile, CreationAndInstanceFilesReadTheirFields) {
   const auto route = parse_any_scenario(R"({"scenarioVersion": 1, "name": "r", "base": "instance-route",
       "properties": ["at-most-once"]})", "t.json");
   EXPECT_EQ(std::get<instance::InstanceScenarioConfig>(route).properties, (std::vector<std::string>{"at-most-once"}));
-  EXPECT_TRUE(std::holds_alternative<location::LocationScenarioConfig>(
+  EXPECT_TRUE(std::holds_alternative<authority::AuthorityScenarioConfig>(
       parse_any_scenario(R"({"scenarioVersion": 1, "name": "l", "base": "churn"})", "t.json")));
 }
 

@@ -3,13 +3,13 @@
 #include <string>
 
 #include "scenarios/files/scenario_file.h"
-#include "scenarios/location/location_scenarios.h"
+#include "scenarios/authority/authority_scenarios.h"
 #include "tests/campaign/needs_planted_bugs.h"
 
 namespace spotcheck::scenarios::files {
 namespace {
 
-using location::LocationScenario;
+using authority::AuthorityScenario;
 
 std::string error_of(const std::string& text) {
   try {
@@ -23,8 +23,8 @@ std::string error_of(const std::string& text) {
 TEST(ScenarioFile, AMinimalFileIsItsBaseScenario) {
   const auto config = parse_scenario(R"({"scenarioVersion": 1, "name": "mine", "base": "churn"})", "t.json");
   EXPECT_EQ(config.name, "mine");
-  const LocationScenario from_file(config);
-  const LocationScenario builtin(location::location_scenario_config("churn"));
+  const AuthorityScenario from_file(config);
+  const AuthorityScenario builtin(authority::authority_scenario_config("churn"));
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     EXPECT_EQ(from_file.run(SeedRequest{seed, false, false}).trace_hash,
               builtin.run(SeedRequest{seed, false, false}).trace_hash);
@@ -160,7 +160,7 @@ TEST(ScenarioFile, LargeInputIsRefusedByItsLimit) {
 TEST(ScenarioFile, ShippedExamplesLoadAndPass) {
   for (const char* name : {"long-pauses.json", "short-leases.json"}) {
     const std::string path = std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/" + name;
-    const LocationScenario scenario(load_scenario_file(path));
+    const AuthorityScenario scenario(load_scenario_file(path));
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       const auto outcome = scenario.run(SeedRequest{seed, false, false});
       EXPECT_TRUE(outcome.ok()) << name << " seed " << seed;
@@ -172,7 +172,7 @@ TEST(ScenarioFile, ShippedExamplesLoadAndPass) {
 TEST(ScenarioFile, ThePlantedBugExampleFailsOnItsProperty) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
   const std::string path = std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/planted-admit-past-deadline.json";
-  const LocationScenario scenario(load_scenario_file(path));
+  const AuthorityScenario scenario(load_scenario_file(path));
   ASSERT_TRUE(scenario.config().protocol.planted_bugs.contains(planted::PlantedBug::kAdmitPastDeadline));
   int failing = 0;
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {

@@ -1,4 +1,4 @@
-#include "scenarios/location/location_scenario.h"
+#include "scenarios/authority/authority_scenario.h"
 
 #include <cstdio>
 #include <memory>
@@ -10,7 +10,7 @@
 #include "scenarios/common/judged_world.h"
 #include "sim/world.h"
 
-namespace spotcheck::scenarios::location {
+namespace spotcheck::scenarios::authority {
 
 namespace {
 
@@ -25,7 +25,7 @@ std::string routing_id_hex(platform::RoutingId rid) {
 
 }  // namespace
 
-LocationScenario::LocationScenario(LocationScenarioConfig config) : _config(std::move(config)) {
+AuthorityScenario::AuthorityScenario(AuthorityScenarioConfig config) : _config(std::move(config)) {
   SPOTCHECK_ASSERT_ABORT(_config.node_count >= 1);
   SPOTCHECK_ASSERT_ABORT(_config.swarm.valid());
   SPOTCHECK_ASSERT_ABORT(!spotcheck::location::validate(_config.protocol).has_value());
@@ -36,20 +36,20 @@ LocationScenario::LocationScenario(LocationScenarioConfig config) : _config(std:
   SPOTCHECK_ASSERT_ABORT(_config.workload.traffic_stop_us <= _config.faults_stop_us + _config.liveness_window_us);
 }
 
-SeedOutcome LocationScenario::run(const SeedRequest& request) const {
+SeedOutcome AuthorityScenario::run(const SeedRequest& request) const {
   JudgedWorld judged(request, _config.properties);
   sim::World& world = judged.world();
   sim::StoreServer& store = judged.store();
 
   // Node environments must outlive the world's run: the process mains refer to them.
-  std::vector<LocationNodeEnv> envs(_config.node_count);
+  std::vector<AuthorityNodeEnv> envs(_config.node_count);
   std::vector<sim::ProcessId> nodes;
   nodes.reserve(_config.node_count);
   for (std::uint32_t i = 0; i < _config.node_count; ++i) {
     const platform::RoutingId rid = kFirstNodeRoutingId + i;
-    LocationNodeEnv* env = &envs[i];
+    AuthorityNodeEnv* env = &envs[i];
     const sim::ProcessId pid = world.add_process("node-" + std::to_string(i), rid,
-                                                 [env](platform::Platform& p) { run_location_node(p, *env); });
+                                                 [env](platform::Platform& p) { run_authority_node(p, *env); });
     env->config = &_config.protocol;
     env->workload = &_config.workload;
     env->routing_id_hex = routing_id_hex(rid);
@@ -71,4 +71,4 @@ SeedOutcome LocationScenario::run(const SeedRequest& request) const {
   return judged.run_and_judge(_config.faults_stop_us + _config.liveness_window_us, _config.max_steps);
 }
 
-}  // namespace spotcheck::scenarios::location
+}  // namespace spotcheck::scenarios::authority

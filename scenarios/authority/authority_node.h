@@ -12,9 +12,9 @@
 #include "impl/platform/platform.h"
 #include "impl/store/spi/location_store.h"
 
-namespace spotcheck::scenarios::location {
+namespace spotcheck::scenarios::authority {
 
-struct LocationWorkload {
+struct AuthorityWorkload {
   std::string mesh_name = "sim";
   std::uint32_t object_count = 6;   // ids "player:0" .. in the shared pool
   std::uint32_t actors_limit = 0;   // per-node capacity limit (0: unlimited)
@@ -28,9 +28,9 @@ struct LocationWorkload {
   platform::TimeUs request_deadline_us = platform::seconds(10);
 };
 
-struct LocationNodeEnv {
+struct AuthorityNodeEnv {
   const spotcheck::location::LocationConfig* config = nullptr;
-  const LocationWorkload* workload = nullptr;
+  const AuthorityWorkload* workload = nullptr;
   std::string routing_id_hex;
   // Blocking SPI client of this host run (crosses the simulated link to the store).
   std::function<std::unique_ptr<store::LocationStore>()> make_store;
@@ -39,6 +39,6 @@ struct LocationNodeEnv {
 };
 
 // The process main: runs until the process is killed or its owner lease is lost for good.
-void run_location_node(platform::Platform& platform, const LocationNodeEnv& env);
+void run_authority_node(platform::Platform& platform, const AuthorityNodeEnv& env);
 
-}  // namespace spotcheck::scenarios::location
+}  // namespace spotcheck::scenarios::authority

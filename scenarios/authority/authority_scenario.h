@@ -9,17 +9,17 @@
 
 #include "faults/fault_plan.h"
 #include "impl/location/config/location_config.h"
-#include "scenarios/location/location_node.h"
+#include "scenarios/authority/authority_node.h"
 #include "scenarios/registry/scenario.h"
 
-namespace spotcheck::scenarios::location {
+namespace spotcheck::scenarios::authority {
 
-struct LocationScenarioConfig {
+struct AuthorityScenarioConfig {
   std::string name;
   std::string description;
   std::uint32_t node_count = 4;
   spotcheck::location::LocationConfig protocol;
-  LocationWorkload workload;
+  AuthorityWorkload workload;
   // Faults run until this time; traffic stops a little later; the run ends after the liveness
   // window, by which every request must have ended.
   platform::TimeUs faults_stop_us = platform::seconds(60);
@@ -33,16 +33,16 @@ struct LocationScenarioConfig {
   std::vector<std::string> properties;
 };
 
-class LocationScenario final : public Scenario {
+class AuthorityScenario final : public Scenario {
  public:
-  explicit LocationScenario(LocationScenarioConfig config);
+  explicit AuthorityScenario(AuthorityScenarioConfig config);
   const std::string& name() const override { return _config.name; }
   const std::string& description() const override { return _config.description; }
   SeedOutcome run(const SeedRequest& request) const override;
-  const LocationScenarioConfig& config() const { return _config; }
+  const AuthorityScenarioConfig& config() const { return _config; }
 
  private:
-  LocationScenarioConfig _config;
+  AuthorityScenarioConfig _config;
 };
 
-}  // namespace spotcheck::scenarios::location
+}  // namespace spotcheck::scenarios::authority

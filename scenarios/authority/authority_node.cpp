@@ -1,4 +1,4 @@
-#include "scenarios/location/location_node.h"
+#include "scenarios/authority/authority_node.h"
 
 #include <memory>
 #include <optional>
@@ -11,9 +11,9 @@
 #include "impl/location/placement/placement.h"
 #include "impl/records/keys.h"
 #include "impl/records/owner_lease_record.h"
-#include "scenarios/location/workload_events.h"
+#include "scenarios/authority/workload_events.h"
 
-namespace spotcheck::scenarios::location {
+namespace spotcheck::scenarios::authority {
 
 namespace loc = spotcheck::location;
 using platform::Field;
@@ -26,7 +26,7 @@ constexpr std::string_view kStableType = "Player";
 constexpr int kRegisterAttemptsMax = 1'000;
 constexpr int kWorkloadIterationsMax = 1'000'000;
 
-records::MeshNodeDescriptorRecord make_descriptor(const LocationNodeEnv& env) {
+records::MeshNodeDescriptorRecord make_descriptor(const AuthorityNodeEnv& env) {
   records::MeshNodeDescriptorRecord d;
   d.mesh_name = env.workload->mesh_name;
   d.routing_id_hex = env.routing_id_hex;
@@ -47,7 +47,7 @@ records::MeshNodeDescriptorRecord make_descriptor(const LocationNodeEnv& env) {
 // One host run of the node: everything it owns dies with it.
 class NodeRun {
  public:
-  NodeRun(platform::Platform& platform, const LocationNodeEnv& env)
+  NodeRun(platform::Platform& platform, const AuthorityNodeEnv& env)
       : _platform(platform),
         _env(env),
         _config(*env.config),
@@ -236,9 +236,9 @@ class NodeRun {
   }
 
   platform::Platform& _platform;
-  const LocationNodeEnv& _env;
+  const AuthorityNodeEnv& _env;
   const loc::LocationConfig& _config;
-  const LocationWorkload& _workload;
+  const AuthorityWorkload& _workload;
   std::unique_ptr<store::LocationStore> _store;
   loc::OwnerLease _lease;
   loc::AuthorityOps _authority;
@@ -250,10 +250,10 @@ class NodeRun {
 
 }  // namespace
 
-void run_location_node(platform::Platform& platform, const LocationNodeEnv& env) {
+void run_authority_node(platform::Platform& platform, const AuthorityNodeEnv& env) {
   SPOTCHECK_ASSERT_ABORT(env.config != nullptr && env.workload != nullptr);
   NodeRun run(platform, env);
   run.run();
 }
 
-}  // namespace spotcheck::scenarios::location
+}  // namespace spotcheck::scenarios::authority

@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-namespace spotcheck::scenarios::location {
+namespace spotcheck::scenarios::authority {
 
 // A workload request began / ended: {owner, request, id, deadline_us} / {owner, request, id, outcome, late}.
 inline constexpr std::string_view kRequestStart = "request.start";
@@ -13,4 +13,4 @@ inline constexpr std::string_view kObjectWork = "object.work";
 // The host run's owner lease was lost for good; the node asks to be restarted: {owner}.
 inline constexpr std::string_view kNodeGaveUp = "node.gave_up";
 
-}  // namespace spotcheck::scenarios::location
+}  // namespace spotcheck::scenarios::authority

@@ -1,18 +1,18 @@
-#include "scenarios/location/location_scenarios.h"
+#include "scenarios/authority/authority_scenarios.h"
 
 #include <algorithm>
 
 #include "impl/check/check.h"
 
-namespace spotcheck::scenarios::location {
+namespace spotcheck::scenarios::authority {
 
 namespace {
 
 using platform::millis;
 using platform::seconds;
 
-LocationScenarioConfig base(std::string name, std::string description) {
-  LocationScenarioConfig c;
+AuthorityScenarioConfig base(std::string name, std::string description) {
+  AuthorityScenarioConfig c;
   c.name = std::move(name);
   c.description = std::move(description);
   c.faults_stop_us = seconds(60);
@@ -94,14 +94,14 @@ faults::FaultPlan churn(platform::TimeUs stop_us) {
 
 }  // namespace
 
-LocationScenarioConfig location_scenario_config(const std::string& name) {
+AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
   if (name == "default") {
     // Swarm: every kind on with probability 1/2 (the standard shape).
-    LocationScenarioConfig c = base("default", "the mixed campaign: 4 nodes contend for 6 actors under every fault kind");
+    AuthorityScenarioConfig c = base("default", "the mixed campaign: 4 nodes contend for 6 actors under every fault kind");
     return c;
   }
   if (name == "authority-race") {
-    LocationScenarioConfig c = base("authority-race", "8 nodes race to create, use and delete the same 3 actors");
+    AuthorityScenarioConfig c = base("authority-race", "8 nodes race to create, use and delete the same 3 actors");
     c.node_count = 8;
     c.workload.object_count = 3;
     c.workload.think_min_us = millis(5);
@@ -118,19 +118,19 @@ LocationScenarioConfig location_scenario_config(const std::string& name) {
     return c;
   }
   if (name == "lease-pause") {
-    LocationScenarioConfig c = base("lease-pause", "owners freeze longer than their owner lease while others take over");
+    AuthorityScenarioConfig c = base("lease-pause", "owners freeze longer than their owner lease while others take over");
     c.plan = only_pauses;
     c.swarm = pauses_shape(c.protocol.owner_lease_ttl_us);
     return c;
   }
   if (name == "store-outage") {
-    LocationScenarioConfig c = base("store-outage", "store outages, lost requests, lost and late replies");
+    AuthorityScenarioConfig c = base("store-outage", "store outages, lost requests, lost and late replies");
     c.plan = store_trouble;
     c.swarm = store_trouble_shape();
     return c;
   }
   if (name == "churn") {
-    LocationScenarioConfig c = base("churn", "nodes killed and restarted as new host runs while they create");
+    AuthorityScenarioConfig c = base("churn", "nodes killed and restarted as new host runs while they create");
     c.plan = churn;
     c.swarm = churn_shape();
     return c;
@@ -139,12 +139,12 @@ LocationScenarioConfig location_scenario_config(const std::string& name) {
   return base(name, "");
 }
 
-std::vector<std::unique_ptr<Scenario>> make_location_scenarios() {
+std::vector<std::unique_ptr<Scenario>> make_authority_scenarios() {
   std::vector<std::unique_ptr<Scenario>> out;
   for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn"}) {
-    out.push_back(std::make_unique<LocationScenario>(location_scenario_config(name)));
+    out.push_back(std::make_unique<AuthorityScenario>(authority_scenario_config(name)));
   }
   return out;
 }
 
-}  // namespace spotcheck::scenarios::location
+}  // namespace spotcheck::scenarios::authority
