@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "impl/check/check.h"
+#include "properties/event_kinds.h"
 
 namespace spotcheck::faults {
 
@@ -204,7 +205,7 @@ void FaultInjector::stop_all_faults() {
     _world.network().set_link_config(rid, _store.routing_id(), sim::LinkConfig{});
     _world.network().set_link_config(_store.routing_id(), rid, sim::LinkConfig{});
   }
-  _world.record(kFaultsStopped, {});
+  _world.record(properties::kinds::kFaultsStopped, {});
 }
 
 }  // namespace spotcheck::faults

@@ -4,7 +4,8 @@
 // is installed, so the same seed and plan give the same faults.
 //
 // At plan.faults_stop_us every fault heals (partitions lifted, outage ended, loss off, dead
-// nodes restart) and the world records kFaultsStopped: the liveness phase begins.
+// nodes restart) and the world records faults.stopped (properties/event_kinds.h): the liveness
+// phase begins.
 #pragma once
 
 #include <string_view>
@@ -15,8 +16,6 @@
 #include "sim/world.h"
 
 namespace spotcheck::faults {
-
-inline constexpr std::string_view kFaultsStopped = "faults.stopped";
 
 class FaultInjector {
  public:

@@ -1,5 +1,6 @@
-// Event kinds the property checkers read besides the Location runtime's own vocabulary
-// (impl/location/events/event_names.h, docs/events.md). docs/properties.md lists every field.
+// The event kinds of the harness — emitted by workloads, recorded by scenarios and the fault
+// injector, recorded by the simulator — each defined once, here (the Location runtime's own
+// vocabulary is impl/location/events/, docs/events.md). docs/properties.md lists every field.
 #pragma once
 
 #include <string_view>
@@ -17,6 +18,9 @@ inline constexpr std::string_view kRequestEnd = "request.end";
 // {id, owner, lease_gen, object_gen, owner_gen, optional kind (actor|spot, default actor),
 //  optional now_us and deadline_us (the node's local time and admission deadline)}.
 inline constexpr std::string_view kObjectWork = "object.work";
+
+// The host run's owner lease was lost for good; the node asks its supervisor to restart it: {owner}.
+inline constexpr std::string_view kNodeGaveUp = "node.gave_up";
 
 // ---- recorded by the scenario on the world (node = kWorldNode) ---------------------------------
 // Every fault has healed and none starts again: the liveness phase begins. No fields.
