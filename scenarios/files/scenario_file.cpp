@@ -3,6 +3,10 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "properties/registry.h"
 #include "scenarios/files/file_reading.h"
@@ -17,14 +21,33 @@ using detail::kHourMs;
 using detail::ObjectReader;
 using platform::TimeUs;
 
+// The fields of the "workload" and "protocol" sections, each declared once (the fields(io, m)
+// pattern of impl/location/messaging/commands.cpp): the reader (ObjectReader), the writer
+// (SectionWriter) and the differ (SectionValues) all go through these two functions.
+//   io.number(key, member, lo, hi[, integral])   a number in [lo, hi]
+//   io.millis(key, member_us, lo_ms, hi_ms)      milliseconds in the file, microseconds in the config
+template <class Io, class W>
+void workload_fields(Io& io, W& w) {
+  io.number("objects", w.object_count, 1, 10'000);
+  io.number("actorsLimit", w.actors_limit, 0, 2'147'483'647);
+  io.millis("thinkMinMs", w.think_min_us, 1, kHourMs);
+  io.millis("thinkMaxMs", w.think_max_us, 1, kHourMs);
+  io.number("deleteProbability", w.delete_probability, 0, 1, false);
+  io.number("abortProbability", w.abort_probability, 0, 1, false);
+  io.millis("requestDeadlineMs", w.request_deadline_us, 1, kHourMs);
+}
+
+template <class Io, class P>
+void protocol_fields(Io& io, P& p) {
+  io.millis("renewIntervalMs", p.renew_interval_us, 1, kHourMs);
+  io.millis("ownerLeaseTtlMs", p.owner_lease_ttl_us, 1, kHourMs);
+  io.millis("renewTimeoutMs", p.renew_timeout_us, 1, kHourMs);
+  io.millis("fencingMarginMs", p.fencing_margin_us, 1, kHourMs);
+  io.millis("storeRequestTimeoutMs", p.store_request_timeout_us, 1, kHourMs);
+}
+
 void read_workload(ObjectReader& r, authority::AuthorityWorkload& w) {
-  r.number("objects", w.object_count, 1, 10'000);
-  r.number("actorsLimit", w.actors_limit, 0, 2'147'483'647);
-  r.millis("thinkMinMs", w.think_min_us, 1, kHourMs);
-  r.millis("thinkMaxMs", w.think_max_us, 1, kHourMs);
-  r.number("deleteProbability", w.delete_probability, 0, 1, false);
-  r.number("abortProbability", w.abort_probability, 0, 1, false);
-  r.millis("requestDeadlineMs", w.request_deadline_us, 1, kHourMs);
+  workload_fields(r, w);
   r.reject_unknown_keys();
   if (w.think_min_us > w.think_max_us) {
     r.fail(r.path(), "thinkMinMs must not exceed thinkMaxMs");
@@ -32,11 +55,7 @@ void read_workload(ObjectReader& r, authority::AuthorityWorkload& w) {
 }
 
 void read_protocol(ObjectReader& r, spotcheck::location::LocationConfig& p) {
-  r.millis("renewIntervalMs", p.renew_interval_us, 1, kHourMs);
-  r.millis("ownerLeaseTtlMs", p.owner_lease_ttl_us, 1, kHourMs);
-  r.millis("renewTimeoutMs", p.renew_timeout_us, 1, kHourMs);
-  r.millis("fencingMarginMs", p.fencing_margin_us, 1, kHourMs);
-  r.millis("storeRequestTimeoutMs", p.store_request_timeout_us, 1, kHourMs);
+  protocol_fields(r, p);
   r.reject_unknown_keys();
   if (const auto error = spotcheck::location::validate(p)) {
     r.fail(r.path(), "breaks the owner lease timing rules (spec §5): " + error->message);
@@ -225,6 +244,38 @@ ordered_json write_faults(const faults::FaultPlan& plan) {
   return f;
 }
 
+// Writes a section's fields as the file holds them.
+class SectionWriter {
+ public:
+  template <class T>
+  void number(std::string_view key, const T& value, double, double, bool = true) {
+    _out[std::string(key)] = value;
+  }
+  void millis(std::string_view key, const TimeUs& us, double, double) { _out[std::string(key)] = millis_of(us); }
+  ordered_json take() { return std::move(_out); }
+
+ private:
+  ordered_json _out = ordered_json::object();
+};
+
+// A section's fields as (key, exact value text), for comparing two configs field by field.
+class SectionValues {
+ public:
+  template <class T>
+  void number(std::string_view key, const T& value, double, double, bool = true) {
+    std::ostringstream text;
+    text << value;
+    _values.emplace_back(std::string(key), text.str());
+  }
+  void millis(std::string_view key, const TimeUs& us, double, double) {
+    _values.emplace_back(std::string(key) + " (us)", std::to_string(us));
+  }
+  const std::vector<std::pair<std::string, std::string>>& values() const { return _values; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> _values;
+};
+
 bool same_retry_bounds(const spotcheck::location::LocationConfig& a, const spotcheck::location::LocationConfig& b) {
   return a.renew_attempts_max == b.renew_attempts_max && a.indeterminate_rereads_max == b.indeterminate_rereads_max &&
          a.contention_attempts_max == b.contention_attempts_max;
@@ -233,6 +284,17 @@ bool same_retry_bounds(const spotcheck::location::LocationConfig& a, const spotc
 // Collects "<what>: <a> vs <b>" for the first field that differs.
 class Differences {
  public:
+  // Every field `fields` declares, under `section.`.
+  template <class Section, class Fields>
+  void check_section(const std::string& section, const Section& a, const Section& b, Fields fields) {
+    SectionValues va;
+    SectionValues vb;
+    fields(va, a);
+    fields(vb, b);
+    for (std::size_t i = 0; i < va.values().size(); ++i) {
+      check((section + "." + va.values()[i].first).c_str(), va.values()[i].second, vb.values()[i].second);
+    }
+  }
   template <class T>
   void check(const char* what, const T& a, const T& b) {
     if (_first.empty() && !(a == b)) {
@@ -277,21 +339,11 @@ std::string scenario_difference(const authority::AuthorityScenarioConfig& a, con
   const auto& wa = a.workload;
   const auto& wb = b.workload;
   d.check("workload.mesh_name", wa.mesh_name, wb.mesh_name);
-  d.check("workload.objects", wa.object_count, wb.object_count);
-  d.check("workload.actorsLimit", wa.actors_limit, wb.actors_limit);
-  d.check("workload.think_min_us", wa.think_min_us, wb.think_min_us);
-  d.check("workload.think_max_us", wa.think_max_us, wb.think_max_us);
-  d.check("workload.deleteProbability", wa.delete_probability, wb.delete_probability);
-  d.check("workload.abortProbability", wa.abort_probability, wb.abort_probability);
+  d.check_section("workload", wa, wb, [](auto& io, const auto& w) { workload_fields(io, w); });
   d.check("workload.traffic_stop_us", wa.traffic_stop_us, wb.traffic_stop_us);
-  d.check("workload.request_deadline_us", wa.request_deadline_us, wb.request_deadline_us);
   const auto& pa = a.protocol;
   const auto& pb = b.protocol;
-  d.check("protocol.renew_interval_us", pa.renew_interval_us, pb.renew_interval_us);
-  d.check("protocol.owner_lease_ttl_us", pa.owner_lease_ttl_us, pb.owner_lease_ttl_us);
-  d.check("protocol.renew_timeout_us", pa.renew_timeout_us, pb.renew_timeout_us);
-  d.check("protocol.fencing_margin_us", pa.fencing_margin_us, pb.fencing_margin_us);
-  d.check("protocol.store_request_timeout_us", pa.store_request_timeout_us, pb.store_request_timeout_us);
+  d.check_section("protocol", pa, pb, [](auto& io, const auto& p) { protocol_fields(io, p); });
   d.check("protocol.retry_bounds", same_retry_bounds(pa, pb), true);
   d.check("protocol.planted_bugs", pa.planted_bugs == pb.planted_bugs, true);
   d.check("properties.size", a.properties.size(), b.properties.size());
@@ -342,18 +394,12 @@ ScenarioFileText write_scenario(const authority::AuthorityScenarioConfig& config
   doc["faultsSeconds"] = seconds_of(config.faults_stop_us);
   doc["livenessSeconds"] = seconds_of(config.liveness_window_us);
   doc["trafficSeconds"] = seconds_of(w.traffic_stop_us);
-  doc["workload"] = ordered_json{{"objects", w.object_count},
-                                 {"actorsLimit", w.actors_limit},
-                                 {"thinkMinMs", millis_of(w.think_min_us)},
-                                 {"thinkMaxMs", millis_of(w.think_max_us)},
-                                 {"deleteProbability", w.delete_probability},
-                                 {"abortProbability", w.abort_probability},
-                                 {"requestDeadlineMs", millis_of(w.request_deadline_us)}};
-  doc["protocol"] = ordered_json{{"renewIntervalMs", millis_of(p.renew_interval_us)},
-                                 {"ownerLeaseTtlMs", millis_of(p.owner_lease_ttl_us)},
-                                 {"renewTimeoutMs", millis_of(p.renew_timeout_us)},
-                                 {"fencingMarginMs", millis_of(p.fencing_margin_us)},
-                                 {"storeRequestTimeoutMs", millis_of(p.store_request_timeout_us)}};
+  SectionWriter workload;
+  workload_fields(workload, w);
+  doc["workload"] = workload.take();
+  SectionWriter protocol;
+  protocol_fields(protocol, p);
+  doc["protocol"] = protocol.take();
   doc["faults"] = write_faults(config.plan(config.faults_stop_us));
   if (!planted.empty()) {
     doc["plantedBugs"] = planted;
