@@ -206,77 +206,87 @@ Result<AuthorityOps::Executed> AuthorityOps::run(Op op, const AuthorityKey& key,
     if (current.write.authority_bytes_after.has_value()) {
       earlier_bytes.push_back(*current.write.authority_bytes_after);
     }
-    switch (outcome.kind) {
-      case Kind::kApplied:
-        emit(op, key, current.record, previous, "applied", "", &outcome);
-        emit_capacity(current.write, outcome);
-        return Executed{outcome, std::move(current.record)};
-      case Kind::kResolvedApplied: {
-        // The re-read found bytes of ours — possibly an earlier attempt's (another
-        // ObjectGeneration for a Reserve): the event reports the row actually stored.
-        records::AuthorityRecord stored = stored_record(current.record, outcome);
-        emit(op, key, stored, previous, "applied", "", &outcome);
-        emit_capacity(current.write, outcome);
-        return Executed{outcome, std::move(stored)};
-      }
-      case Kind::kNotApplied:
-        _platform.events.emit(events::kStoreIndeterminate,
-                              {Field::str("op", name), Field::str("id", key.id),
-                               Field::str("resolution", "not_applied")});
-        continue;
-      case Kind::kConflict:
-        switch (outcome.condition_role) {
-          case ConditionRole::kCounter:
-            continue;  // the sequence moved under us: read it again
-          case ConditionRole::kOwnLease:
-            if (Result<Done> reconfirmed = _lease.reconfirm(); !reconfirmed.ok()) {
-              return fail(reconfirmed.error(), &outcome);
-            }
-            continue;  // our lease record was renewed meanwhile
-          case ConditionRole::kAuthority:
-            if (SPOTCHECK_PLANTED(_config.planted_bugs, kRetryConflictsPastDeadline)) {
-              _platform.clock.sleep_for(platform::seconds(2));  // the retry loop 0.27 removed
-              continue;
-            }
-            return fail(Error::conflict(current.write.authority_version_before.has_value()
-                                            ? ConflictCause::kVersionChanged
-                                            : ConflictCause::kAlreadyExists,
-                                        "the authority row changed"),
-                        &outcome);
-          case ConditionRole::kTargetDescriptor:
-            return fail(Error::conflict(ConflictCause::kTargetChanged,
-                                        "the target's descriptor changed"),
-                        &outcome);
-          case ConditionRole::kTargetLease:
-            return fail(Error::conflict(ConflictCause::kTargetLeaseInvalid,
-                                        "the target's owner lease changed"),
-                        &outcome);
-        }
-        break;
-      case Kind::kBoundExceeded:
-        if (outcome.mutation_role == MutationRole::kCounter) {
-          _platform.events.emit(events::kGenerationExhausted,
-                                {Field::str("counter", "object-generation")});
-          return fail(Error::of(ErrorKind::kGenerationExhausted,
-                                "the ObjectGeneration sequence is exhausted"),
-                      &outcome);
-        }
-        SPOTCHECK_ASSERT(outcome.mutation_role == MutationRole::kCapacity);
-        return fail(Error::of(ErrorKind::kCapacityFull, "the target node's capacity is full"),
-                    &outcome);
-      case Kind::kStoreError:
-        return fail(Error::of(ErrorKind::kStoreError, outcome.message), &outcome);
-      case Kind::kUnresolved:
-        _platform.events.emit(events::kStoreIndeterminate,
-                              {Field::str("op", name), Field::str("id", key.id),
-                               Field::str("resolution", "unknown")});
-        return fail(Error::of(ErrorKind::kIndeterminate, outcome.message), &outcome);
+    AttemptEnd end = judge_outcome(op, key, previous, current, outcome);
+    if (end.executed.has_value()) {
+      return std::move(*end.executed);
+    }
+    if (end.error.has_value()) {
+      return fail(std::move(*end.error), &outcome);
     }
   }
   return fail(Error::conflict(ConflictCause::kCounterChanged,
                               "contention outlasted " +
                                   std::to_string(_config.contention_attempts_max) + " attempts"),
               nullptr);
+}
+
+AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& key,
+                                                     const records::AuthorityRecord* previous, Plan& current,
+                                                     const WriteOutcome& outcome) {
+  const std::string_view name = op_name(static_cast<int>(op));
+  switch (outcome.kind) {
+    case Kind::kApplied:
+      emit(op, key, current.record, previous, "applied", "", &outcome);
+      emit_capacity(current.write, outcome);
+      return AttemptEnd{Executed{outcome, std::move(current.record)}, std::nullopt};
+    case Kind::kResolvedApplied: {
+      // The re-read found bytes of ours — possibly an earlier attempt's (another
+      // ObjectGeneration for a Reserve): the event reports the row actually stored.
+      records::AuthorityRecord stored = stored_record(current.record, outcome);
+      emit(op, key, stored, previous, "applied", "", &outcome);
+      emit_capacity(current.write, outcome);
+      return AttemptEnd{Executed{outcome, std::move(stored)}, std::nullopt};
+    }
+    case Kind::kNotApplied:
+      _platform.events.emit(events::kStoreIndeterminate,
+                            {Field::str("op", name), Field::str("id", key.id), Field::str("resolution", "not_applied")});
+      return AttemptEnd{};
+    case Kind::kConflict:
+      return AttemptEnd{std::nullopt, conflict_error(outcome, current.write)};
+    case Kind::kBoundExceeded:
+      if (outcome.mutation_role == MutationRole::kCounter) {
+        _platform.events.emit(events::kGenerationExhausted, {Field::str("counter", "object-generation")});
+        return AttemptEnd{std::nullopt,
+                          Error::of(ErrorKind::kGenerationExhausted, "the ObjectGeneration sequence is exhausted")};
+      }
+      SPOTCHECK_ASSERT(outcome.mutation_role == MutationRole::kCapacity);
+      return AttemptEnd{std::nullopt, Error::of(ErrorKind::kCapacityFull, "the target node's capacity is full")};
+    case Kind::kStoreError:
+      return AttemptEnd{std::nullopt, Error::of(ErrorKind::kStoreError, outcome.message)};
+    case Kind::kUnresolved:
+      _platform.events.emit(events::kStoreIndeterminate,
+                            {Field::str("op", name), Field::str("id", key.id), Field::str("resolution", "unknown")});
+      return AttemptEnd{std::nullopt, Error::of(ErrorKind::kIndeterminate, outcome.message)};
+  }
+  SPOTCHECK_ASSERT(false && "every write outcome kind is judged above");
+  return AttemptEnd{};
+}
+
+std::optional<Error> AuthorityOps::conflict_error(const WriteOutcome& outcome, const PlannedWrite& write) {
+  SPOTCHECK_ASSERT(outcome.kind == Kind::kConflict);
+  switch (outcome.condition_role) {
+    case ConditionRole::kCounter:
+      return std::nullopt;  // the sequence moved under us: read it again
+    case ConditionRole::kOwnLease:
+      if (Result<Done> reconfirmed = _lease.reconfirm(); !reconfirmed.ok()) {
+        return reconfirmed.error();
+      }
+      return std::nullopt;  // our lease record was renewed meanwhile
+    case ConditionRole::kAuthority:
+      if (SPOTCHECK_PLANTED(_config.planted_bugs, kRetryConflictsPastDeadline)) {
+        _platform.clock.sleep_for(platform::seconds(2));  // the retry loop 0.27 removed
+        return std::nullopt;
+      }
+      return Error::conflict(write.authority_version_before.has_value() ? ConflictCause::kVersionChanged
+                                                                        : ConflictCause::kAlreadyExists,
+                             "the authority row changed");
+    case ConditionRole::kTargetDescriptor:
+      return Error::conflict(ConflictCause::kTargetChanged, "the target's descriptor changed");
+    case ConditionRole::kTargetLease:
+      return Error::conflict(ConflictCause::kTargetLeaseInvalid, "the target's owner lease changed");
+  }
+  SPOTCHECK_ASSERT(false && "every condition role is judged above");
+  return std::nullopt;
 }
 
 // ---- Reserve ----------------------------------------------------------------------------------

@@ -82,6 +82,17 @@ class AuthorityOps {
   template <class PlanFn>
   Result<Executed> run(Op op, const AuthorityKey& key, const records::AuthorityRecord& intended,
                        const records::AuthorityRecord* previous, PlanFn&& plan);
+  // What one attempt's write outcome means: the operation applied (`executed`, its events
+  // emitted), failed (`error`, to report with the outcome), or met contention: neither, try again.
+  struct AttemptEnd {
+    std::optional<Executed> executed;
+    std::optional<Error> error;
+  };
+  AttemptEnd judge_outcome(Op op, const AuthorityKey& key, const records::AuthorityRecord* previous, Plan& current,
+                           const WriteOutcome& outcome);
+  // The error a failed condition of the write means, or nullopt when the attempt may be retried
+  // (the sequence counter or this host run's own lease record moved under it).
+  std::optional<Error> conflict_error(const WriteOutcome& outcome, const PlannedWrite& write);
   // The row a kResolvedApplied write left: the stored bytes decoded (an earlier attempt's may
   // differ from `planned`), or `planned` for a removal.
   static records::AuthorityRecord stored_record(const records::AuthorityRecord& planned,
