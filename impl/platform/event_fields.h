@@ -16,12 +16,12 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 
+#include "impl/check/check.h"
 #include "impl/platform/event_sink.h"
 
 namespace spotcheck::platform {
@@ -44,9 +44,7 @@ class FieldWriter {
 
  private:
   void push(Field field) {
-    if (_size == N) {
-      std::abort();  // the event struct declares more fields than its kFieldsMax
-    }
+    SPOTCHECK_ASSERT(_size < N);  // else the event struct declares more fields than its kFieldsMax
     _fields[_size++] = field;
   }
   std::array<Field, N> _fields{};
