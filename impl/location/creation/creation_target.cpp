@@ -226,9 +226,9 @@ std::optional<FinalResultReply> CreationTarget::verify(const CreateCommand& comm
   return std::nullopt;
 }
 
-FactoryDecision CreationTarget::run_factory(const CreateCommand& command, const std::string& args, bool& threw,
-                                            std::string& failure) {
-  threw = false;
+CreationTarget::FactoryRun CreationTarget::run_factory(const CreateCommand& command, const std::string& args) {
+  bool threw = false;
+  std::string failure;
   const HostRun& self = _context.lease.host_run();
   _context.platform.events.emit(
       events::kFactoryRun,
@@ -258,7 +258,7 @@ FactoryDecision CreationTarget::run_factory(const CreateCommand& command, const 
                                 {Field::str("op_id", command.op_id.hex()), Field::str("id", command.id),
                                  Field::num("object_gen", as_i64(command.object_generation)),
                                  Field::str("decision", threw ? "threw" : (decision.approved ? "approved" : "rejected"))});
-  return decision;
+  return FactoryRun{decision, threw, std::move(failure)};
 }
 
 std::optional<FinalResultReply> CreationTarget::record_result(const CreateCommand& command, const Verified& verified,
@@ -311,11 +311,9 @@ std::optional<FinalResultReply> CreationTarget::record_result(const CreateComman
 
 void CreationTarget::run(platform::RoutingId from, const CreateCommand& command, const std::string& op_key) {
   const bool planted = SPOTCHECK_PLANTED(_context.creation.planted_bugs, kFactoryBeforeVerify);
-  std::optional<FactoryDecision> early;
-  bool early_threw = false;
-  std::string early_failure;
+  std::optional<FactoryRun> early;
   if (planted) {
-    early = run_factory(command, {}, early_threw, early_failure);  // planted bug: before any check
+    early = run_factory(command, {});  // planted bug: before any check
   }
   Verified verified;
   bool retryable = false;
@@ -341,10 +339,10 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
     reply(from, std::move(cancelled), false);
     return;
   }
-  bool threw = early_threw;
-  std::string failure = early_failure;
-  const FactoryDecision decision =
-      early.has_value() ? *early : run_factory(command, verified.request.args, threw, failure);
+  const FactoryRun factory_run = early.has_value() ? std::move(*early) : run_factory(command, verified.request.args);
+  const FactoryDecision& decision = factory_run.decision;
+  const bool threw = factory_run.threw;
+  const std::string& failure = factory_run.failure;
 
   FinalResultRecord result;
   result.operation = operation_of(command);

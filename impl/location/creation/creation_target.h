@@ -81,8 +81,14 @@ class CreationTarget {
   void resend_stored(platform::RoutingId from, const messaging::CreateCommand& command, const std::string& op_key);
   std::optional<messaging::FinalResultReply> verify(const messaging::CreateCommand& command,
                                                     platform::RoutingId from, Verified& verified, bool& retryable);
-  FactoryDecision run_factory(const messaging::CreateCommand& command, const std::string& args, bool& threw,
-                              std::string& failure);
+  // One factory run: its decision, or `threw` with the typed failure text (no factory registered,
+  // or the application's exception).
+  struct FactoryRun {
+    FactoryDecision decision;
+    bool threw = false;
+    std::string failure;
+  };
+  FactoryRun run_factory(const messaging::CreateCommand& command, const std::string& args);
   std::optional<messaging::FinalResultReply> record_result(const messaging::CreateCommand& command,
                                                            const Verified& verified, const FinalResultRecord& result,
                                                            bool commit);
