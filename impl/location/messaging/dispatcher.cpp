@@ -141,24 +141,23 @@ void Dispatcher::PendingCall::close() {
   _dispatcher = nullptr;
 }
 
-std::optional<FinalResultReply> Dispatcher::PendingCall::wait(platform::TimeUs deadline_us) {
-  std::optional<Command> reply = wait_reply(deadline_us, CommandCode::kFinalResult);
+template <class Reply>
+std::optional<Reply> Dispatcher::PendingCall::wait_as(platform::TimeUs deadline_us) {
+  std::optional<Command> reply = wait_reply(deadline_us, Reply{}.code());
   if (!reply.has_value()) {
     return std::nullopt;
   }
-  FinalResultReply out = std::get<FinalResultReply>(std::move(*reply));
+  Reply out = std::get<Reply>(std::move(*reply));
   SPOTCHECK_ASSERT(out.request == _request);
   return out;
 }
 
+std::optional<FinalResultReply> Dispatcher::PendingCall::wait(platform::TimeUs deadline_us) {
+  return wait_as<FinalResultReply>(deadline_us);
+}
+
 std::optional<InstanceSpotReply> Dispatcher::PendingCall::wait_instance(platform::TimeUs deadline_us) {
-  std::optional<Command> reply = wait_reply(deadline_us, CommandCode::kInstanceSpotReply);
-  if (!reply.has_value()) {
-    return std::nullopt;
-  }
-  InstanceSpotReply out = std::get<InstanceSpotReply>(std::move(*reply));
-  SPOTCHECK_ASSERT(out.request == _request);
-  return out;
+  return wait_as<InstanceSpotReply>(deadline_us);
 }
 
 std::optional<Command> Dispatcher::PendingCall::wait_reply(platform::TimeUs deadline_us, CommandCode reply_code) {

@@ -76,6 +76,9 @@ class Dispatcher {
     friend class Dispatcher;
     PendingCall(Dispatcher* dispatcher, std::uint64_t request) : _dispatcher(dispatcher), _request(request) {}
     std::optional<Command> wait_reply(platform::TimeUs deadline_us, CommandCode reply_code);
+    // wait_reply for the reply type of this call, checked against its correlation.
+    template <class Reply>
+    std::optional<Reply> wait_as(platform::TimeUs deadline_us);
     Dispatcher* _dispatcher;
     std::uint64_t _request;
   };
