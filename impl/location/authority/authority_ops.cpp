@@ -538,11 +538,8 @@ Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& activ
   Executed& done = executed.value();
   SPOTCHECK_ASSERT(done.record.object_generation == before.object_generation);
   // (The planted bug switches this local check off so the test shows the property checker
-  // catches it; without SPOTCHECK_PLANTED_BUGS the check is the exact one.)
-#if SPOTCHECK_PLANTED_BUGS
-  if (!SPOTCHECK_PLANTED(_config.planted_bugs, kNewOwnerKeepsOwnerGeneration))
-#endif
-  {
+  // catches it; without SPOTCHECK_PLANTED_BUGS the macro is the constant false: the exact check.)
+  if (!SPOTCHECK_PLANTED(_config.planted_bugs, kNewOwnerKeepsOwnerGeneration)) {
     SPOTCHECK_ASSERT(done.record.authority_owner_generation == before.authority_owner_generation + 1);
   }
   SPOTCHECK_ASSERT(done.record.allocation.capacity == before.allocation.capacity);
