@@ -1,6 +1,5 @@
 #include "properties/property_suite.h"
 
-
 #include "impl/check/check.h"
 #include "properties/registry.h"
 #include "sim/world.h"

@@ -1,6 +1,5 @@
 #include "reports/campaign_result.h"
 
-
 #include "impl/check/check.h"
 #include "reports/shell_quote.h"
 

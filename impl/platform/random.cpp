@@ -2,7 +2,6 @@
 
 #include "impl/check/check.h"
 
-
 namespace spotcheck::platform {
 
 std::uint64_t Random::below(std::uint64_t bound) {

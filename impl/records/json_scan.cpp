@@ -2,7 +2,6 @@
 
 #include "impl/check/check.h"
 
-
 namespace spotcheck::records::json_scan {
 namespace {
 

@@ -1,6 +1,5 @@
 #include "properties/common/describe.h"
 
-
 #include "properties/common/host_run.h"
 #include "properties/common/store_clock.h"
 #include "sim/time/time_text.h"

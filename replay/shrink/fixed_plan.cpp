@@ -1,6 +1,5 @@
 #include "replay/shrink/fixed_plan.h"
 
-
 #include "impl/check/check.h"
 #include "sim/world.h"
 

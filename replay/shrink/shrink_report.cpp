@@ -1,6 +1,5 @@
 #include "replay/shrink/shrink_report.h"
 
-
 #include "reports/shell_quote.h"
 #include "sim/time/time_text.h"
 

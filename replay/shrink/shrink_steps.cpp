@@ -1,6 +1,5 @@
 #include "replay/shrink/shrink_steps.h"
 
-
 #include "faults/fault_plan.h"
 #include "impl/check/check.h"
 #include "replay/shrink/fixed_plan.h"

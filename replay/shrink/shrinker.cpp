@@ -1,6 +1,5 @@
 #include "replay/shrink/shrinker.h"
 
-
 #include "impl/check/check.h"
 #include "replay/shrink/fixed_plan.h"
 #include "replay/shrink/shrink_steps.h"

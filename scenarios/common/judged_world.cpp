@@ -1,6 +1,5 @@
 #include "scenarios/common/judged_world.h"
 
-
 #include "impl/check/check.h"
 #include "properties/audit/capacity_audit.h"
 #include "properties/registry.h"

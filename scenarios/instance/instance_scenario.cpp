@@ -1,6 +1,5 @@
 #include "scenarios/instance/instance_scenario.h"
 
-
 #include "impl/check/check.h"
 #include "scenarios/common/judged_world.h"
 #include "scenarios/instance/instance_program.h"

@@ -2,7 +2,6 @@
 
 #include "impl/check/check.h"
 
-
 namespace spotcheck::scenarios::integration {
 
 namespace {

@@ -2,7 +2,6 @@
 
 #include "impl/check/check.h"
 
-
 namespace spotcheck::scenarios {
 
 void Registry::add(std::unique_ptr<Scenario> scenario) {

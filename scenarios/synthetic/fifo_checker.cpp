@@ -2,7 +2,6 @@
 
 #include "impl/check/check.h"
 
-
 namespace spotcheck::scenarios::synthetic {
 
 std::optional<std::string> FifoChecker::on_event(const sim::TraceEvent& event) {
