@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "impl/check/check.h"
-#include "properties/event_kinds.h"
+#include "impl/platform/event_kinds.h"
 
 namespace spotcheck::faults {
 
@@ -31,7 +31,7 @@ sim::ProcessId FaultInjector::pick_node() { return _nodes[_random.below(_nodes.s
 void FaultInjector::install() {
   SPOTCHECK_ASSERT_ABORT(!_installed);
   _installed = true;
-  _world.record("faults.plan", {platform::Field::num("stop_us", _plan.faults_stop_us)});
+  _world.record(kinds::kFaultsPlan, {platform::Field::num("stop_us", _plan.faults_stop_us)});
   _store.set_faults(sim::StoreFaults{_plan.store_request_loss, _plan.store_reply_loss, _plan.store_reply_delay,
                                      _plan.store_delete_hold_max_us});
   if (_plan.network_loss > 0.0) {
@@ -205,7 +205,7 @@ void FaultInjector::stop_all_faults() {
     _world.network().set_link_config(rid, _store.routing_id(), sim::LinkConfig{});
     _world.network().set_link_config(_store.routing_id(), rid, sim::LinkConfig{});
   }
-  _world.record(properties::kinds::kFaultsStopped, {});
+  _world.record(kinds::kFaultsStopped, {});
 }
 
 }  // namespace spotcheck::faults

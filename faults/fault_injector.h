@@ -4,7 +4,7 @@
 // is installed, so the same seed and plan give the same faults.
 //
 // At plan.faults_stop_us every fault heals (partitions lifted, outage ended, loss off, dead
-// nodes restart) and the world records faults.stopped (properties/event_kinds.h): the liveness
+// nodes restart) and the world records faults.stopped (impl/platform/event_kinds.h): the liveness
 // phase begins.
 #pragma once
 

@@ -1,11 +1,9 @@
 #include "properties/audit/activity_log.h"
 
-#include "impl/location/events/event_names.h"
-#include "properties/event_kinds.h"
+#include "impl/platform/event_kinds.h"
 
 namespace spotcheck::properties {
 
-namespace events = spotcheck::location::events;
 
 
 namespace {
@@ -33,25 +31,25 @@ std::optional<std::string> ActivityLog::on_event(const sim::TraceEvent& event) {
     ++_counts.request_outcomes[std::string(event.text("outcome").value_or("?"))];
   } else if (kind == kinds::kObjectWork) {
     ++_counts.object_work;
-  } else if (kind == events::kLeaseRegistered) {
+  } else if (kind == kinds::kLeaseRegistered) {
     ++_counts.leases_registered;
     if (const auto owner = event.text("owner")) {
       _owner_node[std::string(*owner)] = event.node;
       _current_owner[event.node] = std::string(*owner);
     }
-  } else if (kind == events::kLeaseRenewed) {
+  } else if (kind == kinds::kLeaseRenewed) {
     ++_counts.leases_renewed;
-  } else if (kind == events::kLeaseLost) {
+  } else if (kind == kinds::kLeaseLost) {
     ++_counts.leases_lost;
-  } else if (kind == events::kLeaseRegisterFailed || kind == events::kLeaseRenewFailed) {
+  } else if (kind == kinds::kLeaseRegisterFailed || kind == kinds::kLeaseRenewFailed) {
     if (event.text("outcome") == "store_error") {
       ++_counts.store_errors;
     }
-  } else if (kind == events::kDescriptorPublished) {
+  } else if (kind == kinds::kDescriptorPublished) {
     if (event.text("outcome") == "published" || event.text("outcome") == "taken_over") {
       ++_counts.descriptors_published;
     }
-  } else if (kind == events::kStoreIndeterminate) {
+  } else if (kind == kinds::kStoreIndeterminate) {
     ++_counts.indeterminate_replies;
     std::string op(event.text("op").value_or("?"));
     if (const auto resolution = event.text("resolution")) {

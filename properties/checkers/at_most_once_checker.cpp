@@ -1,13 +1,11 @@
 #include "properties/checkers/at_most_once_checker.h"
 
-#include "impl/location/instance/instance_events.h"
+#include "impl/platform/event_kinds.h"
 #include "properties/common/describe.h"
 #include "properties/common/field_reader.h"
-#include "properties/event_kinds.h"
 
 namespace spotcheck::properties {
 
-namespace instance_events = location::instance::events;
 
 namespace {
 
@@ -33,16 +31,16 @@ std::string describe_operation(std::string_view op, std::string_view source, std
 AtMostOnceChecker::AtMostOnceChecker(const PropertyOptions& options) { static_cast<void>(options); }
 
 std::optional<std::string> AtMostOnceChecker::on_event(const sim::TraceEvent& event) {
-  if (event.kind == instance_events::kFirstMessageRun) {
+  if (event.kind == kinds::kInstanceFirstMessageRun) {
     return on_run(event, true);
   }
-  if (event.kind == instance_events::kMessageRun) {
+  if (event.kind == kinds::kInstanceMessageRun) {
     return on_run(event, false);
   }
-  if (event.kind == instance_events::kReplyDelivered) {
+  if (event.kind == kinds::kInstanceReplyDelivered) {
     return on_reply(event);
   }
-  if (event.kind == instance_events::kEndOfUseRecorded) {
+  if (event.kind == kinds::kInstanceEndOfUseRecorded) {
     FieldReader fields(event);
     const std::string_view id = fields.text("id");
     const std::int64_t gen = fields.number("object_gen");

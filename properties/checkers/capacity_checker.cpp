@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/enums.h"
 #include "properties/common/describe.h"
@@ -10,7 +10,6 @@
 
 namespace spotcheck::properties {
 
-namespace events = location::events;
 using model::AuthorityOp;
 
 namespace {
@@ -57,7 +56,7 @@ CapacityChecker::CapacityChecker(const PropertyOptions& options) {
 }
 
 std::optional<std::string> CapacityChecker::on_event(const sim::TraceEvent& event) {
-  if (event.kind == events::kCapacityChanged) {
+  if (event.kind == kinds::kCapacityChanged) {
     return on_capacity_changed(event);
   }
   // Any other event from the node closes the changes its last applied write still owed.

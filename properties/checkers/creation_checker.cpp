@@ -1,13 +1,11 @@
 #include "properties/checkers/creation_checker.h"
 
-#include "impl/location/creation/creation_events.h"
+#include "impl/platform/event_kinds.h"
 #include "properties/common/describe.h"
 #include "properties/common/field_reader.h"
-#include "properties/event_kinds.h"
 
 namespace spotcheck::properties {
 
-namespace creation_events = location::creation::events;
 using model::AuthorityOp;
 
 namespace {
@@ -30,16 +28,16 @@ std::optional<std::string> CreationChecker::on_event(const sim::TraceEvent& even
     }
     return on_authority(event, *parsed->change);
   }
-  if (event.kind == creation_events::kFactoryRun) {
+  if (event.kind == kinds::kCreationFactoryRun) {
     return on_factory_run(event);
   }
-  if (event.kind == creation_events::kResult) {
+  if (event.kind == kinds::kCreationResult) {
     return on_result(event);
   }
-  if (event.kind == creation_events::kReplyDelivered) {
+  if (event.kind == kinds::kCreationReplyDelivered) {
     return on_delivered(event, _replies, true);
   }
-  if (event.kind == creation_events::kCloseReplyDelivered) {
+  if (event.kind == kinds::kCloseReplyDelivered) {
     return on_delivered(event, _close_replies, false);
   }
   if (event.kind == kinds::kProcessKill || event.kind == kinds::kProcessExit) {

@@ -1,18 +1,17 @@
 #include "properties/checkers/fencing_checker.h"
 
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "properties/common/describe.h"
 #include "properties/common/field_reader.h"
 
 namespace spotcheck::properties {
 
-namespace events = location::events;
 using model::AuthorityOp;
 
 FencingChecker::FencingChecker(const PropertyOptions& options) : _leases(StoreClock{options.store_epoch_ms}) {}
 
 std::optional<std::string> FencingChecker::on_event(const sim::TraceEvent& event) {
-  if (event.kind == events::kLeaseRenewed) {
+  if (event.kind == kinds::kLeaseRenewed) {
     // Judged against the lease before this renewal, then recorded.
     std::optional<std::string> problem = on_lease_renewed(event);
     _leases.observe(event);
@@ -27,7 +26,7 @@ std::optional<std::string> FencingChecker::on_event(const sim::TraceEvent& event
     }
     return on_authority(event, *parsed->change);
   }
-  if (event.kind == events::kDescriptorPublished) {
+  if (event.kind == kinds::kDescriptorPublished) {
     return on_descriptor(event);
   }
   return std::nullopt;

@@ -1,14 +1,12 @@
 #include "properties/checkers/generations_checker.h"
 
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/records/limits.h"
 #include "properties/common/describe.h"
 #include "properties/common/field_reader.h"
-#include "properties/event_kinds.h"
 
 namespace spotcheck::properties {
 
-namespace events = location::events;
 using model::AuthorityOp;
 using model::AuthorityState;
 
@@ -39,10 +37,10 @@ std::optional<std::string> GenerationsChecker::on_event(const sim::TraceEvent& e
     }
     return on_authority(event, *parsed->change);
   }
-  if (kind == events::kGenerationExhausted) {
+  if (kind == kinds::kGenerationExhausted) {
     return on_exhausted(event);
   }
-  if (kind == kinds::kObjectWork || kind == events::kDescriptorPublished || kind == events::kPlacementChosen) {
+  if (kind == kinds::kObjectWork || kind == kinds::kDescriptorPublished || kind == kinds::kPlacementChosen) {
     const std::optional<std::string_view> owner = event.text("owner");
     const std::optional<std::int64_t> lease_gen = event.number("lease_gen");
     if (owner.has_value() && lease_gen.has_value()) {
@@ -93,7 +91,7 @@ std::optional<std::string> GenerationsChecker::on_lease_event(const sim::TraceEv
   const std::string_view kind = event.kind;
   const std::optional<std::string_view> owner = event.text("owner");
   const std::optional<std::int64_t> lease_gen = event.number("lease_gen");
-  if (kind == events::kLeaseRegistered || kind == events::kLeaseRenewed) {
+  if (kind == kinds::kLeaseRegistered || kind == kinds::kLeaseRenewed) {
     FieldReader fields(event);
     const HostRunRef run{fields.text("owner"), fields.number("lease_gen")};
     if (!fields.ok()) {

@@ -4,7 +4,7 @@
 
 #include "properties/common/describe.h"
 #include "properties/common/field_reader.h"
-#include "properties/event_kinds.h"
+#include "impl/platform/event_kinds.h"
 #include "sim/world.h"
 
 namespace spotcheck::properties {

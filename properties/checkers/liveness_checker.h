@@ -1,7 +1,7 @@
 // Property `liveness` (design "Properties"): after faults stop, every request that started ends
 // (success or typed error) before its deadline.
 //
-// Events (properties/event_kinds.h): the world's faults.stopped opens the liveness phase; a
+// Events (impl/platform/event_kinds.h): the world's faults.stopped opens the liveness phase; a
 // workload's request.start {owner, request, deadline_us, [now_us]} and request.end {owner,
 // request, outcome, [late], [now_us]}. deadline_us is the node's local clock. A request started
 // after faults.stopped (or, with LivenessOptions::judge_requests_open_at_stop, any request open

@@ -1,34 +1,33 @@
 #include "properties/common/authority_event.h"
 
 #include "impl/location/events/authority_events.h"
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "properties/common/describe.h"
 
 namespace spotcheck::properties {
 
-namespace events = location::events;
 using model::AuthorityOp;
 
 std::optional<model::AuthorityOp> authority_op_of(std::string_view kind) {
   if (kind.size() < 10 || kind[0] != 'a' || kind.substr(0, 10) != "authority.") {
     return std::nullopt;
   }
-  if (kind == events::kAuthorityReserve) {
+  if (kind == kinds::kAuthorityReserve) {
     return AuthorityOp::kReserve;
   }
-  if (kind == events::kAuthorityCommit) {
+  if (kind == kinds::kAuthorityCommit) {
     return AuthorityOp::kCommit;
   }
-  if (kind == events::kAuthorityAbort) {
+  if (kind == kinds::kAuthorityAbort) {
     return AuthorityOp::kAbort;
   }
-  if (kind == events::kAuthorityPreserve) {
+  if (kind == kinds::kAuthorityPreserve) {
     return AuthorityOp::kPreserve;
   }
-  if (kind == events::kAuthorityNewOwner) {
+  if (kind == kinds::kAuthorityNewOwner) {
     return AuthorityOp::kNewOwner;
   }
-  if (kind == events::kAuthorityDelete) {
+  if (kind == kinds::kAuthorityDelete) {
     return AuthorityOp::kDelete;
   }
   return std::nullopt;

@@ -2,12 +2,10 @@
 
 #include <algorithm>
 
-#include "impl/location/events/event_names.h"
-#include "properties/event_kinds.h"
+#include "impl/platform/event_kinds.h"
 
 namespace spotcheck::properties {
 
-namespace events = location::events;
 
 LeaseFacts& LeaseBook::facts_of(std::string_view owner) {
   auto found = _leases.find(owner);
@@ -43,9 +41,9 @@ bool LeaseBook::observe(const sim::TraceEvent& event) {
   if (!owner.has_value() || owner->empty()) {
     return false;
   }
-  if (kind == events::kLeaseRegistered || kind == events::kLeaseRenewed) {
+  if (kind == kinds::kLeaseRegistered || kind == kinds::kLeaseRenewed) {
     LeaseFacts& facts = facts_of(*owner);
-    if (kind == events::kLeaseRegistered && !facts.registered) {
+    if (kind == kinds::kLeaseRegistered && !facts.registered) {
       facts.registered = true;
       facts.node = event.node;
       facts.registered_event = event.index;
@@ -60,12 +58,12 @@ bool LeaseBook::observe(const sim::TraceEvent& event) {
     facts.deadline_us = std::max(facts.deadline_us, event.number("deadline_us").value_or(0));
     return true;
   }
-  if (kind == events::kLeaseAdmissionReopened) {
+  if (kind == kinds::kLeaseAdmissionReopened) {
     LeaseFacts& facts = facts_of(*owner);
     facts.deadline_us = std::max(facts.deadline_us, event.number("deadline_us").value_or(0));
     return true;
   }
-  if (kind == events::kLeaseLost) {
+  if (kind == kinds::kLeaseLost) {
     LeaseFacts& facts = facts_of(*owner);
     if (!facts.lost) {
       facts.lost = true;

@@ -11,7 +11,7 @@
 #include "impl/location/placement/placement.h"
 #include "impl/records/keys.h"
 #include "impl/records/owner_lease_record.h"
-#include "properties/event_kinds.h"
+#include "impl/platform/event_kinds.h"
 
 namespace spotcheck::scenarios::authority {
 
@@ -71,7 +71,7 @@ class NodeRun {
       _platform.clock.sleep_for(_platform.random.between(_workload.think_min_us, _workload.think_max_us));
       if (_lease.lost()) {
         // This host run never admits new work again (§5): end it; an operator restarts it.
-        _platform.events.emit(properties::kinds::kNodeGaveUp, {Field::str("owner", _lease.host_run().owner_id)});
+        _platform.events.emit(kinds::kNodeGaveUp, {Field::str("owner", _lease.host_run().owner_id)});
         stop_renewing();
         _env.request_restart();
         return;
@@ -120,10 +120,10 @@ class NodeRun {
     const std::uint64_t request = ++_requests;
     const std::string id = "player:" + std::to_string(_platform.random.below(_workload.object_count));
     const TimeUs deadline_us = _platform.clock.now_us() + _workload.request_deadline_us;
-    _platform.events.emit(properties::kinds::kRequestStart, {Field::str("owner", _lease.host_run().owner_id), Field::num("request", static_cast<std::int64_t>(request)),
+    _platform.events.emit(kinds::kRequestStart, {Field::str("owner", _lease.host_run().owner_id), Field::num("request", static_cast<std::int64_t>(request)),
                                           Field::str("id", id), Field::num("deadline_us", deadline_us)});
     const std::string_view outcome = handle(loc::AuthorityKey{records::AuthorityKind::kActor, id});
-    _platform.events.emit(properties::kinds::kRequestEnd, {Field::str("owner", _lease.host_run().owner_id), Field::num("request", static_cast<std::int64_t>(request)),
+    _platform.events.emit(kinds::kRequestEnd, {Field::str("owner", _lease.host_run().owner_id), Field::num("request", static_cast<std::int64_t>(request)),
                                         Field::str("id", id), Field::str("outcome", outcome),
                                         Field::num("late", _platform.clock.now_us() > deadline_us ? 1 : 0)});
   }
@@ -179,7 +179,7 @@ class NodeRun {
     if (!_lease.admit("object message").ok()) {
       return "admission-closed";
     }
-    _platform.events.emit(properties::kinds::kObjectWork, {Field::str("id", active.key.id),
+    _platform.events.emit(kinds::kObjectWork, {Field::str("id", active.key.id),
                                         Field::str("owner", _lease.host_run().owner_id),
                                         Field::num("lease_gen", static_cast<std::int64_t>(_lease.host_run().lease_generation)),
                                         Field::num("object_gen", static_cast<std::int64_t>(active.record.object_generation)),

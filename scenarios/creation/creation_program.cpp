@@ -9,7 +9,7 @@
 #include "impl/check/check.h"
 #include "impl/location/creation/creation_node.h"
 #include "impl/location/messaging/operation_id.h"
-#include "properties/event_kinds.h"
+#include "impl/platform/event_kinds.h"
 
 namespace spotcheck::scenarios::creation {
 
@@ -122,12 +122,12 @@ class Program {
     const TimeUs deadline = now + _workload.request_deadline_us;
     const Op op = pick_op();
     std::string id = op == Op::kGetOrCreateSpot ? spot_id() : actor_id();
-    _platform.events.emit(properties::kinds::kRequestStart,
+    _platform.events.emit(kinds::kRequestStart,
                           {Field::str("owner", owner), Field::num("request", request),
                            Field::num("deadline_us", deadline), Field::num("now_us", now), Field::str("id", id)});
     const std::string_view outcome = perform(op, id, deadline);
     const TimeUs end = _platform.clock.now_us();
-    _platform.events.emit(properties::kinds::kRequestEnd,
+    _platform.events.emit(kinds::kRequestEnd,
                           {Field::str("owner", owner), Field::num("request", request), Field::str("outcome", outcome),
                            Field::num("late", end > deadline ? 1 : 0), Field::num("now_us", end)});
   }

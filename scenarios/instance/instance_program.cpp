@@ -10,7 +10,7 @@
 #include "impl/location/instance/instance_endpoint.h"
 #include "impl/location/instance/instance_registry.h"
 #include "impl/location/messaging/operation_id.h"
-#include "properties/event_kinds.h"
+#include "impl/platform/event_kinds.h"
 
 namespace spotcheck::scenarios::instance {
 
@@ -123,13 +123,13 @@ class Program {
     call.stable_type = _workload.stable_type;
     call.first_message = "m-" + _node.rid_hex() + "-" + std::to_string(request);
     call.deadline_us = now + _workload.request_deadline_us;
-    _platform.events.emit(properties::kinds::kRequestStart,
+    _platform.events.emit(kinds::kRequestStart,
                           {Field::str("owner", owner), Field::num("request", request),
                            Field::num("deadline_us", call.deadline_us), Field::num("now_us", now),
                            Field::str("id", call.spot_id)});
     const li::InstanceOutcome outcome = _source->send(call);
     const TimeUs end = _platform.clock.now_us();
-    _platform.events.emit(properties::kinds::kRequestEnd,
+    _platform.events.emit(kinds::kRequestEnd,
                           {Field::str("owner", owner), Field::num("request", request),
                            Field::str("outcome", li::to_string(outcome.kind)),
                            Field::num("late", end > call.deadline_us ? 1 : 0), Field::num("now_us", end)});

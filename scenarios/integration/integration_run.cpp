@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "impl/check/check.h"
-#include "properties/event_kinds.h"
+#include "impl/platform/event_kinds.h"
 #include "scenarios/integration/node_redis_store.h"
 #include "sim/time/time_text.h"
 #include "sim/world.h"
@@ -286,7 +286,7 @@ class WorldRun {
       });
     }
     if (_faults_open == 0) {
-      world.at(0, [&world] { world.record(properties::kinds::kFaultsStopped, {}); });
+      world.at(0, [&world] { world.record(kinds::kFaultsStopped, {}); });
     }
   }
 
@@ -295,7 +295,7 @@ class WorldRun {
   void fault_ended(sim::World& world) {
     SPOTCHECK_ASSERT_ABORT(_faults_open > 0);
     if (--_faults_open == 0) {
-      world.record(properties::kinds::kFaultsStopped, {});
+      world.record(kinds::kFaultsStopped, {});
       log(world, "every fault has ended (liveness phase)");
     }
   }

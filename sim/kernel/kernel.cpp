@@ -9,18 +9,19 @@
 #include <boost/context/fiber.hpp>
 
 #include "impl/check/check.h"
+#include "impl/platform/event_kinds.h"
 
 namespace spotcheck::sim {
 namespace {
 
-constexpr TraceKind kTaskStart("task.start");
-constexpr TraceKind kWakeTimer("wake.timer");
-constexpr TraceKind kWakeGate("wake.gate");
-constexpr TraceKind kWakeGateGone("wake.gate_gone");
-constexpr TraceKind kWakeMessage("wake.message");
-constexpr TraceKind kWakeYield("wake.yield");
-constexpr TraceKind kWakeKilled("wake.killed");
-constexpr TraceKind kWakeUnknown("wake.unknown");
+constexpr TraceKind kTaskStart(kinds::kTaskStart);
+constexpr TraceKind kWakeTimer(kinds::kWakeTimer);
+constexpr TraceKind kWakeGate(kinds::kWakeGate);
+constexpr TraceKind kWakeGateGone(kinds::kWakeGateGone);
+constexpr TraceKind kWakeMessage(kinds::kWakeMessage);
+constexpr TraceKind kWakeYield(kinds::kWakeYield);
+constexpr TraceKind kWakeKilled(kinds::kWakeKilled);
+constexpr TraceKind kWakeUnknown(kinds::kWakeUnknown);
 
 const TraceKind& wake_kind(WakeReason reason) {
   switch (reason) {
@@ -323,7 +324,7 @@ bool Kernel::run_task_entry(const ReadyEntry& entry) {
     frozen.kind = EntryKind::task;
     frozen.reason = task->wake_reason;
     owner.frozen.push_back(frozen);
-    record(node, task->id, "task.frozen", {});
+    record(node, task->id, kinds::kTaskFrozen, {});
     return true;
   }
   task->claimed_token = 0;
@@ -344,7 +345,7 @@ bool Kernel::run_action(ActionId action) {
   }
   std::function<void()> callback = std::move(found->second);
   actions_.erase(found);
-  record(kWorldNode, 0, "action", {platform::Field::num("action", static_cast<std::int64_t>(action))});
+  record(kWorldNode, 0, kinds::kAction, {platform::Field::num("action", static_cast<std::int64_t>(action))});
   run_guarded("world action", callback);
   return true;
 }
@@ -388,7 +389,7 @@ TaskId Kernel::spawn_task(ProcessId process_id, std::string name, std::function<
   Process& owner = process(process_id);
   const auto node = static_cast<std::int32_t>(owner.id);
   if (owner.state != ProcessState::running && owner.state != ProcessState::paused) {
-    record(node, current_task_id(), "spawn.refused", {platform::Field::str("name", name)});
+    record(node, current_task_id(), kinds::kSpawnRefused, {platform::Field::str("name", name)});
     return 0;
   }
   if (live_tasks_ >= config_.max_live_tasks) {
@@ -418,7 +419,7 @@ TaskId Kernel::spawn_task(ProcessId process_id, std::string name, std::function<
   task->wake_reason = WakeReason::start;
   const TaskId id = task->id;
   record(node, current_task_id(),
-         "spawn", {platform::Field::num("new_task", static_cast<std::int64_t>(id)), platform::Field::str("name", task->name)});
+         kinds::kSpawn, {platform::Field::num("new_task", static_cast<std::int64_t>(id)), platform::Field::str("name", task->name)});
   owner.task_slots.push_back(slot);
   tasks_[slot] = std::move(task);
   ++live_tasks_;
@@ -430,11 +431,11 @@ void Kernel::finish_task(Task& task) {
   SPOTCHECK_ASSERT_ABORT(task.fiber.finished());
   Process& owner = process(task.process);
   const bool was_main = task.is_main;
-  record(static_cast<std::int32_t>(owner.id), task.id, "task.end", {});
+  record(static_cast<std::int32_t>(owner.id), task.id, kinds::kTaskEnd, {});
   remove_task(task);
   if (was_main && owner.state == ProcessState::running) {
     // Like a real process: returning from main ends the host run.
-    record(static_cast<std::int32_t>(owner.id), 0, "exit", {platform::Field::num("run", owner.run)});
+    record(static_cast<std::int32_t>(owner.id), 0, kinds::kProcessExit, {platform::Field::num("run", owner.run)});
     terminate_process(owner);
   }
 }
@@ -498,7 +499,7 @@ void Kernel::notify_observers(const TraceEvent& event) {
       const std::uint64_t broken = event.index;
       const platform::Field details[] = {platform::Field::str("what", *violation),
                                          platform::Field::num("event", static_cast<std::int64_t>(broken))};
-      trace_.append(now_us_, event.node, event.task, "violation", details, true);
+      trace_.append(now_us_, event.node, event.task, kinds::kViolation, details, true);
       stop(RunStatus::violation, std::move(*violation), broken);
       return;
     }

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "impl/check/check.h"
+#include "impl/platform/event_kinds.h"
 #include "sim/kernel/kernel.h"
 
 namespace spotcheck::sim {
@@ -49,7 +50,7 @@ ProcessId Kernel::add_process(std::string name, RoutingId routing_id, ProcessMai
   }
   created->platform = std::make_unique<ProcessPlatform>(*this, id, routing_id);
   trace_.set_node_name(static_cast<std::int32_t>(id), created->name);
-  record(static_cast<std::int32_t>(id), 0, "process.add",
+  record(static_cast<std::int32_t>(id), 0, kinds::kProcessAdd,
          {platform::Field::num("routing_id", static_cast<std::int64_t>(routing_id)),
           platform::Field::num("drift_ppm", created->clock.drift_ppm())});
   by_routing_id_.emplace(routing_id, id);
@@ -64,7 +65,7 @@ void Kernel::start(ProcessId id) {
   Process& target = process(id);
   const auto node = static_cast<std::int32_t>(id);
   if (target.state == ProcessState::running || target.state == ProcessState::paused) {
-    record(node, 0, "start.ignored", {});
+    record(node, 0, kinds::kProcessStartIgnored, {});
     return;
   }
   SPOTCHECK_ASSERT_ABORT(target.task_slots.empty());
@@ -73,7 +74,7 @@ void Kernel::start(ProcessId id) {
   target.state = ProcessState::running;
   target.paused_until_us = 0;
   target.platform->random.bind(streams_.get("node/" + target.name + "/run/" + std::to_string(target.run)));
-  record(node, 0, "start", {platform::Field::num("run", target.run)});
+  record(node, 0, kinds::kProcessStart, {platform::Field::num("run", target.run)});
   spawn_task(id, "main", [this, id] {
     Process& self = process(id);
     self.main(self.platform->platform);
@@ -87,10 +88,10 @@ void Kernel::kill(ProcessId id) {
   Process& target = process(id);
   const auto node = static_cast<std::int32_t>(id);
   if (target.state != ProcessState::running && target.state != ProcessState::paused) {
-    record(node, 0, "kill.ignored", {});
+    record(node, 0, kinds::kProcessKillIgnored, {});
     return;
   }
-  record(node, 0, "kill", {platform::Field::num("run", target.run)});
+  record(node, 0, kinds::kProcessKill, {platform::Field::num("run", target.run)});
   terminate_process(target);
 }
 
@@ -138,14 +139,14 @@ void Kernel::pause(ProcessId id, TimeUs duration_us) {
   Process& target = process(id);
   const auto node = static_cast<std::int32_t>(id);
   if (target.state != ProcessState::running && target.state != ProcessState::paused) {
-    record(node, 0, "pause.ignored", {});
+    record(node, 0, kinds::kProcessPauseIgnored, {});
     return;
   }
   sync_real_time();
   target.state = ProcessState::paused;
   target.paused_until_us = std::max(target.paused_until_us, now_us_ + duration_us);
   const std::uint64_t generation = ++target.pause_generation;
-  record(node, 0, "pause",
+  record(node, 0, kinds::kProcessPause,
          {platform::Field::num("duration_us", duration_us), platform::Field::num("until_us", target.paused_until_us)});
   schedule(target.paused_until_us, ReadyEntry{generation, id, EntryKind::unpause, WakeReason::start});
 }
@@ -157,7 +158,7 @@ bool Kernel::end_pause(ProcessId id, std::uint64_t generation) {
   }
   target.state = ProcessState::running;
   const auto node = static_cast<std::int32_t>(id);
-  record(node, 0, "unpause", {platform::Field::num("frozen", static_cast<std::int64_t>(target.frozen.size()))});
+  record(node, 0, kinds::kProcessUnpause, {platform::Field::num("frozen", static_cast<std::int64_t>(target.frozen.size()))});
   for (const ReadyEntry& entry : target.frozen) {
     ready_.push_back(entry);
   }
@@ -167,14 +168,14 @@ bool Kernel::end_pause(ProcessId id, std::uint64_t generation) {
   target.deferred_arrivals.clear();
   for (DeferredArrival& arrival : deferred) {
     if (target.state != ProcessState::running || stopped_) {
-      record(node, 0, "net.drop",
+      record(node, 0, kinds::kNetDrop,
              {platform::Field::num("from", static_cast<std::int64_t>(arrival.from)),
               platform::Field::num("to", static_cast<std::int64_t>(target.routing_id)),
               platform::Field::num("message", static_cast<std::int64_t>(arrival.message)),
               platform::Field::str("why", "peer_down")});
       continue;
     }
-    record(node, 0, "net.deliver",
+    record(node, 0, kinds::kNetDeliver,
            {platform::Field::num("from", static_cast<std::int64_t>(arrival.from)),
             platform::Field::num("message", static_cast<std::int64_t>(arrival.message))});
     run_guarded("typed delivery", arrival.on_arrival);
@@ -191,7 +192,7 @@ void Kernel::set_clock_drift_ppm(ProcessId id, std::int64_t drift_ppm) {
   Process& target = process(id);
   sync_real_time();
   target.clock.set_drift_ppm(now_us_, drift_ppm);
-  record(static_cast<std::int32_t>(id), 0, "clock.drift", {platform::Field::num("drift_ppm", drift_ppm)});
+  record(static_cast<std::int32_t>(id), 0, kinds::kClockDrift, {platform::Field::num("drift_ppm", drift_ppm)});
   // Timers of waiting tasks were computed at the old rate: add one at the new rate (the earlier
   // of the two wakes the task, which re-checks its local deadline).
   for (const std::uint32_t slot : target.task_slots) {

@@ -1,4 +1,5 @@
 #include "sim/network/network.h"
+#include "impl/platform/event_kinds.h"
 
 #include <algorithm>
 #include <utility>
@@ -53,7 +54,7 @@ const Link* Network::find_link(RoutingId from, RoutingId to) const {
 void Network::set_link_config(RoutingId from, RoutingId to, const LinkConfig& config) {
   check_link_config(config);
   link(from, to).config = config;
-  kernel_.record(kWorldNode, kernel_.current_task_id(), "net.link",
+  kernel_.record(kWorldNode, kernel_.current_task_id(), kinds::kNetLink,
                  {platform::Field::num("from", static_cast<std::int64_t>(from)),
                   platform::Field::num("to", static_cast<std::int64_t>(to)),
                   platform::Field::num("latency_min_us", config.latency_min_us),
@@ -72,7 +73,7 @@ void Network::partition(std::span<const RoutingId> side_a, std::span<const Routi
 
 void Network::partition_one_way(RoutingId from, RoutingId to) {
   link(from, to).partitioned = true;
-  kernel_.record(kWorldNode, kernel_.current_task_id(), "net.partition",
+  kernel_.record(kWorldNode, kernel_.current_task_id(), kinds::kNetPartition,
                  {platform::Field::num("from", static_cast<std::int64_t>(from)),
                   platform::Field::num("to", static_cast<std::int64_t>(to))});
 }
@@ -81,7 +82,7 @@ void Network::heal(RoutingId a, RoutingId b) {
   for (const auto& [from, to] : {std::make_pair(a, b), std::make_pair(b, a)}) {
     link(from, to).partitioned = false;
   }
-  kernel_.record(kWorldNode, kernel_.current_task_id(), "net.heal",
+  kernel_.record(kWorldNode, kernel_.current_task_id(), kinds::kNetHeal,
                  {platform::Field::num("a", static_cast<std::int64_t>(a)),
                   platform::Field::num("b", static_cast<std::int64_t>(b))});
 }
@@ -90,7 +91,7 @@ void Network::heal_all() {
   for (auto& each : links_) {
     each->partitioned = false;
   }
-  kernel_.record(kWorldNode, kernel_.current_task_id(), "net.heal_all", {});
+  kernel_.record(kWorldNode, kernel_.current_task_id(), kinds::kNetHealAll, {});
 }
 
 void Network::disconnect(RoutingId a, RoutingId b) {
@@ -99,7 +100,7 @@ void Network::disconnect(RoutingId a, RoutingId b) {
     each.disconnected = true;
     ++each.epoch;  // everything in flight is lost at arrival
   }
-  kernel_.record(kWorldNode, kernel_.current_task_id(), "net.disconnect",
+  kernel_.record(kWorldNode, kernel_.current_task_id(), kinds::kNetDisconnect,
                  {platform::Field::num("a", static_cast<std::int64_t>(a)),
                   platform::Field::num("b", static_cast<std::int64_t>(b))});
 }
@@ -108,7 +109,7 @@ void Network::reconnect(RoutingId a, RoutingId b) {
   for (const auto& [from, to] : {std::make_pair(a, b), std::make_pair(b, a)}) {
     link(from, to).disconnected = false;
   }
-  kernel_.record(kWorldNode, kernel_.current_task_id(), "net.reconnect",
+  kernel_.record(kWorldNode, kernel_.current_task_id(), kinds::kNetReconnect,
                  {platform::Field::num("a", static_cast<std::int64_t>(a)),
                   platform::Field::num("b", static_cast<std::int64_t>(b))});
 }
@@ -129,7 +130,7 @@ bool Network::deliver(RoutingId from, RoutingId to, std::function<void()> on_arr
 
 void Network::drop(std::int32_t node, RoutingId from, RoutingId to, std::uint64_t message, std::string_view why) {
   // `why` is always a literal here.
-  kernel_.record(node, kernel_.current_task_id(), "net.drop",
+  kernel_.record(node, kernel_.current_task_id(), kinds::kNetDrop,
                  {platform::Field::num("from", static_cast<std::int64_t>(from)),
                   platform::Field::num("to", static_cast<std::int64_t>(to)),
                   platform::Field::num("message", static_cast<std::int64_t>(message)),
@@ -141,7 +142,7 @@ bool Network::enqueue(RoutingId from, RoutingId to, std::string bytes, std::func
   const std::uint64_t message = next_message_id_++;
   Process* sender = kernel_.process_by_routing_id(from);
   const std::int32_t node = node_of(sender);
-  kernel_.record(node, kernel_.current_task_id(), typed ? "net.post" : "net.send",
+  kernel_.record(node, kernel_.current_task_id(), typed ? kinds::kNetPost : kinds::kNetSend,
                  {platform::Field::num("to", static_cast<std::int64_t>(to)),
                   platform::Field::num("message", static_cast<std::int64_t>(message)),
                   platform::Field::num("size_bytes", static_cast<std::int64_t>(bytes.size()))});
@@ -206,20 +207,20 @@ void Network::arrive(std::uint32_t link_index) {
   }
   if (message.on_arrival) {
     if (receiver != nullptr && receiver->state == ProcessState::paused) {
-      kernel_.record(node, 0, "net.deferred",
+      kernel_.record(node, 0, kinds::kNetDeferred,
                      {platform::Field::num("from", static_cast<std::int64_t>(connection.from)),
                       platform::Field::num("message", static_cast<std::int64_t>(message.message))});
       receiver->deferred_arrivals.push_back(
           DeferredArrival{connection.from, message.message, std::move(message.on_arrival)});
       return;
     }
-    kernel_.record(node, 0, "net.deliver",
+    kernel_.record(node, 0, kinds::kNetDeliver,
                    {platform::Field::num("from", static_cast<std::int64_t>(connection.from)),
                     platform::Field::num("message", static_cast<std::int64_t>(message.message))});
     kernel_.run_guarded("typed delivery", message.on_arrival);
     return;
   }
-  kernel_.record(node, 0, "net.deliver",
+  kernel_.record(node, 0, kinds::kNetDeliver,
                  {platform::Field::num("from", static_cast<std::int64_t>(connection.from)),
                   platform::Field::num("message", static_cast<std::int64_t>(message.message))});
   receiver->inbox.push_back(platform::Envelope{connection.from, std::move(message.bytes)});

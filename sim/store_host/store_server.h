@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "impl/platform/event_kinds.h"
 #include "impl/store/memory/memory_location_store.h"
 #include "impl/store/memory/memory_relocation_store.h"
 #include "impl/store/spi/location_store.h"
@@ -83,7 +84,7 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
                        std::function<void(Result)> on_reply, bool deletes) {
   const RoutingId from = _world.process_routing_id(node);
   if (draw(_faults.request_loss)) {
-    _world.record("store.request_lost", {platform::Field::num("node", node), platform::Field::str("op", operation)});
+    _world.record(kinds::kStoreRequestLost, {platform::Field::num("node", node), platform::Field::str("op", operation)});
     return;
   }
   // At arrival (after the hold): the outage check, the apply, the reply.
@@ -91,7 +92,7 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
                 on_reply = std::move(on_reply)]() mutable {
     std::optional<Result> result;
     if (_outage) {
-      _world.record("store.refused", {platform::Field::num("node", node), platform::Field::str("op", operation)});
+      _world.record(kinds::kStoreRefused, {platform::Field::num("node", node), platform::Field::str("op", operation)});
       result = Result{store::StoreError{store::StoreErrorKind::kUnavailable, "store outage"}};
     } else {
       result = apply();
@@ -110,7 +111,7 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
       serve();
       return;
     }
-    _world.record("store.write_held", {platform::Field::num("node", node), platform::Field::str("op", operation),
+    _world.record(kinds::kStoreWriteHeld, {platform::Field::num("node", node), platform::Field::str("op", operation),
                                        platform::Field::num("hold_us", hold_us)});
     _world.at(_world.now_us() + hold_us, std::move(serve));
   });

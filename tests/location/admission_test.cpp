@@ -2,7 +2,7 @@
 // around the request, slow replies, clock offsets, and every blocked operation refusing past it.
 #include <gtest/gtest.h>
 
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/lease/admission_deadline.h"
 #include "impl/location/shutdown/owner_sweep.h"
 #include "impl/records/owner_lease_record.h"
@@ -87,12 +87,12 @@ TEST(Admission, ClosesAtTheDeadlineAndReopensOnRenew) {
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().kind, ErrorKind::kAdmissionClosed);
   EXPECT_FALSE(lease.admit("timer_callback").ok());
-  EXPECT_EQ(world.events.count(events::kLeaseAdmissionClosed), 1U);
-  EXPECT_EQ(world.events.count(events::kAdmissionRefused), 2U);
+  EXPECT_EQ(world.events.count(kinds::kLeaseAdmissionClosed), 1U);
+  EXPECT_EQ(world.events.count(kinds::kAdmissionRefused), 2U);
   // Still inside the lease itself (not past deadline + margin): a renew reopens admission.
   ASSERT_TRUE(lease.renew().ok());
   EXPECT_TRUE(lease.admission_open());
-  EXPECT_EQ(world.events.count(events::kLeaseAdmissionReopened), 1U);
+  EXPECT_EQ(world.events.count(kinds::kLeaseAdmissionReopened), 1U);
   EXPECT_EQ(lease.admission_deadline_us(), seconds(11) + seconds(15) - seconds(5));
 }
 

@@ -2,7 +2,7 @@
 // target) with the store unchanged, capacity in the same request, and lost replies (§10).
 #include <gtest/gtest.h>
 
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/limits.h"
 #include "tests/location/fixtures.h"
@@ -84,14 +84,14 @@ TEST_F(AuthorityOpsTest, ReserveWritesAReservedRowIssuesGenerationsAndSecuresCap
   ASSERT_TRUE(row.has_value());
   EXPECT_EQ(row->value, reserved.value().bytes);
   EXPECT_EQ(row->version, reserved.value().version);
-  ASSERT_EQ(world.events.count(events::kAuthorityReserve), 1U);
-  const testing::RecordedEvent event = world.events.of_kind(events::kAuthorityReserve)[0];
+  ASSERT_EQ(world.events.count(kinds::kAuthorityReserve), 1U);
+  const testing::RecordedEvent event = world.events.of_kind(kinds::kAuthorityReserve)[0];
   EXPECT_EQ(event.str("outcome"), "applied");
   EXPECT_EQ(event.num("object_gen"), 1);
   EXPECT_EQ(event.str("owner"), b.lease.host_run().owner_id);
   EXPECT_EQ(event.str("by_owner"), a.lease.host_run().owner_id);
-  ASSERT_EQ(world.events.count(events::kCapacityChanged), 1U);
-  EXPECT_EQ(world.events.of_kind(events::kCapacityChanged)[0].num("value"), 1);
+  ASSERT_EQ(world.events.count(kinds::kCapacityChanged), 1U);
+  EXPECT_EQ(world.events.of_kind(kinds::kCapacityChanged)[0].num("value"), 1);
 }
 
 TEST_F(AuthorityOpsTest, ReserveOfASpotSecuresASpotAndASpotTypeSlot) {
@@ -185,7 +185,7 @@ TEST_F(AuthorityOpsTest, ReserveWithALostRequestIsRetriedAndAppliedOnce) {
   ASSERT_TRUE(reserved.ok()) << describe(reserved.error());
   EXPECT_EQ(testing::counter_value(world.store, keys::object_generation_counter()), 1);
   EXPECT_EQ(actors_on(a), 1);
-  EXPECT_EQ(world.events.count(events::kStoreIndeterminate), 1U);
+  EXPECT_EQ(world.events.count(kinds::kStoreIndeterminate), 1U);
 }
 
 TEST_F(AuthorityOpsTest, ReserveRetriesWhenAnotherReserveTookTheNextGeneration) {
@@ -273,7 +273,7 @@ TEST_F(AuthorityOpsTest, CommitReplyLostIsResolvedByReread) {
   Result<AuthoritySnapshot> active = a.authority.commit(reserved.value());
   ASSERT_TRUE(active.ok()) << describe(active.error());
   EXPECT_EQ(active.value().version, testing::raw_read(world.store, reserved.value().key.store_key())->version);
-  EXPECT_EQ(world.events.of_kind(events::kAuthorityCommit).back().num("resolved"), 1);
+  EXPECT_EQ(world.events.of_kind(kinds::kAuthorityCommit).back().num("resolved"), 1);
 }
 
 TEST_F(AuthorityOpsTest, AbortRemovesTheReservationAndReturnsCapacity) {
@@ -378,7 +378,7 @@ TEST_F(AuthorityOpsTest, NewOwnerKeepsObjectGenerationBumpsOwnerGenerationAndMov
   EXPECT_EQ(record.allocation.descriptor.routing_id_hex, "bb02");
   EXPECT_EQ(actors_on(a), 0);
   EXPECT_EQ(actors_on(b), 1);
-  const testing::RecordedEvent event = world.events.of_kind(events::kAuthorityNewOwner).back();
+  const testing::RecordedEvent event = world.events.of_kind(kinds::kAuthorityNewOwner).back();
   EXPECT_EQ(event.str("outcome"), "applied");
   EXPECT_EQ(event.num("prev_owner_gen"), 1);
   EXPECT_EQ(event.num("owner_gen"), 2);

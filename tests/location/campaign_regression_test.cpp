@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "impl/check/check.h"
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/location/lease/owner_lease.h"
 #include "impl/records/owner_lease_record.h"
@@ -66,9 +66,9 @@ TEST_F(CampaignRegression, RegisterRetryAdoptsTheRecordOfAnEarlierCallWhoseReply
   EXPECT_EQ(lease.expires_at_ms(),
             records::decode_owner_lease_record(stored->value).value().expires_at_epoch_ms);
   EXPECT_TRUE(lease.admission_open());
-  ASSERT_EQ(world.events.count(events::kLeaseRegistered), 1U);
-  EXPECT_EQ(world.events.of_kind(events::kLeaseRegistered)[0].num("resolved"), 1);
-  EXPECT_EQ(world.events.of_kind(events::kLeaseRegistered)[0].num("lease_gen"), 1);
+  ASSERT_EQ(world.events.count(kinds::kLeaseRegistered), 1U);
+  EXPECT_EQ(world.events.of_kind(kinds::kLeaseRegistered)[0].num("resolved"), 1);
+  EXPECT_EQ(world.events.of_kind(kinds::kLeaseRegistered)[0].num("lease_gen"), 1);
 }
 
 // `spotcheck run --scenario default --swarm` seed 74: the main task's reconfirm() was parked on
@@ -86,15 +86,15 @@ TEST_F(CampaignRegression, ReconfirmParkedWhileTheRenewTaskLosesTheLeaseAdoptsNo
       EXPECT_TRUE(lease.lost());
     }
   };
-  const std::size_t renewed = world.events.count(events::kLeaseRenewed);
+  const std::size_t renewed = world.events.count(kinds::kLeaseRenewed);
   const Result<Done> reconfirmed = call(&OwnerLease::reconfirm);
   ASSERT_TRUE(renew_task_ran);
   ASSERT_FALSE(reconfirmed.ok());
   EXPECT_EQ(reconfirmed.error().kind, ErrorKind::kAdmissionClosed);
   EXPECT_TRUE(lease.lost());
   EXPECT_FALSE(lease.admission_open());
-  EXPECT_EQ(world.events.count(events::kLeaseRenewed), renewed);
-  EXPECT_EQ(world.events.count(events::kLeaseLost), 1U);
+  EXPECT_EQ(world.events.count(kinds::kLeaseRenewed), renewed);
+  EXPECT_EQ(world.events.count(kinds::kLeaseLost), 1U);
 }
 
 // The same race the other way round: a renew applied in time, but while its reply was on its
@@ -118,7 +118,7 @@ TEST_F(CampaignRegression, RenewReplyArrivingAfterAnotherTaskLostTheLeaseRevives
   EXPECT_TRUE(lease.lost());
   EXPECT_FALSE(lease.admission_open());
   EXPECT_EQ(lease.expires_at_ms(), expires_before_ms);  // nothing adopted after the loss
-  EXPECT_EQ(world.events.count(events::kLeaseRenewed), 0U);
+  EXPECT_EQ(world.events.count(kinds::kLeaseRenewed), 0U);
 }
 
 // A renew that applied AFTER the lease expired, its reply not yet back: another task's re-read
@@ -141,8 +141,8 @@ TEST_F(CampaignRegression, ReconfirmNeverAdoptsARenewThatMayHaveAppliedAfterExpi
   ASSERT_TRUE(other_task_ran);
   EXPECT_TRUE(lease.lost());
   EXPECT_EQ(lease.expires_at_ms(), expires_ms);
-  EXPECT_EQ(world.events.count(events::kLeaseRenewed), 0U);
-  EXPECT_EQ(world.events.count(events::kLeaseAdmissionReopened), 0U);
+  EXPECT_EQ(world.events.count(kinds::kLeaseRenewed), 0U);
+  EXPECT_EQ(world.events.count(kinds::kLeaseAdmissionReopened), 0U);
 }
 
 // A registration whose key holds a record this host run never wrote (undecodable, or another

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "impl/location/descriptor/descriptor_list.h"
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/keys.h"
 #include "impl/records/limits.h"
@@ -35,7 +35,7 @@ TEST(DescriptorPublisher, PublishesTheWholeDescriptorWithTheHostRun) {
   EXPECT_EQ(stored.value().lease_generation, a.lease.host_run().lease_generation);
   EXPECT_EQ(stored.value().descriptor_revision, 1U);
   EXPECT_EQ(stored.value().object_capabilities.size(), 3U);
-  const testing::RecordedEvent event = world.events.of_kind(events::kDescriptorPublished).back();
+  const testing::RecordedEvent event = world.events.of_kind(kinds::kDescriptorPublished).back();
   EXPECT_EQ(event.str("outcome"), "published");
   EXPECT_EQ(event.num("revision"), 1);
 }
@@ -57,7 +57,7 @@ TEST(DescriptorPublisher, SameRevisionIsAHarmlessNoOpEvenWhenReplayed) {
   const std::optional<store::Found> after = testing::raw_read(world.store, descriptor_key("game", "aa01"));
   EXPECT_EQ(after->value, before->value);
   EXPECT_EQ(after->version, before->version);
-  EXPECT_EQ(world.events.of_kind(events::kDescriptorPublished).back().str("outcome"), "ignored_stale");
+  EXPECT_EQ(world.events.of_kind(kinds::kDescriptorPublished).back().str("outcome"), "ignored_stale");
 }
 
 TEST(DescriptorPublisher, ChangingContentNeedsTheNextRevision) {
@@ -150,7 +150,7 @@ TEST(DescriptorPublisher, ADescriptorWhoseLeaseEndedIsTakenOver) {
   world.clock.advance(seconds(16));  // a's lease ends unrenewed (a crashed)
   TestNode restarted(world, config, 2, {.rid = "aa01", .lifecycle_generation = 2});
   restarted.start();
-  EXPECT_EQ(world.events.of_kind(events::kDescriptorPublished).back().str("outcome"), "taken_over");
+  EXPECT_EQ(world.events.of_kind(kinds::kDescriptorPublished).back().str("outcome"), "taken_over");
   const records::MeshNodeDescriptorRecord stored =
       records::decode_mesh_node_descriptor_record(
           testing::raw_read(world.store, descriptor_key("game", "aa01"))->value)

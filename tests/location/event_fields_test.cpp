@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "impl/check/check.h"
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/authority_record.h"
 #include "properties/checkers/fencing_checker.h"
@@ -38,21 +38,21 @@ class EventFields : public ::testing::Test {
 
 TEST_F(EventFields, LeaseEventsSayWhetherARereadResolvedThem) {
   a.start();
-  EXPECT_EQ(world.events.of_kind(events::kLeaseRegistered).back().num("resolved"), 0);
+  EXPECT_EQ(world.events.of_kind(kinds::kLeaseRegistered).back().num("resolved"), 0);
   world.clock.advance(seconds(5));
   ASSERT_TRUE(a.lease.renew().ok());
-  EXPECT_EQ(world.events.of_kind(events::kLeaseRenewed).back().num("resolved"), 0);
+  EXPECT_EQ(world.events.of_kind(kinds::kLeaseRenewed).back().num("resolved"), 0);
   world.clock.advance(seconds(5));
   world.store.write_faults.push_back({StoreFault::Kind::kLoseReplyApplied, 0, 0});
   ASSERT_TRUE(a.lease.renew().ok());
-  const RecordedEvent renewed = world.events.of_kind(events::kLeaseRenewed).back();
+  const RecordedEvent renewed = world.events.of_kind(kinds::kLeaseRenewed).back();
   EXPECT_EQ(renewed.num("resolved"), 1);
   EXPECT_EQ(renewed.num("expires_ms"), a.lease.expires_at_ms());
 }
 
 TEST_F(EventFields, DescriptorPublishedSaysWhetherARereadResolvedIt) {
   a.start();
-  EXPECT_EQ(world.events.of_kind(events::kDescriptorPublished).back().num("resolved"), 0);
+  EXPECT_EQ(world.events.of_kind(kinds::kDescriptorPublished).back().num("resolved"), 0);
 
   records::MeshNodeDescriptorRecord changed = a.publisher.descriptor();
   changed.placement_weight = 50;
@@ -60,7 +60,7 @@ TEST_F(EventFields, DescriptorPublishedSaysWhetherARereadResolvedIt) {
   Result<PublishOutcome> published = a.publisher.update(changed);
   ASSERT_TRUE(published.ok()) << describe(published.error());
   EXPECT_EQ(published.value(), PublishOutcome::kPublished);
-  RecordedEvent event = world.events.of_kind(events::kDescriptorPublished).back();
+  RecordedEvent event = world.events.of_kind(kinds::kDescriptorPublished).back();
   EXPECT_EQ(event.str("outcome"), "published");
   EXPECT_EQ(event.num("resolved"), 1);
   EXPECT_EQ(event.num("revision"), 2);
@@ -80,7 +80,7 @@ TEST_F(EventFields, AnEarlierAttemptsLostReplyFoundByTheNextAttemptIsPublishedNo
   ASSERT_TRUE(published.ok()) << describe(published.error());
   EXPECT_EQ(published.value(), PublishOutcome::kPublished);
   EXPECT_EQ(world.store.writes, writes + 1);  // never written twice
-  const RecordedEvent event = world.events.of_kind(events::kDescriptorPublished).back();
+  const RecordedEvent event = world.events.of_kind(kinds::kDescriptorPublished).back();
   EXPECT_EQ(event.str("outcome"), "published");
   EXPECT_EQ(event.num("resolved"), 1);
   const std::optional<store::Found> row =
@@ -97,7 +97,7 @@ TEST_F(EventFields, NewOwnerCarriesThePreviousObjectGeneration) {
   Result<AuthoritySnapshot> active = a.authority.commit(reserved.value());
   ASSERT_TRUE(active.ok());
   ASSERT_TRUE(b.authority.new_owner(active.value(), b.view()).ok());
-  const RecordedEvent moved = world.events.of_kind(events::kAuthorityNewOwner).back();
+  const RecordedEvent moved = world.events.of_kind(kinds::kAuthorityNewOwner).back();
   EXPECT_EQ(moved.str("outcome"), "applied");
   EXPECT_EQ(moved.num("prev_object_gen"),
             static_cast<std::int64_t>(active.value().record.object_generation));
@@ -135,14 +135,14 @@ TEST_F(EventFields, AReserveResolvedByRereadReportsTheStoredRecord) {
   const std::int64_t stored_gen = counter_before + 1;
   EXPECT_EQ(static_cast<std::int64_t>(reserved.value().record.object_generation), stored_gen);
 
-  const RecordedEvent event = world.events.of_kind(events::kAuthorityReserve).back();
+  const RecordedEvent event = world.events.of_kind(kinds::kAuthorityReserve).back();
   EXPECT_EQ(event.str("outcome"), "applied");
   EXPECT_EQ(event.num("resolved"), 1);
   EXPECT_EQ(event.num("object_gen"), stored_gen);  // not attempt 2's counter_before + 2
   const std::optional<store::Found> row = testing::raw_read(world.store, reserved.value().key.store_key());
   ASSERT_TRUE(row.has_value());
   EXPECT_EQ(event.num("version"), static_cast<std::int64_t>(row->version.value));
-  EXPECT_EQ(world.events.count(events::kCapacityChanged), 1U);  // one allocation, counted once
+  EXPECT_EQ(world.events.count(kinds::kCapacityChanged), 1U);  // one allocation, counted once
   EXPECT_EQ(testing::counter_value(world.store, keys::capacity_actors("game", "aa01")), 1);
 }
 
@@ -221,7 +221,7 @@ TEST_F(EventFields, GenerationsFlagsANewOwnerThatChangedTheObjectGeneration) {
   std::vector<RecordedEvent> history = real_history(world, a, b);
   bool tampered = false;
   for (RecordedEvent& event : history) {
-    if (event.kind == events::kAuthorityNewOwner) {
+    if (event.kind == kinds::kAuthorityNewOwner) {
       event.number["prev_object_gen"] += 1;  // as if the move had issued a new ObjectGeneration
       tampered = true;
     }
@@ -238,7 +238,7 @@ TEST_F(EventFields, FencingJudgesARenewReportedFromItsOwnReply) {
   // b's renew was resolved=0: move its apply instant past the ExpiresAt it extended.
   bool tampered = false;
   for (RecordedEvent& event : history) {
-    if (event.kind == events::kLeaseRenewed && event.num("resolved") == 0 &&
+    if (event.kind == kinds::kLeaseRenewed && event.num("resolved") == 0 &&
         event.str("owner") == b.lease.host_run().owner_id) {
       event.number["store_now_ms"] = event.num("expires_ms");
       tampered = true;

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "impl/check/check.h"
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/shutdown/owner_sweep.h"
 #include "tests/location/fixtures.h"
 #include "tests/location/store_inspect.h"
@@ -38,7 +38,7 @@ class FencingGap : public ::testing::Test {
 
   std::size_t refusals(std::string_view op) const {
     std::size_t count = 0;
-    for (const testing::RecordedEvent& event : world.events.of_kind(events::kAdmissionRefused)) {
+    for (const testing::RecordedEvent& event : world.events.of_kind(kinds::kAdmissionRefused)) {
       count += event.str("op") == op ? 1 : 0;
     }
     return count;
@@ -63,7 +63,7 @@ TEST_F(FencingGap, ReserveWhoseCounterReadEndsPastTheDeadlineWritesNothing) {
   EXPECT_EQ(world.store.writes, writes);
   EXPECT_EQ(testing::snapshot_all(world.store), before);
   EXPECT_EQ(refusals("reserve"), 1U);
-  const testing::RecordedEvent event = world.events.of_kind(events::kAuthorityReserve).back();
+  const testing::RecordedEvent event = world.events.of_kind(kinds::kAuthorityReserve).back();
   EXPECT_EQ(event.str("outcome"), "admission_closed");
 }
 
@@ -80,7 +80,7 @@ TEST_F(FencingGap, DescriptorUpdateWhoseRowReadEndsPastTheDeadlineWritesNothing)
   EXPECT_EQ(world.store.writes, writes);
   EXPECT_EQ(testing::snapshot_all(world.store), before);
   EXPECT_EQ(refusals("descriptor_publish"), 1U);
-  EXPECT_EQ(world.events.of_kind(events::kDescriptorPublished).back().str("outcome"),
+  EXPECT_EQ(world.events.of_kind(kinds::kDescriptorPublished).back().str("outcome"),
             "admission_closed");
 }
 

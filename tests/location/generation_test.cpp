@@ -3,7 +3,7 @@
 // 2^63-1 leaves the store unchanged with the same result on retry.
 #include <gtest/gtest.h>
 
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/limits.h"
@@ -120,7 +120,7 @@ TEST_F(GenerationTest, ObjectGenerationExhaustionChangesNothingAndRepeats) {
     EXPECT_EQ(result.error().kind, ErrorKind::kGenerationExhausted);
     EXPECT_EQ(testing::snapshot_all(world.store), before);
   }
-  EXPECT_EQ(world.events.count(events::kGenerationExhausted), 3U);
+  EXPECT_EQ(world.events.count(kinds::kGenerationExhausted), 3U);
 }
 
 TEST_F(GenerationTest, AuthorityOwnerGenerationExhaustionChangesNothing) {

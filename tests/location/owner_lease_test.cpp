@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/location/lease/owner_id.h"
 #include "impl/location/lease/owner_lease.h"
@@ -46,8 +46,8 @@ TEST(OwnerLease, RegisterIssuesUuidOwnerAndLeaseGenerationOne) {
   EXPECT_EQ(record.expires_at_epoch_ms, testing::kEpochBaseMs + 1'000 + 15'000);
   EXPECT_EQ(testing::counter_value(world.store, keys::lease_generation_counter()), 1);
   EXPECT_TRUE(lease.admission_open());
-  ASSERT_EQ(world.events.count(events::kLeaseRegistered), 1U);
-  EXPECT_EQ(world.events.of_kind(events::kLeaseRegistered)[0].num("lease_gen"), 1);
+  ASSERT_EQ(world.events.count(kinds::kLeaseRegistered), 1U);
+  EXPECT_EQ(world.events.of_kind(kinds::kLeaseRegistered)[0].num("lease_gen"), 1);
 }
 
 TEST(OwnerLease, LeaseGenerationIsNeverZeroAndNeverReused) {
@@ -95,7 +95,7 @@ TEST_P(LeaseExhaustion, IsGenerationExhaustedWithTheStoreUnchangedAndTheSameOnRe
     EXPECT_FALSE(lease.admission_open());
     EXPECT_FALSE(lease.registered());
   }
-  EXPECT_EQ(world.events.count(events::kGenerationExhausted), 3U);
+  EXPECT_EQ(world.events.count(kinds::kGenerationExhausted), 3U);
 }
 
 INSTANTIATE_TEST_SUITE_P(AtMaxAndSentinel, LeaseExhaustion,
@@ -117,7 +117,7 @@ TEST(OwnerLease, RenewExtendsExpiryByCasAndNeverChangesTheGeneration) {
   EXPECT_EQ(record.lease_generation, 1U);
   EXPECT_EQ(record.expires_at_epoch_ms, e1 + 5'000);
   EXPECT_EQ(testing::counter_value(world.store, keys::lease_generation_counter()), 1);
-  EXPECT_EQ(world.events.count(events::kLeaseRenewed), 1U);
+  EXPECT_EQ(world.events.count(kinds::kLeaseRenewed), 1U);
 }
 
 TEST(OwnerLease, RegisterReplyLostAfterApplyIsAdoptedByReread) {
@@ -186,7 +186,7 @@ TEST(OwnerLease, RecordGoneMeansLostAndAdmissionClosedForGood) {
   ASSERT_FALSE(renewed.ok());
   EXPECT_TRUE(lease.lost());
   EXPECT_FALSE(lease.admission_open());
-  EXPECT_EQ(world.events.count(events::kLeaseLost), 1U);
+  EXPECT_EQ(world.events.count(kinds::kLeaseLost), 1U);
   // Nothing brings it back: the key stays absent, the renew is refused without a write.
   const std::size_t writes = world.store.writes;
   EXPECT_FALSE(lease.renew().ok());
@@ -265,7 +265,7 @@ TEST(OwnerLease, BackgroundTaskRenewsEveryIntervalUntilStopped) {
   ASSERT_EQ(host.tasks.spawned_names, std::vector<std::string>{"owner-lease-renew"});
   host.tasks.run_spawned();
   EXPECT_FALSE(lease.renewing());
-  EXPECT_EQ(world.events.count(events::kLeaseRenewed), 3U);
+  EXPECT_EQ(world.events.count(kinds::kLeaseRenewed), 3U);
   // Renewed at 6 s, 11 s, 16 s: the lease stays open well past the first TTL.
   EXPECT_EQ(world.clock.now_us(), seconds(21));
   EXPECT_FALSE(lease.lost());
@@ -285,7 +285,7 @@ TEST(OwnerLease, BackgroundTaskRetriesSoonerAndGivesUpOnlyAtTheLeaseEnd) {
   host.tasks.run_spawned();  // ends by itself: the lease is lost once its end has passed
   EXPECT_TRUE(lease.lost());
   EXPECT_FALSE(lease.renewing());
-  EXPECT_GE(world.events.count(events::kLeaseRenewFailed), 5U);
+  EXPECT_GE(world.events.count(kinds::kLeaseRenewFailed), 5U);
   // Lost no later than one retry step after the lease end seen from the last send (16 s).
   EXPECT_LE(world.clock.now_us(), seconds(16) + seconds(1));
   EXPECT_GE(world.clock.now_us(), seconds(16));

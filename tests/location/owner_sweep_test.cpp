@@ -2,7 +2,7 @@
 // descriptors; capacity returned with each row.
 #include <gtest/gtest.h>
 
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/location/shutdown/owner_sweep.h"
 #include "impl/records/keys.h"
@@ -66,11 +66,11 @@ TEST_F(OwnerSweepTest, RemovesOnlyThisHostRunsRowsAndReturnsTheirCapacity) {
   // Descriptors and leases are never swept.
   EXPECT_TRUE(testing::raw_read(world.store, records::mesh_node_preimage("game", "aa01")).has_value());
   EXPECT_TRUE(testing::raw_read(world.store, a.lease.record_key()).has_value());
-  for (const testing::RecordedEvent& event : world.events.of_kind(events::kAuthorityDelete)) {
+  for (const testing::RecordedEvent& event : world.events.of_kind(kinds::kAuthorityDelete)) {
     EXPECT_EQ(event.str("via"), "sweep");
     EXPECT_EQ(event.str("owner"), a.lease.host_run().owner_id);
   }
-  EXPECT_EQ(world.events.count(events::kSweepFinished), 1U);
+  EXPECT_EQ(world.events.count(kinds::kSweepFinished), 1U);
 }
 
 TEST_F(OwnerSweepTest, ARowThatChangedAfterTheListIsLeftAlone) {

@@ -5,7 +5,7 @@
 #include <array>
 #include <map>
 
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/placement/placement.h"
 #include "tests/location/fixtures.h"
 #include "tests/location/store_inspect.h"
@@ -112,7 +112,7 @@ TEST_F(PlacementTest, AnUnregisteredStableTypeOrNoCandidateIsNoCandidate) {
       choose_placement_target(world.store, chooser.host.platform, config, nodes.value().nodes, request);
   ASSERT_FALSE(chosen.ok());
   EXPECT_EQ(chosen.error().kind, ErrorKind::kNoCandidate);
-  EXPECT_EQ(world.events.count(events::kPlacementNoCandidate), 1U);
+  EXPECT_EQ(world.events.count(kinds::kPlacementNoCandidate), 1U);
 }
 
 TEST_F(PlacementTest, AFullSpotTypeExcludesTheNodeForThatTypeOnly) {

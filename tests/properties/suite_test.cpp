@@ -4,9 +4,8 @@
 
 #include <set>
 
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "properties/checkers/liveness_checker.h"
-#include "properties/event_kinds.h"
 #include "properties/property_suite.h"
 #include "properties/registry.h"
 #include "sim/world.h"
@@ -71,7 +70,7 @@ TEST(SuiteInWorld, StopsTheRunAtTheViolatingEvent) {
   PropertySuite suite(test_options());
   suite.add_all();
   const sim::ProcessId node = world.add_process("n0", 1, [](platform::Platform& p) {
-    p.events.emit(location::events::kLeaseRegistered,
+    p.events.emit(kinds::kLeaseRegistered,
                   {Field::str("owner", "owner-a"), Field::num("lease_gen", 1), Field::num("expires_ms", kEpochMs + 2'000),
                    Field::num("store_now_ms", kEpochMs), Field::num("deadline_us", 0), Field::num("version", 1)});
     p.clock.sleep_for(seconds(3));  // past the lease's ExpiresAt (store ms kEpochMs + 2000)

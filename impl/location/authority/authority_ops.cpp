@@ -5,7 +5,7 @@
 
 #include "impl/check/check.h"
 #include "impl/location/events/authority_events.h"
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/keys.h"
@@ -21,9 +21,9 @@ namespace {
 
 std::string_view event_kind(int op_index) {
   static constexpr std::string_view kKinds[] = {
-      events::kAuthorityReserve,  events::kAuthorityCommit,   events::kAuthorityAbort,
-      events::kAuthorityPreserve, events::kAuthorityNewOwner, events::kAuthorityDelete,
-      events::kAuthorityDelete};
+      kinds::kAuthorityReserve,  kinds::kAuthorityCommit,   kinds::kAuthorityAbort,
+      kinds::kAuthorityPreserve, kinds::kAuthorityNewOwner, kinds::kAuthorityDelete,
+      kinds::kAuthorityDelete};
   SPOTCHECK_ASSERT(op_index >= 0 && op_index < 7);
   return kKinds[op_index];
 }
@@ -238,14 +238,14 @@ AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& 
       return AttemptEnd{Executed{outcome, std::move(stored)}, std::nullopt};
     }
     case Kind::kNotApplied:
-      _platform.events.emit(events::kStoreIndeterminate,
+      _platform.events.emit(kinds::kStoreIndeterminate,
                             {Field::str("op", name), Field::str("id", key.id), Field::str("resolution", "not_applied")});
       return AttemptEnd{};
     case Kind::kConflict:
       return AttemptEnd{std::nullopt, conflict_error(outcome, current.write)};
     case Kind::kBoundExceeded:
       if (outcome.mutation_role == MutationRole::kCounter) {
-        _platform.events.emit(events::kGenerationExhausted, {Field::str("counter", "object-generation")});
+        _platform.events.emit(kinds::kGenerationExhausted, {Field::str("counter", "object-generation")});
         return AttemptEnd{std::nullopt,
                           Error::of(ErrorKind::kGenerationExhausted, "the ObjectGeneration sequence is exhausted")};
       }
@@ -254,7 +254,7 @@ AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& 
     case Kind::kStoreError:
       return AttemptEnd{std::nullopt, Error::of(ErrorKind::kStoreError, outcome.message)};
     case Kind::kUnresolved:
-      _platform.events.emit(events::kStoreIndeterminate,
+      _platform.events.emit(kinds::kStoreIndeterminate,
                             {Field::str("op", name), Field::str("id", key.id), Field::str("resolution", "unknown")});
       return AttemptEnd{std::nullopt, Error::of(ErrorKind::kIndeterminate, outcome.message)};
   }
@@ -334,7 +334,7 @@ Result<AuthoritySnapshot> AuthorityOps::reserve(const ReserveRequest& request,
     }
     Result<std::uint64_t> next = next_generation(counter.value());
     if (!next.ok()) {
-      _platform.events.emit(events::kGenerationExhausted,
+      _platform.events.emit(kinds::kGenerationExhausted,
                             {Field::str("counter", "object-generation"),
                              Field::num("value", as_i64(counter.value().value))});
       return next.error();
@@ -501,7 +501,7 @@ Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& activ
     return refuse(checked.error());
   }
   if (before.authority_owner_generation >= records::kGenerationMax) {
-    _platform.events.emit(events::kGenerationExhausted,
+    _platform.events.emit(kinds::kGenerationExhausted,
                           {Field::str("counter", "authority-owner-generation"),
                            Field::str("id", active.key.id),
                            Field::num("value", as_i64(before.authority_owner_generation))});
@@ -677,7 +677,7 @@ void AuthorityOps::emit_capacity(const PlannedWrite& write, const WriteOutcome& 
       SPOTCHECK_ASSERT(value >= 0);
       SPOTCHECK_ASSERT(value <= change.increment.max);
     }
-    _platform.events.emit(events::kCapacityChanged,
+    _platform.events.emit(kinds::kCapacityChanged,
                           {Field::str("mesh", change.mesh_name), Field::str("rid", change.routing_id_hex),
                            Field::str("counter", change.counter), Field::str("spot_kind", change.spot_kind),
                            Field::str("stable_type", change.stable_type),

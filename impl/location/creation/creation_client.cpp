@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "impl/check/check.h"
-#include "impl/location/creation/creation_events.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/creation/operation_key.h"
 #include "impl/location/creation/result_store.h"
 #include "impl/location/descriptor/descriptor_list.h"
@@ -123,7 +123,7 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
   call.deadline_store_ms = _context.lease.estimated_store_now_ms() + std::max<std::int64_t>(left_ms, 0);
 
   _context.platform.events.emit(
-      events::kRequested,
+      kinds::kCreationRequested,
       {Field::str("op_id", op.hex()), Field::str("mode", to_string(spec.mode)),
        Field::str("kind", records::to_string(call.key.kind)), Field::str("object_kind", records::to_string(spec.object_kind)),
        Field::str("id", call.spec.id), Field::str("stable_type", spec.stable_type), Field::num("deadline_us", spec.deadline_us)});
@@ -139,7 +139,7 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
     result.value().op_id = op;
   }
   _context.platform.events.emit(
-      events::kFinished,
+      kinds::kCreationFinished,
       {Field::str("op_id", op.hex()), Field::str("mode", to_string(spec.mode)),
        Field::str("kind", records::to_string(call.key.kind)), Field::str("id", call.spec.id),
        Field::str("outcome", result.ok() ? messaging::to_string(result.value().outcome) : to_string(result.error_kind())),
@@ -155,7 +155,7 @@ std::optional<CreateReply> CreationClient::stored_result(Call& call) {
     return std::nullopt;
   }
   const FinalResultRecord& record = *stored.value();
-  _context.platform.events.emit(events::kResultReread,
+  _context.platform.events.emit(kinds::kCreationResultReread,
                                 {Field::str("op_id", call.operation.op_id.hex()),
                                  Field::str("outcome", messaging::to_string(record.outcome)),
                                  Field::str("id", call.spec.id)});
@@ -265,7 +265,7 @@ bool CreationClient::cancel_if_abandoned(const AuthoritySnapshot& row) {
   }
   // Abort conditioned on the row's StoreVersion: if the target commits first, this fails.
   const Result<Done> aborted = _context.authority.abort(row, {store::Delete{request_key}});
-  _context.platform.events.emit(events::kAbandonedCancelled,
+  _context.platform.events.emit(kinds::kCreationAbandonedCancelled,
                                 {Field::str("kind", records::to_string(row.key.kind)), Field::str("id", row.key.id),
                                  Field::num("object_gen", as_i64(record.object_generation)),
                                  Field::str("op_id", request->operation.op_id.hex()),
@@ -366,7 +366,7 @@ ManagerResult<CreateReply> CreationClient::exchange(Call& call, const AuthorityS
   for (std::uint32_t attempt = 0; attempt < _context.creation.attempts_max && time_left(call); ++attempt) {
     _context.dispatcher.send(*target_rid, messaging::Command{command});
     _context.platform.events.emit(
-        events::kCommandSent,
+        kinds::kCreationCommandSent,
         {Field::str("op_id", command.op_id.hex()), Field::num("cmd", static_cast<std::int64_t>(command.code())),
          Field::str("to", record.allocation.descriptor.routing_id_hex),
          Field::num("request", as_i64(command.request)), Field::num("attempt", attempt),
@@ -376,7 +376,7 @@ ManagerResult<CreateReply> CreationClient::exchange(Call& call, const AuthorityS
     std::optional<FinalResultReply> reply = pending.wait(wait_until);
     if (reply.has_value()) {
       _context.platform.events.emit(
-          events::kReplyDelivered,
+          kinds::kCreationReplyDelivered,
           {Field::str("op_id", reply->op_id.hex()), Field::str("outcome", messaging::to_string(reply->outcome)),
            Field::num("request", as_i64(reply->request)), Field::str("id", command.id),
            Field::num("object_gen", as_i64(command.object_generation))});

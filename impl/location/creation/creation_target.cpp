@@ -6,7 +6,7 @@
 #include <variant>
 
 #include "impl/check/check.h"
-#include "impl/location/creation/creation_events.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/creation/operation_key.h"
 #include "impl/location/creation/result_store.h"
 #include "impl/records/keys.h"
@@ -75,7 +75,7 @@ void CreationTarget::handle(platform::RoutingId from, CreateCommand command) {
   const OperationKey operation = operation_of(command);
   const std::string op_key = operation.preimage();
   _context.platform.events.emit(
-      events::kCommandReceived,
+      kinds::kCreationCommandReceived,
       {Field::str("op_id", command.op_id.hex()), Field::num("cmd", static_cast<std::int64_t>(command.code())),
        Field::str("from", messaging::routing_id_hex(from)), Field::num("request", as_i64(command.request)),
        Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation))});
@@ -131,7 +131,7 @@ std::optional<FinalResultReply> CreationTarget::stored_reply(const CreateCommand
 }
 
 FinalResultReply CreationTarget::cancel(const CreateCommand& command, const Verified* verified, std::string reason) {
-  _context.platform.events.emit(events::kVerifyFailed,
+  _context.platform.events.emit(kinds::kCreationVerifyFailed,
                                 {Field::str("op_id", command.op_id.hex()), Field::str("id", command.id),
                                  Field::num("object_gen", as_i64(command.object_generation)),
                                  Field::str("reason", reason)});
@@ -231,7 +231,7 @@ CreationTarget::FactoryRun CreationTarget::run_factory(const CreateCommand& comm
   std::string failure;
   const HostRun& self = _context.lease.host_run();
   _context.platform.events.emit(
-      events::kFactoryRun,
+      kinds::kCreationFactoryRun,
       {Field::str("kind", records::to_string(records::authority_kind(command.object_kind))),
        Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation)),
        Field::str("stable_type", command.stable_type), Field::str("node", _context.rid_hex),
@@ -254,7 +254,7 @@ CreationTarget::FactoryRun CreationTarget::run_factory(const CreateCommand& comm
       failure = std::string("factory threw: ") + error.what();
     }
   }
-  _context.platform.events.emit(events::kFactoryReturned,
+  _context.platform.events.emit(kinds::kCreationFactoryReturned,
                                 {Field::str("op_id", command.op_id.hex()), Field::str("id", command.id),
                                  Field::num("object_gen", as_i64(command.object_generation)),
                                  Field::str("decision", threw ? "threw" : (decision.approved ? "approved" : "rejected"))});
@@ -300,7 +300,7 @@ std::optional<FinalResultReply> CreationTarget::record_result(const CreateComman
                   "recording the result failed: " + describe(*error));
   }
   _context.platform.events.emit(
-      events::kResult,
+      kinds::kCreationResult,
       {Field::str("op_id", command.op_id.hex()), Field::str("outcome", messaging::to_string(result.outcome)),
        Field::str("kind", records::to_string(records::authority_kind(command.object_kind))),
        Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation)),
@@ -376,7 +376,7 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
 }
 
 void CreationTarget::reply(platform::RoutingId to, FinalResultReply reply, bool resent) {
-  _context.platform.events.emit(events::kReplySent,
+  _context.platform.events.emit(kinds::kCreationReplySent,
                                 {Field::str("op_id", reply.op_id.hex()),
                                  Field::str("outcome", messaging::to_string(reply.outcome)),
                                  Field::str("to", messaging::routing_id_hex(to)),

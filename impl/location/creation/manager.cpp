@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "impl/location/creation/creation_events.h"
+#include "impl/platform/event_kinds.h"
 
 namespace spotcheck::location::creation {
 
@@ -62,7 +62,7 @@ ManagerResult<CreateReply> Manager::get_or_create_user_spot(std::string spot_id,
 ManagerResult<std::optional<ObjectRef>> Manager::find(records::AuthorityKind kind, const std::string& id) {
   ManagerResult<std::optional<ObjectRef>> found = find::find_ready(_authority, AuthorityKey{kind, id});
   const bool hit = found.ok() && found.value().has_value();
-  _platform.events.emit(events::kFound,
+  _platform.events.emit(kinds::kFindResult,
                         {Field::str("kind", records::to_string(kind)), Field::str("id", id),
                          Field::str("outcome", found.ok() ? (hit ? "ready" : "none") : to_string(found.error_kind())),
                          Field::num("object_gen", hit ? static_cast<std::int64_t>(found.value()->object_generation) : 0)});

@@ -2,7 +2,7 @@
 
 #include <variant>
 
-#include "impl/location/creation/creation_events.h"
+#include "impl/platform/event_kinds.h"
 
 namespace spotcheck::location::creation {
 
@@ -33,7 +33,7 @@ Result<std::optional<FinalResultRecord>> read_final_result(store::LocationStore&
   remove.conditions.push_back(store::ExpectVersion{result_key, found.version});
   remove.mutations.push_back(store::Delete{result_key});
   const store::WriteResult written = store.write(remove, deadline_us);
-  platform.events.emit(events::kResultExpired,
+  platform.events.emit(kinds::kCreationResultExpired,
                        {Field::str("op_id", key.op_id.hex()), Field::num("retain_until_ms", record->retain_until_ms),
                         Field::num("store_now_ms", found.now_ms),
                         Field::num("deleted", std::holds_alternative<store::Applied>(written) ? 1 : 0)});

@@ -8,7 +8,7 @@
 #include <variant>
 
 #include "impl/check/check.h"
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/keys.h"
 #include "impl/records/owner_lease_record.h"
@@ -119,7 +119,7 @@ void emit_list_read(platform::Platform& platform, std::string_view mesh_name, co
   for (const NodeView& node : list.nodes) {
     valid += node.lease_valid ? 1 : 0;
   }
-  platform.events.emit(events::kDescriptorListRead,
+  platform.events.emit(kinds::kDescriptorListRead,
                        {Field::str("mesh", mesh_name),
                         Field::num("count", static_cast<std::int64_t>(list.nodes.size())),
                         Field::num("valid", valid),

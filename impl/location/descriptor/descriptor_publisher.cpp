@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "impl/check/check.h"
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/records/keys.h"
 #include "impl/records/limits.h"
 #include "impl/records/owner_lease_record.h"
@@ -254,7 +254,7 @@ Attempt<PublishOutcome> DescriptorPublisher::write_planned(PublishPlan plan, std
 void DescriptorPublisher::emit(std::string_view outcome, std::int64_t version,
                                std::int64_t store_now_ms, bool resolved) {
   _platform.events.emit(
-      events::kDescriptorPublished,
+      kinds::kDescriptorPublished,
       {Field::str("mesh", _descriptor.mesh_name), Field::str("rid", _descriptor.routing_id_hex),
        Field::num("revision", static_cast<std::int64_t>(_descriptor.descriptor_revision)),
        Field::str("owner", _descriptor.owner_id),

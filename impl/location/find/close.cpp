@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "impl/check/check.h"
-#include "impl/location/creation/creation_events.h"
+#include "impl/platform/event_kinds.h"
 
 namespace spotcheck::location::find {
 
@@ -14,7 +14,6 @@ using messaging::FinalResultReply;
 using messaging::ReplyOutcome;
 using platform::Field;
 using platform::TimeUs;
-namespace events = creation::events;
 
 namespace {
 
@@ -37,12 +36,12 @@ CloseClient::CloseClient(creation::NodeContext context) : _context(std::move(con
 
 ManagerResult<bool> CloseClient::close(const ObjectRef& ref, TimeUs deadline_us) {
   const creation::OperationId op = creation::OperationId::random(_context.platform.random);
-  _context.platform.events.emit(events::kCloseRequested,
+  _context.platform.events.emit(kinds::kCloseRequested,
                                 {Field::str("op_id", op.hex()), Field::str("kind", records::to_string(ref.kind)),
                                  Field::str("id", ref.id), Field::num("object_gen", as_i64(ref.object_generation))});
   ManagerResult<bool> result = run(ref, deadline_us, op);
   _context.platform.events.emit(
-      events::kCloseFinished,
+      kinds::kCloseFinished,
       {Field::str("op_id", op.hex()), Field::str("id", ref.id),
        Field::str("outcome", result.ok() ? (result.value() ? "closed" : "not_found") : to_string(result.error_kind()))});
   return result;
@@ -124,7 +123,7 @@ ManagerResult<bool> CloseClient::exchange(const AuthoritySnapshot& row, TimeUs d
     if (!reply.has_value()) {
       continue;  // resend the same command to the same owner
     }
-    _context.platform.events.emit(events::kCloseReplyDelivered,
+    _context.platform.events.emit(kinds::kCloseReplyDelivered,
                                   {Field::str("op_id", reply->op_id.hex()),
                                    Field::str("outcome", messaging::to_string(reply->outcome)),
                                    Field::num("request", as_i64(reply->request))});
@@ -226,7 +225,7 @@ void CloseTarget::run(platform::RoutingId from, const messaging::CloseCommand& c
   answer.op_id = command.op_id;
   answer.outcome = outcome;
   answer.message = std::move(decision.message);
-  _context.platform.events.emit(events::kCloseResult,
+  _context.platform.events.emit(kinds::kCloseResult,
                                 {Field::str("op_id", command.op_id.hex()),
                                  Field::str("outcome", messaging::to_string(outcome)),
                                  Field::str("kind", records::to_string(command.kind)), Field::str("id", command.id),

@@ -5,7 +5,7 @@
 
 #include "impl/check/check.h"
 #include "impl/location/descriptor/descriptor_list.h"
-#include "impl/location/instance/instance_events.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/instance/instance_type.h"
 #include "impl/location/placement/placement.h"
 #include "impl/records/authority_record.h"
@@ -67,7 +67,7 @@ PreparedRequest InstanceSource::prepare(const InstanceCall& call) {
     return prepared;
   }
   const TypeChoice type = choose_instance_type(call.stable_type, list.value().nodes);
-  _platform.events.emit(events::kTypeSelected,
+  _platform.events.emit(kinds::kInstanceTypeSelected,
                         {Field::str("id", call.spot_id), Field::num("requested", call.stable_type.has_value() ? 1 : 0),
                          Field::str("stable_type", type.stable_type), Field::str("outcome", to_string(type.error))});
   if (!type.ok()) {
@@ -127,7 +127,7 @@ InstanceSource::AuthorityAnswer InstanceSource::read_authority(const InstanceReq
   }
   constexpr std::string_view kNames[] = {"missing", "ready", "creating", "store_error"};  // AuthorityAnswer::Kind order
   static_assert(static_cast<int>(AuthorityAnswer::Kind::kError) == 3);
-  _platform.events.emit(events::kAuthorityRead,
+  _platform.events.emit(kinds::kInstanceAuthorityRead,
                         {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                          Field::str("why", why), Field::str("outcome", kNames[static_cast<int>(answer.kind)]),
                          Field::str("route", answer.owner_rid_hex)});
@@ -179,7 +179,7 @@ std::optional<std::string> InstanceSource::planted_resubmit_target(const Instanc
   }
   std::optional<std::string> next = stale_route_retry(call, request, failed);
   if (next.has_value()) {
-    _platform.events.emit(events::kResubmitted,
+    _platform.events.emit(kinds::kInstanceResubmitted,
                           {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                            Field::str("after", to_string(failed.kind)), Field::str("from", from_rid_hex),
                            Field::str("to", *next)});
@@ -220,7 +220,7 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Ins
   bool reactivated = false;
   for (int hop = 0; hop < kSendsMax; ++hop) {
     SPOTCHECK_ASSERT(!target.rid_hex.empty());
-    _platform.events.emit(events::kRequestSent,
+    _platform.events.emit(kinds::kInstanceRequestSent,
                           {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                            Field::str("stable_type", request.stable_type), Field::str("to", target.rid_hex),
                            Field::num("hop", hop)});
@@ -233,7 +233,7 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Ins
                                "the Spot moved again while the request was forwarded"};
       }
       ++forwards;
-      _platform.events.emit(events::kRouted, {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
+      _platform.events.emit(kinds::kInstanceRouted, {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                                               Field::str("from", target.rid_hex), Field::str("to", outcome.owner_rid_hex)});
       target = TargetNode{outcome.owner_rid_hex, {}};
       continue;
@@ -280,7 +280,7 @@ InstanceOutcome InstanceSource::send(const InstanceCall& call) {
   }
   const InstanceRequest& request = prepared.request;
   InstanceOutcome outcome = deliver_once(call, request, prepared.target);
-  _platform.events.emit(events::kReplyDelivered,
+  _platform.events.emit(kinds::kInstanceReplyDelivered,
                         {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                          Field::str("source", request.source_rid_hex), Field::str("source_owner", request.source.owner_id),
                          Field::num("source_lease_gen", static_cast<std::int64_t>(request.source.lease_generation)),

@@ -6,7 +6,7 @@
 
 #include "impl/check/check.h"
 #include "impl/location/descriptor/descriptor_list.h"
-#include "impl/location/instance/instance_events.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/records/keys.h"
 
 namespace spotcheck::location::instance {
@@ -66,7 +66,7 @@ TimeUs InstanceTarget::local_deadline_us(std::int64_t deadline_store_ms) const {
 InstanceOutcome InstanceTarget::finish(const InstanceRequest& request, InstanceOutcome result) {
   result.stable_type = request.stable_type;
   _context.platform.events.emit(
-      events::kOutcome,
+      kinds::kInstanceOutcome,
       {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()), Field::str("node", _context.rid_hex),
        Field::str("outcome", to_string(result.kind)), Field::num("object_gen", as_i64(result.object_generation)),
        Field::str("route", result.owner_rid_hex), Field::str("message", result.message)});
@@ -74,7 +74,7 @@ InstanceOutcome InstanceTarget::finish(const InstanceRequest& request, InstanceO
 }
 
 InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
-  _context.platform.events.emit(events::kRequestReceived,
+  _context.platform.events.emit(kinds::kInstanceRequestReceived,
                                 {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                                  Field::str("stable_type", request.stable_type), Field::str("node", _context.rid_hex),
                                  Field::str("from", request.source_rid_hex)});
@@ -188,7 +188,7 @@ void InstanceTarget::drain(LocalInstance& instance, const InstanceType& type, co
     SPOTCHECK_ASSERT(inserted);  // a message runs at most once
     SPOTCHECK_ASSERT(!instance.closing);  // a closing incarnation admits nothing
     // The application operation runs now: the fact the at-most-once property judges.
-    _context.platform.events.emit(message.first ? events::kFirstMessageRun : events::kMessageRun,
+    _context.platform.events.emit(message.first ? kinds::kInstanceFirstMessageRun : kinds::kInstanceMessageRun,
                                   {Field::str("id", spot_id), Field::str("op_id", message.op_id.hex()),
                                    Field::num("object_gen", as_i64(message.object_generation)),
                                    Field::str("node", _context.rid_hex), Field::str("source", message.source_rid_hex),
@@ -222,7 +222,7 @@ Result<InstanceTarget::Stored> InstanceTarget::store_payload(const InstanceReque
     }
     Stored stored{reference, records::sha256_hex(bytes), bytes.size()};
     _context.platform.events.emit(
-        events::kPayloadStored,
+        kinds::kInstancePayloadStored,
         {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()), Field::str("node", _context.rid_hex),
          Field::str("reference", reference), Field::str("sha256", stored.sha256),
          Field::num("size_bytes", as_i64(stored.size_bytes)),
@@ -237,7 +237,7 @@ void InstanceTarget::release_payload(const InstanceRequest& request, const std::
   for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
     const store::DeleteResult removed = _context.relocation.remove(reference, store_deadline_us());
     if (const auto* deleted = std::get_if<store::Deleted>(&removed)) {
-      _context.platform.events.emit(events::kPayloadReleased,
+      _context.platform.events.emit(kinds::kInstancePayloadReleased,
                                     {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                                      Field::str("node", _context.rid_hex), Field::str("reference", reference),
                                      Field::str("reason", reason), Field::num("was_present", deleted->was_present ? 1 : 0)});
@@ -278,7 +278,7 @@ bool InstanceTarget::await_local_close(const InstanceRequest& request, TimeUs de
       return true;
     }
     if (step == 0) {
-      _context.platform.events.emit(events::kCloseAwaited,
+      _context.platform.events.emit(kinds::kInstanceCloseAwaited,
                                     {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                                      Field::str("node", _context.rid_hex),
                                      Field::num("object_gen", as_i64(closing->object_generation)),
@@ -338,7 +338,7 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
     return outcome(InstanceOutcomeKind::kStoreError, "Commit failed: " + describe(committed.error()), generation);
   }
   SPOTCHECK_ASSERT(points_at(committed.value().record.payload, reference));
-  _context.platform.events.emit(events::kReady,
+  _context.platform.events.emit(kinds::kInstanceReady,
                                 {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
                                  Field::str("node", _context.rid_hex), Field::str("reference", reference)});
   start_instance(request, *type, generation);
@@ -348,7 +348,7 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
     return outcome(InstanceOutcomeKind::kCreated, "the end of use was not recorded; the payload is kept", generation,
                    _context.rid_hex);
   }
-  _context.platform.events.emit(events::kEndOfUseRecorded,
+  _context.platform.events.emit(kinds::kInstanceEndOfUseRecorded,
                                 {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
                                  Field::str("node", _context.rid_hex), Field::str("reference", reference)});
   release_payload(request, reference, "end_of_use");
@@ -382,7 +382,7 @@ InstanceTarget::ReserveStep InstanceTarget::reserve_row(const InstanceRequest& r
   if (!reserved.ok()) {
     const Error& error = reserved.error();
     if (error.kind == ErrorKind::kConflict && error.cause == ConflictCause::kAlreadyExists) {
-      _context.platform.events.emit(events::kReserveLost,
+      _context.platform.events.emit(kinds::kInstanceReserveLost,
                                     {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                                      Field::str("node", _context.rid_hex)});
       release_payload(request, stored.reference, "not_referenced");
@@ -400,7 +400,7 @@ InstanceTarget::ReserveStep InstanceTarget::reserve_row(const InstanceRequest& r
   SPOTCHECK_ASSERT(row.record.owner_id == host.owner_id && row.record.owner_lease_generation == host.lease_generation);
   SPOTCHECK_ASSERT(row.record.pending_creation.has_value() &&
                   row.record.pending_creation->request_content_reference == stored.reference);
-  _context.platform.events.emit(events::kReserved,
+  _context.platform.events.emit(kinds::kInstanceReserved,
                                 {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
                                  Field::num("object_gen", as_i64(row.record.object_generation)),
                                  Field::str("node", _context.rid_hex), Field::str("owner", host.owner_id),
@@ -415,7 +415,7 @@ std::string InstanceTarget::run_factory(const InstanceRequest& request, const In
     return "admission closed";
   }
   const HostRun& host = _context.lease.host_run();
-  _context.platform.events.emit(events::kFactoryRun,
+  _context.platform.events.emit(kinds::kInstanceFactoryRun,
                                 {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
                                  Field::str("stable_type", request.stable_type), Field::str("node", _context.rid_hex),
                                  Field::str("owner", host.owner_id),
@@ -481,7 +481,7 @@ InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
   SPOTCHECK_ASSERT(!it->second.close_running);
   it->second.closing = true;        // from here every request is refused before admission,
   it->second.close_running = true;  // and no new incarnation of the Spot starts here until it ends
-  _context.platform.events.emit(events::kClosing, {Field::str("id", spot_id), Field::num("object_gen", as_i64(generation)),
+  _context.platform.events.emit(kinds::kInstanceClosing, {Field::str("id", spot_id), Field::num("object_gen", as_i64(generation)),
                                                    Field::str("node", _context.rid_hex)});
   const AuthorityKey key{records::AuthorityKind::kSpot, spot_id};
   const HostRun& self = _context.lease.host_run();
@@ -519,7 +519,7 @@ InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
   if (result.ok()) {
     _instances.erase(current);  // the incarnation ended: nothing of it runs again
   }
-  _context.platform.events.emit(events::kClosed, {Field::str("id", spot_id), Field::num("object_gen", as_i64(generation)),
+  _context.platform.events.emit(kinds::kInstanceClosed, {Field::str("id", spot_id), Field::num("object_gen", as_i64(generation)),
                                                   Field::str("node", _context.rid_hex),
                                                   Field::str("outcome", to_string(result.kind))});
   return result;

@@ -5,7 +5,7 @@
 #include <variant>
 
 #include "impl/check/check.h"
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/location/lease/owner_id.h"
@@ -81,13 +81,13 @@ Result<Done> OwnerLease::admit(std::string_view operation) {
   }
   if (_registered && !_closed_reported) {
     _closed_reported = true;
-    _platform.events.emit(events::kLeaseAdmissionClosed,
+    _platform.events.emit(kinds::kLeaseAdmissionClosed,
                           {Field::str("owner", _host_run.owner_id),
                            Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
                            Field::num("deadline_us", _deadline_us), Field::num("now_us", now),
                            Field::num("lost", _lost ? 1 : 0)});
   }
-  _platform.events.emit(events::kAdmissionRefused,
+  _platform.events.emit(kinds::kAdmissionRefused,
                         {Field::str("op", operation), Field::str("owner", _host_run.owner_id),
                          Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
                          Field::num("now_us", now)});
@@ -130,7 +130,7 @@ void OwnerLease::adopt(const Adopted& adopted, std::string_view kind_for_event, 
   }
   if (_closed_reported && admission_open()) {
     _closed_reported = false;
-    _platform.events.emit(events::kLeaseAdmissionReopened,
+    _platform.events.emit(kinds::kLeaseAdmissionReopened,
                           {Field::str("owner", _host_run.owner_id),
                            Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
                            Field::num("deadline_us", _deadline_us)});
@@ -142,7 +142,7 @@ void OwnerLease::mark_lost(std::string_view reason) {
     return;
   }
   _lost = true;
-  _platform.events.emit(events::kLeaseLost,
+  _platform.events.emit(kinds::kLeaseLost,
                         {Field::str("owner", _host_run.owner_id),
                          Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
                          Field::str("reason", reason), Field::num("now_us", now_us())});
@@ -163,7 +163,7 @@ Result<Done> OwnerLease::register_lease() {
     if (!attempted.retry) {
       const Result<Done>& result = attempted.result;
       if (!result.ok()) {
-        _platform.events.emit(events::kLeaseRegisterFailed,
+        _platform.events.emit(kinds::kLeaseRegisterFailed,
                               {Field::str("owner", _host_run.owner_id),
                                Field::str("outcome", to_string(result.error().kind))});
       }
@@ -171,7 +171,7 @@ Result<Done> OwnerLease::register_lease() {
       return std::move(attempted.result);
     }
   }
-  _platform.events.emit(events::kLeaseRegisterFailed,
+  _platform.events.emit(kinds::kLeaseRegisterFailed,
                         {Field::str("owner", _host_run.owner_id),
                          Field::str("outcome", to_string(ErrorKind::kConflict))});
   return Error::conflict(ConflictCause::kCounterChanged,
@@ -188,7 +188,7 @@ Attempt<Done> OwnerLease::register_attempt() {
   }
   Result<std::uint64_t> next = next_generation(counter.value());
   if (!next.ok()) {
-    _platform.events.emit(events::kGenerationExhausted,
+    _platform.events.emit(kinds::kGenerationExhausted,
                           {Field::str("counter", "lease-generation"),
                            Field::num("value", static_cast<std::int64_t>(counter.value().value))});
     return Attempt<Done>::settled(next.error());
@@ -215,13 +215,13 @@ Attempt<Done> OwnerLease::register_attempt() {
     adopt(Adopted{record.expires_at_epoch_ms, applied->outcomes[1].version,
                   LeaseObservation{write_before, write_after, applied->now_ms,
                                    record.expires_at_epoch_ms}},
-          events::kLeaseRegistered, /*resolved=*/false);
+          kinds::kLeaseRegistered, /*resolved=*/false);
     return Attempt<Done>::settled(Done{});
   }
   if (const auto* conflict = std::get_if<store::Conflict>(&written)) {
     if (conflict->reason == store::Conflict::Reason::kBoundExceeded) {
       SPOTCHECK_ASSERT(conflict->index == 0);
-      _platform.events.emit(events::kGenerationExhausted,
+      _platform.events.emit(kinds::kGenerationExhausted,
                             {Field::str("counter", "lease-generation"),
                              Field::num("value", static_cast<std::int64_t>(counter.value().value))});
       return Attempt<Done>::settled(
@@ -238,7 +238,7 @@ Attempt<Done> OwnerLease::register_attempt() {
     return Attempt<Done>::settled(
         Error::of(ErrorKind::kStoreError, "registering the owner lease: " + store_error_text(*error)));
   }
-  _platform.events.emit(events::kStoreIndeterminate,
+  _platform.events.emit(kinds::kStoreIndeterminate,
                         {Field::str("op", "lease.register"), Field::str("owner", _host_run.owner_id)});
   Result<Done> resolved = resolve_by_reread(&bytes, "registration reply lost");
   // Missing: the write did not apply, nothing changed: register again.
@@ -302,7 +302,7 @@ Result<Done> OwnerLease::resolve_by_reread(const store::Bytes* written, std::str
     }
     adopt(Adopted{record.expires_at_epoch_ms, found.version,
                   LeaseObservation{before, after, found.now_ms, record.expires_at_epoch_ms}},
-          registering ? events::kLeaseRegistered : events::kLeaseRenewed, /*resolved=*/true);
+          registering ? kinds::kLeaseRegistered : kinds::kLeaseRenewed, /*resolved=*/true);
     SPOTCHECK_ASSERT(_registered);
     SPOTCHECK_ASSERT(_host_run.lease_generation == record.lease_generation);
     if (!registering && written != nullptr && found.value != *written) {
@@ -342,7 +342,7 @@ Result<Done> OwnerLease::renew() {
   }
   _renew_in_progress = false;
   if (!last.ok()) {
-    _platform.events.emit(events::kLeaseRenewFailed,
+    _platform.events.emit(kinds::kLeaseRenewFailed,
                           {Field::str("owner", _host_run.owner_id),
                            Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
                            Field::str("outcome", to_string(last.error().kind)),
@@ -385,7 +385,7 @@ Attempt<Done> OwnerLease::renew_attempt() {
     }
     adopt(Adopted{expires_at_ms, applied->outcomes[0].version,
                   LeaseObservation{before, after, applied->now_ms, expires_at_ms}},
-          events::kLeaseRenewed, /*resolved=*/false);
+          kinds::kLeaseRenewed, /*resolved=*/false);
     SPOTCHECK_ASSERT(_expires_at_ms == expires_at_ms);
     return Attempt<Done>::settled(Done{});
   }
@@ -401,7 +401,7 @@ Attempt<Done> OwnerLease::renew_attempt() {
     return Attempt<Done>::again(
         Error::of(ErrorKind::kStoreError, "renewing the owner lease: " + store_error_text(*error)));
   }
-  _platform.events.emit(events::kStoreIndeterminate,
+  _platform.events.emit(kinds::kStoreIndeterminate,
                         {Field::str("op", "lease.renew"), Field::str("owner", _host_run.owner_id)});
   Result<Done> resolved = resolve_by_reread(&bytes, "renew reply lost");
   const bool conflicted = !resolved.ok() && resolved.error().kind == ErrorKind::kConflict;

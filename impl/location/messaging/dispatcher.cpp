@@ -5,7 +5,7 @@
 #include <variant>
 
 #include "impl/check/check.h"
-#include "impl/location/messaging/messaging_events.h"
+#include "impl/platform/event_kinds.h"
 
 namespace spotcheck::location::messaging {
 
@@ -66,7 +66,7 @@ void Dispatcher::loop() {
     }
     std::optional<Command> command = decode(envelope->bytes);
     if (!command.has_value()) {
-      _platform.events.emit(events::kUndecodable,
+      _platform.events.emit(kinds::kMessagingUndecodable,
                             {Field::str("from", routing_id_hex(envelope->from)),
                              Field::num("size_bytes", static_cast<std::int64_t>(envelope->bytes.size()))});
       continue;
@@ -103,7 +103,7 @@ void Dispatcher::deliver_reply(platform::RoutingId from, Command reply) {
   auto it = _calls.find(view.request);
   if (it == _calls.end() || it->second.reply.has_value() || it->second.taken ||
       it->second.reply_code != code_of(reply)) {
-    _platform.events.emit(events::kLateReply,
+    _platform.events.emit(kinds::kMessagingLateReply,
                           {Field::str("from", routing_id_hex(from)),
                            Field::num("request", static_cast<std::int64_t>(view.request)),
                            Field::str("op_id", view.op_hex), Field::str("outcome", view.outcome)});

@@ -5,7 +5,7 @@
 
 #include "impl/location/authority/capacity.h"
 #include "impl/check/check.h"
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/limits.h"
@@ -128,7 +128,7 @@ Result<NodeView> choose_placement_target(store::LocationStore& store, platform::
   }
   const std::optional<std::size_t> chosen = choose_weighted(weights, platform.random);
   if (!chosen.has_value()) {
-    platform.events.emit(events::kPlacementNoCandidate,
+    platform.events.emit(kinds::kPlacementNoCandidate,
                          {Field::str("object_kind", records::to_string(request.object_kind)),
                           Field::str("stable_type", request.stable_type),
                           Field::num("nodes", static_cast<std::int64_t>(nodes.size()))});
@@ -142,7 +142,7 @@ Result<NodeView> choose_placement_target(store::LocationStore& store, platform::
   for (const std::uint32_t weight : weights) {
     total_weight += weight;
   }
-  platform.events.emit(events::kPlacementChosen,
+  platform.events.emit(kinds::kPlacementChosen,
                        {Field::str("mesh", target.descriptor.mesh_name),
                         Field::str("rid", target.descriptor.routing_id_hex),
                         Field::str("owner", target.descriptor.owner_id),

@@ -5,7 +5,7 @@
 
 #include "impl/location/authority/authority_snapshot.h"
 #include "impl/check/check.h"
-#include "impl/location/events/event_names.h"
+#include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/authority_record.h"
 
@@ -109,7 +109,7 @@ Result<SweepReport> sweep_owner_authority(store::LocationStore& store, platform:
     }
   }
   SPOTCHECK_ASSERT(report.deleted + report.changed + report.failed == report.candidates);
-  platform.events.emit(events::kSweepFinished,
+  platform.events.emit(kinds::kSweepFinished,
                        {Field::str("owner", own.owner_id),
                         Field::num("lease_gen", static_cast<std::int64_t>(own.lease_generation)),
                         Field::num("candidates", static_cast<std::int64_t>(report.candidates)),
