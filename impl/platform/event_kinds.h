@@ -42,7 +42,7 @@ inline constexpr std::string_view kPlacementNoCandidate = "placement.no_candidat
 // Shutdown cleanup (§11).
 inline constexpr std::string_view kSweepFinished = "sweep.finished";
 
-// Creation, find and close (§7.1, commands 47/48/49/20).
+// Creation, find and close (§7, commands 47/48/49/20).
 // Source (the node whose Manager was called).
 inline constexpr std::string_view kCreationRequested = "creation.requested";
 inline constexpr std::string_view kCreationCommandSent = "creation.command_sent";
@@ -59,7 +59,7 @@ inline constexpr std::string_view kCreationFactoryReturned = "creation.factory_r
 inline constexpr std::string_view kCreationResult = "creation.result";
 inline constexpr std::string_view kCreationReplySent = "creation.reply_sent";
 
-// Find / Destroy / Close (§7.2).
+// Find / Destroy / Close (§7).
 inline constexpr std::string_view kFindResult = "find.result";
 inline constexpr std::string_view kCloseRequested = "close.requested";
 inline constexpr std::string_view kCloseResult = "close.result";
@@ -69,7 +69,7 @@ inline constexpr std::string_view kCloseFinished = "close.finished";
 // Final results (§7 "Stored final result").
 inline constexpr std::string_view kCreationResultExpired = "creation.result_expired";
 
-// Instance Spot cold activation (§7.2, commands 50/51).
+// Instance Spot cold activation (§7.1, commands 50/51).
 // Source.
 inline constexpr std::string_view kInstanceRequestSent = "instance.request_sent";
 inline constexpr std::string_view kInstanceTypeSelected = "instance.type_selected";
@@ -127,7 +127,8 @@ inline constexpr std::string_view kFaultsStopped = "faults.stopped";
 inline constexpr std::string_view kFaultsPlan = "faults.plan";  // {stop_us}: the fault plan drawn for the run
 
 // ==== the simulator: processes (sim/kernel), docs/simulator.md ==================================
-inline constexpr std::string_view kProcessAdd = "process.add";  // {name, routing_id}: a simulated process joins the world
+// {routing_id, drift_ppm}: a simulated process joins the world.
+inline constexpr std::string_view kProcessAdd = "process.add";
 inline constexpr std::string_view kProcessStart = "start";  // {run}: a new host run begins
 inline constexpr std::string_view kProcessStartIgnored = "start.ignored";
 inline constexpr std::string_view kProcessKill = "kill";  // {run}: every fiber unwound
