@@ -5,6 +5,7 @@
 #include <set>
 
 #include "impl/check/check.h"
+#include "impl/platform/event_kinds.h"
 #include "sim/time/time_text.h"
 
 namespace spotcheck::replay {
@@ -79,18 +80,19 @@ struct ProcessNames {
 };
 
 bool is_node_fault(const std::string& kind) {
-  return kind == "kill" || kind == "pause" || kind == "unpause" || kind == "start" || kind == "exit" ||
-         kind == "clock.drift" || kind == "node.gave_up";
+  return kind == kinds::kProcessKill || kind == kinds::kProcessPause || kind == kinds::kProcessUnpause ||
+         kind == kinds::kProcessStart || kind == kinds::kProcessExit || kind == kinds::kClockDrift ||
+         kind == kinds::kNodeGaveUp;
 }
 
 bool is_world_fault(const std::string& kind) {
-  return kind == "store.outage_begin" || kind == "store.outage_end" || kind == "faults.stopped" ||
-         kind == "net.heal_all";
+  return kind == kinds::kStoreOutageBegin || kind == kinds::kStoreOutageEnd || kind == kinds::kFaultsStopped ||
+         kind == kinds::kNetHealAll;
 }
 
 bool is_store_fault(const std::string& kind) {
-  return kind == "store.request_lost" || kind == "store.reply_lost" || kind == "store.reply_delayed" ||
-         kind == "store.refused" || kind == "store.write_held";
+  return kind == kinds::kStoreRequestLost || kind == kinds::kStoreReplyLost || kind == kinds::kStoreReplyDelayed ||
+         kind == kinds::kStoreRefused || kind == kinds::kStoreWriteHeld;
 }
 
 // The nodes a fault event hit ("" when none of them is a node).
@@ -101,10 +103,10 @@ std::vector<std::string> fault_targets(const TraceLine& line, const ProcessNames
   if (is_store_fault(line.kind)) {
     return {names.of_pid(number_field(line, "node"))};
   }
-  if (line.kind == "net.partition" || line.kind == "net.drop") {
+  if (line.kind == kinds::kNetPartition || line.kind == kinds::kNetDrop) {
     return {names.of_rid(number_field(line, "from")), names.of_rid(number_field(line, "to"))};
   }
-  if (line.kind == "net.heal") {
+  if (line.kind == kinds::kNetHeal) {
     return {names.of_rid(number_field(line, "a")), names.of_rid(number_field(line, "b"))};
   }
   return {};
@@ -114,7 +116,7 @@ bool about_subjects(const TraceLine& line, const Subjects& s) {
   if (const auto id = text_field(line, "id"); id && contains(s.objects, *id)) {
     return true;
   }
-  const bool lease_event = line.kind.starts_with("lease.") || line.kind == "node.gave_up";
+  const bool lease_event = line.kind.starts_with("lease.") || line.kind == kinds::kNodeGaveUp;
   if (const auto owner = text_field(line, "owner"); lease_event && owner && contains(s.owners, *owner)) {
     return true;
   }
@@ -140,7 +142,7 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
     if (!line.has_value() || line->index > last) {
       continue;
     }
-    if (line->kind == "process.add") {
+    if (line->kind == kinds::kProcessAdd) {
       names.by_pid.push_back(line->node);
       if (const auto rid = number_field(*line, "routing_id")) {
         names.by_routing_id[*rid] = line->node;

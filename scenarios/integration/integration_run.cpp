@@ -42,8 +42,8 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a >= 0 ? (a + b -
 
 // Scheduler noise the context does not need.
 bool is_noise(std::string_view kind) {
-  return kind.starts_with("wake.") || kind.starts_with("task.") || kind == "spawn" || kind.starts_with("net.") ||
-         kind == "action";
+  return kind.starts_with("wake.") || kind.starts_with("task.") || kind == kinds::kSpawn || kind.starts_with("net.") ||
+         kind == kinds::kAction;
 }
 
 std::vector<std::string> context_before(const sim::Trace& trace, std::uint64_t problem_index) {
