@@ -5,6 +5,7 @@
 
 #include "impl/check/check.h"
 #include "impl/location/events/authority_events.h"
+#include "impl/location/events/lease_events.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
@@ -14,7 +15,6 @@
 
 namespace spotcheck::location {
 
-using platform::Field;
 using Kind = WriteOutcome::Kind;
 
 namespace {
@@ -238,14 +238,14 @@ AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& 
       return AttemptEnd{Executed{outcome, std::move(stored)}, std::nullopt};
     }
     case Kind::kNotApplied:
-      _platform.events.emit(kinds::kStoreIndeterminate,
-                            {Field::str("op", name), Field::str("id", key.id), Field::str("resolution", "not_applied")});
+      emit_indeterminate(name, key.id, "not_applied");
       return AttemptEnd{};
     case Kind::kConflict:
       return AttemptEnd{std::nullopt, conflict_error(outcome, current.write)};
     case Kind::kBoundExceeded:
       if (outcome.mutation_role == MutationRole::kCounter) {
-        _platform.events.emit(kinds::kGenerationExhausted, {Field::str("counter", "object-generation")});
+        platform::emit_event(_platform.events, kinds::kGenerationExhausted,
+                             events::GenerationExhausted{.counter = "object-generation"});
         return AttemptEnd{std::nullopt,
                           Error::of(ErrorKind::kGenerationExhausted, "the ObjectGeneration sequence is exhausted")};
       }
@@ -254,8 +254,7 @@ AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& 
     case Kind::kStoreError:
       return AttemptEnd{std::nullopt, Error::of(ErrorKind::kStoreError, outcome.message)};
     case Kind::kUnresolved:
-      _platform.events.emit(kinds::kStoreIndeterminate,
-                            {Field::str("op", name), Field::str("id", key.id), Field::str("resolution", "unknown")});
+      emit_indeterminate(name, key.id, "unknown");
       return AttemptEnd{std::nullopt, Error::of(ErrorKind::kIndeterminate, outcome.message)};
   }
   SPOTCHECK_ASSERT(false && "every write outcome kind is judged above");
@@ -334,9 +333,9 @@ Result<AuthoritySnapshot> AuthorityOps::reserve(const ReserveRequest& request,
     }
     Result<std::uint64_t> next = next_generation(counter.value());
     if (!next.ok()) {
-      _platform.events.emit(kinds::kGenerationExhausted,
-                            {Field::str("counter", "object-generation"),
-                             Field::num("value", as_i64(counter.value().value))});
+      platform::emit_event(_platform.events, kinds::kGenerationExhausted,
+                           events::GenerationExhausted{.counter = "object-generation", .has_value = true,
+                                                       .value = as_i64(counter.value().value)});
       return next.error();
     }
     Plan plan;
@@ -501,10 +500,10 @@ Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& activ
     return refuse(checked.error());
   }
   if (before.authority_owner_generation >= records::kGenerationMax) {
-    _platform.events.emit(kinds::kGenerationExhausted,
-                          {Field::str("counter", "authority-owner-generation"),
-                           Field::str("id", active.key.id),
-                           Field::num("value", as_i64(before.authority_owner_generation))});
+    platform::emit_event(_platform.events, kinds::kGenerationExhausted,
+                         events::GenerationExhausted{.counter = "authority-owner-generation", .has_id = true,
+                                                     .id = active.key.id, .has_value = true,
+                                                     .value = as_i64(before.authority_owner_generation)});
     return refuse(Error::of(ErrorKind::kGenerationExhausted,
                             "AuthorityOwnerGeneration would pass 2^63-2"));
   }
@@ -662,6 +661,12 @@ void AuthorityOps::emit(Op op, const AuthorityKey& key, const records::Authority
   platform::emit_event(_platform.events, event_kind(static_cast<int>(op)), event);
 }
 
+void AuthorityOps::emit_indeterminate(std::string_view op, std::string_view id,
+                                      std::string_view resolution) {
+  platform::emit_event(_platform.events, kinds::kStoreIndeterminate,
+                       events::StoreIndeterminate{.op = op, .has_id = true, .id = id, .resolution = resolution});
+}
+
 void AuthorityOps::emit_capacity(const PlannedWrite& write, const WriteOutcome& outcome) {
   SPOTCHECK_ASSERT(outcome.applied());
   std::size_t capacity_index = 0;
@@ -677,12 +682,10 @@ void AuthorityOps::emit_capacity(const PlannedWrite& write, const WriteOutcome& 
       SPOTCHECK_ASSERT(value >= 0);
       SPOTCHECK_ASSERT(value <= change.increment.max);
     }
-    _platform.events.emit(kinds::kCapacityChanged,
-                          {Field::str("mesh", change.mesh_name), Field::str("rid", change.routing_id_hex),
-                           Field::str("counter", change.counter), Field::str("spot_kind", change.spot_kind),
-                           Field::str("stable_type", change.stable_type),
-                           Field::num("delta", change.increment.delta), Field::num("value", value),
-                           Field::num("store_now_ms", outcome.now_ms)});
+    platform::emit_event(_platform.events, kinds::kCapacityChanged,
+                         events::CapacityChanged{change.mesh_name, change.routing_id_hex, change.counter,
+                                                 change.spot_kind, change.stable_type,
+                                                 change.increment.delta, value, outcome.now_ms});
   }
   SPOTCHECK_ASSERT(capacity_index == write.capacity.size());
 }

@@ -108,6 +108,7 @@ class AuthorityOps {
   void emit(Op op, const AuthorityKey& key, const records::AuthorityRecord& record,
             const records::AuthorityRecord* previous, std::string_view outcome,
             std::string_view cause, const WriteOutcome* write);
+  void emit_indeterminate(std::string_view op, std::string_view id, std::string_view resolution);
   void emit_capacity(const PlannedWrite& write, const WriteOutcome& outcome);
 
   const LocationConfig& _config;

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "impl/check/check.h"
+#include "impl/location/events/creation_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/creation/operation_key.h"
 #include "impl/location/creation/result_store.h"
@@ -18,7 +20,6 @@
 namespace spotcheck::location::creation {
 
 using messaging::FinalResultReply;
-using platform::Field;
 using platform::TimeUs;
 
 namespace {
@@ -122,11 +123,11 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
   const std::int64_t left_ms = (spec.deadline_us - now + platform::kMicrosPerMilli - 1) / platform::kMicrosPerMilli;
   call.deadline_store_ms = _context.lease.estimated_store_now_ms() + std::max<std::int64_t>(left_ms, 0);
 
-  _context.platform.events.emit(
-      kinds::kCreationRequested,
-      {Field::str("op_id", op.hex()), Field::str("mode", to_string(spec.mode)),
-       Field::str("kind", records::to_string(call.key.kind)), Field::str("object_kind", records::to_string(spec.object_kind)),
-       Field::str("id", call.spec.id), Field::str("stable_type", spec.stable_type), Field::num("deadline_us", spec.deadline_us)});
+  platform::emit_event(
+      _context.platform.events, kinds::kCreationRequested,
+      events::CreationRequested{op.hex(), to_string(spec.mode), records::to_string(call.key.kind),
+                                records::to_string(spec.object_kind), call.spec.id, spec.stable_type,
+                                spec.deadline_us});
   _in_progress.insert(op);
   struct Forget {
     std::set<OperationId>& set;
@@ -138,13 +139,13 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
   if (result.ok()) {
     result.value().op_id = op;
   }
-  _context.platform.events.emit(
-      kinds::kCreationFinished,
-      {Field::str("op_id", op.hex()), Field::str("mode", to_string(spec.mode)),
-       Field::str("kind", records::to_string(call.key.kind)), Field::str("id", call.spec.id),
-       Field::str("outcome", result.ok() ? messaging::to_string(result.value().outcome) : to_string(result.error_kind())),
-       Field::num("object_gen", result.ok() ? as_i64(result.value().ref.object_generation) : 0),
-       Field::num("from_store", result.ok() && result.value().from_store ? 1 : 0)});
+  platform::emit_event(
+      _context.platform.events, kinds::kCreationFinished,
+      events::CreationFinished{
+          op.hex(), to_string(spec.mode), records::to_string(call.key.kind), call.spec.id,
+          result.ok() ? messaging::to_string(result.value().outcome) : to_string(result.error_kind()),
+          result.ok() ? as_i64(result.value().ref.object_generation) : 0,
+          result.ok() && result.value().from_store ? 1 : 0});
   return result;
 }
 
@@ -155,10 +156,9 @@ std::optional<CreateReply> CreationClient::stored_result(Call& call) {
     return std::nullopt;
   }
   const FinalResultRecord& record = *stored.value();
-  _context.platform.events.emit(kinds::kCreationResultReread,
-                                {Field::str("op_id", call.operation.op_id.hex()),
-                                 Field::str("outcome", messaging::to_string(record.outcome)),
-                                 Field::str("id", call.spec.id)});
+  platform::emit_event(_context.platform.events, kinds::kCreationResultReread,
+                       events::CreationResultReread{call.operation.op_id.hex(),
+                                                    messaging::to_string(record.outcome), call.spec.id});
   return reply_of_stored(record);
 }
 
@@ -265,11 +265,11 @@ bool CreationClient::cancel_if_abandoned(const AuthoritySnapshot& row) {
   }
   // Abort conditioned on the row's StoreVersion: if the target commits first, this fails.
   const Result<Done> aborted = _context.authority.abort(row, {store::Delete{request_key}});
-  _context.platform.events.emit(kinds::kCreationAbandonedCancelled,
-                                {Field::str("kind", records::to_string(row.key.kind)), Field::str("id", row.key.id),
-                                 Field::num("object_gen", as_i64(record.object_generation)),
-                                 Field::str("op_id", request->operation.op_id.hex()),
-                                 Field::str("outcome", aborted.ok() ? "applied" : to_string(aborted.error_kind()))});
+  platform::emit_event(
+      _context.platform.events, kinds::kCreationAbandonedCancelled,
+      events::CreationAbandonedCancelled{records::to_string(row.key.kind), row.key.id,
+                                         as_i64(record.object_generation), request->operation.op_id.hex(),
+                                         aborted.ok() ? "applied" : to_string(aborted.error_kind())});
   return aborted.ok();
 }
 
@@ -365,21 +365,19 @@ ManagerResult<CreateReply> CreationClient::exchange(Call& call, const AuthorityS
 
   for (std::uint32_t attempt = 0; attempt < _context.creation.attempts_max && time_left(call); ++attempt) {
     _context.dispatcher.send(*target_rid, messaging::Command{command});
-    _context.platform.events.emit(
-        kinds::kCreationCommandSent,
-        {Field::str("op_id", command.op_id.hex()), Field::num("cmd", static_cast<std::int64_t>(command.code())),
-         Field::str("to", record.allocation.descriptor.routing_id_hex),
-         Field::num("request", as_i64(command.request)), Field::num("attempt", attempt),
-         Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation))});
+    platform::emit_event(
+        _context.platform.events, kinds::kCreationCommandSent,
+        events::CreationCommandSent{command.op_id.hex(), static_cast<std::int64_t>(command.code()),
+                                    record.allocation.descriptor.routing_id_hex, as_i64(command.request),
+                                    attempt, command.id, as_i64(command.object_generation)});
     const TimeUs wait_until = std::min(_context.platform.clock.now_us() + _context.creation.resend_interval_us,
                                        call.spec.deadline_us - _context.creation.deadline_guard_us);
     std::optional<FinalResultReply> reply = pending.wait(wait_until);
     if (reply.has_value()) {
-      _context.platform.events.emit(
-          kinds::kCreationReplyDelivered,
-          {Field::str("op_id", reply->op_id.hex()), Field::str("outcome", messaging::to_string(reply->outcome)),
-           Field::num("request", as_i64(reply->request)), Field::str("id", command.id),
-           Field::num("object_gen", as_i64(command.object_generation))});
+      platform::emit_event(_context.platform.events, kinds::kCreationReplyDelivered,
+                           events::CreationReplyDelivered{
+                               reply->op_id.hex(), messaging::to_string(reply->outcome),
+                               as_i64(reply->request), command.id, as_i64(command.object_generation)});
       pending.close();
       return on_reply(call, mine, *reply);
     }

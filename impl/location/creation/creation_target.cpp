@@ -6,6 +6,8 @@
 #include <variant>
 
 #include "impl/check/check.h"
+#include "impl/location/events/creation_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/creation/operation_key.h"
 #include "impl/location/creation/result_store.h"
@@ -15,7 +17,6 @@ namespace spotcheck::location::creation {
 
 using messaging::CreateCommand;
 using messaging::FinalResultReply;
-using platform::Field;
 using platform::TimeUs;
 
 namespace {
@@ -74,11 +75,11 @@ TimeUs CreationTarget::local_deadline_us(std::int64_t deadline_store_ms) const {
 void CreationTarget::handle(platform::RoutingId from, CreateCommand command) {
   const OperationKey operation = operation_of(command);
   const std::string op_key = operation.preimage();
-  _context.platform.events.emit(
-      kinds::kCreationCommandReceived,
-      {Field::str("op_id", command.op_id.hex()), Field::num("cmd", static_cast<std::int64_t>(command.code())),
-       Field::str("from", messaging::routing_id_hex(from)), Field::num("request", as_i64(command.request)),
-       Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation))});
+  platform::emit_event(
+      _context.platform.events, kinds::kCreationCommandReceived,
+      events::CreationCommandReceived{command.op_id.hex(), static_cast<std::int64_t>(command.code()),
+                                      messaging::routing_id_hex(from), as_i64(command.request), command.id,
+                                      as_i64(command.object_generation)});
   const bool planted = SPOTCHECK_PLANTED(_context.creation.planted_bugs, kFactoryBeforeVerify);
   Remembered* known = _ops.find(op_key);
   if (known != nullptr && !planted) {
@@ -131,10 +132,9 @@ std::optional<FinalResultReply> CreationTarget::stored_reply(const CreateCommand
 }
 
 FinalResultReply CreationTarget::cancel(const CreateCommand& command, const Verified* verified, std::string reason) {
-  _context.platform.events.emit(kinds::kCreationVerifyFailed,
-                                {Field::str("op_id", command.op_id.hex()), Field::str("id", command.id),
-                                 Field::num("object_gen", as_i64(command.object_generation)),
-                                 Field::str("reason", reason)});
+  platform::emit_event(_context.platform.events, kinds::kCreationVerifyFailed,
+                       events::CreationVerifyFailed{command.op_id.hex(), command.id,
+                                                    as_i64(command.object_generation), reason});
   if (verified != nullptr && _context.lease.admission_open()) {
     // Framework failure before the callback: cancel the same Creating record and return its
     // space (§7 table). A conflict means it changed meanwhile; nothing else is touched.
@@ -230,13 +230,11 @@ CreationTarget::FactoryRun CreationTarget::run_factory(const CreateCommand& comm
   bool threw = false;
   std::string failure;
   const HostRun& self = _context.lease.host_run();
-  _context.platform.events.emit(
-      kinds::kCreationFactoryRun,
-      {Field::str("kind", records::to_string(records::authority_kind(command.object_kind))),
-       Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation)),
-       Field::str("stable_type", command.stable_type), Field::str("node", _context.rid_hex),
-       Field::str("owner", self.owner_id), Field::num("lease_gen", as_i64(self.lease_generation)),
-       Field::str("op_id", command.op_id.hex())});
+  platform::emit_event(
+      _context.platform.events, kinds::kCreationFactoryRun,
+      events::CreationFactoryRun{records::to_string(records::authority_kind(command.object_kind)), command.id,
+                                 as_i64(command.object_generation), command.stable_type, _context.rid_hex,
+                                 self.owner_id, as_i64(self.lease_generation), command.op_id.hex()});
   const Factory* factory = _factories.find(command.object_kind, command.stable_type);
   FactoryDecision decision;
   if (factory == nullptr) {
@@ -254,10 +252,10 @@ CreationTarget::FactoryRun CreationTarget::run_factory(const CreateCommand& comm
       failure = std::string("factory threw: ") + error.what();
     }
   }
-  _context.platform.events.emit(kinds::kCreationFactoryReturned,
-                                {Field::str("op_id", command.op_id.hex()), Field::str("id", command.id),
-                                 Field::num("object_gen", as_i64(command.object_generation)),
-                                 Field::str("decision", threw ? "threw" : (decision.approved ? "approved" : "rejected"))});
+  platform::emit_event(
+      _context.platform.events, kinds::kCreationFactoryReturned,
+      events::CreationFactoryReturned{command.op_id.hex(), command.id, as_i64(command.object_generation),
+                                      threw ? "threw" : (decision.approved ? "approved" : "rejected")});
   return FactoryRun{decision, threw, std::move(failure)};
 }
 
@@ -299,13 +297,12 @@ std::optional<FinalResultReply> CreationTarget::record_result(const CreateComman
     return cancel(command, error->kind == ErrorKind::kAdmissionClosed ? nullptr : &verified,
                   "recording the result failed: " + describe(*error));
   }
-  _context.platform.events.emit(
-      kinds::kCreationResult,
-      {Field::str("op_id", command.op_id.hex()), Field::str("outcome", messaging::to_string(result.outcome)),
-       Field::str("kind", records::to_string(records::authority_kind(command.object_kind))),
-       Field::str("id", command.id), Field::num("object_gen", as_i64(command.object_generation)),
-       Field::str("owner", _context.lease.host_run().owner_id),
-       Field::num("lease_gen", as_i64(_context.lease.host_run().lease_generation))});
+  platform::emit_event(
+      _context.platform.events, kinds::kCreationResult,
+      events::CreationResult{command.op_id.hex(), messaging::to_string(result.outcome),
+                             records::to_string(records::authority_kind(command.object_kind)), command.id,
+                             as_i64(command.object_generation), _context.lease.host_run().owner_id,
+                             as_i64(_context.lease.host_run().lease_generation)});
   return reply_from_stored(result, command.request);
 }
 
@@ -376,11 +373,10 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
 }
 
 void CreationTarget::reply(platform::RoutingId to, FinalResultReply reply, bool resent) {
-  _context.platform.events.emit(kinds::kCreationReplySent,
-                                {Field::str("op_id", reply.op_id.hex()),
-                                 Field::str("outcome", messaging::to_string(reply.outcome)),
-                                 Field::str("to", messaging::routing_id_hex(to)),
-                                 Field::num("request", as_i64(reply.request)), Field::num("resent", resent ? 1 : 0)});
+  platform::emit_event(
+      _context.platform.events, kinds::kCreationReplySent,
+      events::CreationReplySent{reply.op_id.hex(), messaging::to_string(reply.outcome),
+                                messaging::routing_id_hex(to), as_i64(reply.request), resent ? 1 : 0});
   _context.dispatcher.send(to, messaging::Command{std::move(reply)});
 }
 

@@ -2,11 +2,12 @@
 
 #include <utility>
 
+#include "impl/location/events/creation_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 
 namespace spotcheck::location::creation {
 
-using platform::Field;
 
 Manager::Manager(platform::Platform& platform, CreationClient& creations, find::CloseClient& closes,
                  AuthorityOps& authority)
@@ -62,10 +63,11 @@ ManagerResult<CreateReply> Manager::get_or_create_user_spot(std::string spot_id,
 ManagerResult<std::optional<ObjectRef>> Manager::find(records::AuthorityKind kind, const std::string& id) {
   ManagerResult<std::optional<ObjectRef>> found = find::find_ready(_authority, AuthorityKey{kind, id});
   const bool hit = found.ok() && found.value().has_value();
-  _platform.events.emit(kinds::kFindResult,
-                        {Field::str("kind", records::to_string(kind)), Field::str("id", id),
-                         Field::str("outcome", found.ok() ? (hit ? "ready" : "none") : to_string(found.error_kind())),
-                         Field::num("object_gen", hit ? static_cast<std::int64_t>(found.value()->object_generation) : 0)});
+  platform::emit_event(
+      _platform.events, kinds::kFindResult,
+      events::FindResult{records::to_string(kind), id,
+                         found.ok() ? (hit ? "ready" : "none") : to_string(found.error_kind()),
+                         hit ? static_cast<std::int64_t>(found.value()->object_generation) : 0});
   return found;
 }
 

@@ -2,11 +2,12 @@
 
 #include <variant>
 
+#include "impl/location/events/creation_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 
 namespace spotcheck::location::creation {
 
-using platform::Field;
 
 Result<std::optional<FinalResultRecord>> read_final_result(store::LocationStore& store,
                                                            platform::Platform& platform,
@@ -33,10 +34,10 @@ Result<std::optional<FinalResultRecord>> read_final_result(store::LocationStore&
   remove.conditions.push_back(store::ExpectVersion{result_key, found.version});
   remove.mutations.push_back(store::Delete{result_key});
   const store::WriteResult written = store.write(remove, deadline_us);
-  platform.events.emit(kinds::kCreationResultExpired,
-                       {Field::str("op_id", key.op_id.hex()), Field::num("retain_until_ms", record->retain_until_ms),
-                        Field::num("store_now_ms", found.now_ms),
-                        Field::num("deleted", std::holds_alternative<store::Applied>(written) ? 1 : 0)});
+  platform::emit_event(
+      platform.events, kinds::kCreationResultExpired,
+      events::CreationResultExpired{key.op_id.hex(), record->retain_until_ms, found.now_ms,
+                                    std::holds_alternative<store::Applied>(written) ? 1 : 0});
   return std::optional<FinalResultRecord>{};
 }
 

@@ -8,6 +8,8 @@
 #include <variant>
 
 #include "impl/check/check.h"
+#include "impl/location/events/descriptor_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/keys.h"
@@ -15,7 +17,6 @@
 
 namespace spotcheck::location {
 
-using platform::Field;
 
 namespace {
 
@@ -119,13 +120,10 @@ void emit_list_read(platform::Platform& platform, std::string_view mesh_name, co
   for (const NodeView& node : list.nodes) {
     valid += node.lease_valid ? 1 : 0;
   }
-  platform.events.emit(kinds::kDescriptorListRead,
-                       {Field::str("mesh", mesh_name),
-                        Field::num("count", static_cast<std::int64_t>(list.nodes.size())),
-                        Field::num("valid", valid),
-                        Field::num("undecodable", static_cast<std::int64_t>(list.undecodable)),
-                        Field::num("pages", static_cast<std::int64_t>(list.pages)),
-                        Field::num("store_now_ms", list.now_ms)});
+  platform::emit_event(platform.events, kinds::kDescriptorListRead,
+                       events::DescriptorListRead{mesh_name, static_cast<std::int64_t>(list.nodes.size()), valid,
+                                                  static_cast<std::int64_t>(list.undecodable),
+                                                  static_cast<std::int64_t>(list.pages), list.now_ms});
 }
 
 }  // namespace

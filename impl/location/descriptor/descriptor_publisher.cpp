@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "impl/check/check.h"
+#include "impl/location/events/descriptor_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/records/keys.h"
 #include "impl/records/limits.h"
@@ -13,7 +15,6 @@
 
 namespace spotcheck::location {
 
-using platform::Field;
 
 std::string_view to_string(PublishOutcome outcome) {
   switch (outcome) {
@@ -253,16 +254,14 @@ Attempt<PublishOutcome> DescriptorPublisher::write_planned(PublishPlan plan, std
 
 void DescriptorPublisher::emit(std::string_view outcome, std::int64_t version,
                                std::int64_t store_now_ms, bool resolved) {
-  _platform.events.emit(
-      kinds::kDescriptorPublished,
-      {Field::str("mesh", _descriptor.mesh_name), Field::str("rid", _descriptor.routing_id_hex),
-       Field::num("revision", static_cast<std::int64_t>(_descriptor.descriptor_revision)),
-       Field::str("owner", _descriptor.owner_id),
-       Field::num("lease_gen", static_cast<std::int64_t>(_descriptor.lease_generation)),
-       Field::num("lifecycle_gen", static_cast<std::int64_t>(_descriptor.lifecycle_generation)),
-       Field::str("state", records::to_string(_descriptor.state)), Field::str("outcome", outcome),
-       Field::num("version", version), Field::num("store_now_ms", store_now_ms),
-       Field::num("resolved", resolved ? 1 : 0)});
+  platform::emit_event(
+      _platform.events, kinds::kDescriptorPublished,
+      events::DescriptorPublished{_descriptor.mesh_name, _descriptor.routing_id_hex,
+                                  static_cast<std::int64_t>(_descriptor.descriptor_revision),
+                                  _descriptor.owner_id, static_cast<std::int64_t>(_descriptor.lease_generation),
+                                  static_cast<std::int64_t>(_descriptor.lifecycle_generation),
+                                  records::to_string(_descriptor.state), outcome, version, store_now_ms,
+                                  resolved ? 1 : 0});
 }
 
 }  // namespace spotcheck::location

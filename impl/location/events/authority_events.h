@@ -1,5 +1,6 @@
 // The typed authority.* events (docs/events.md "Authority operations"): one struct for the six
-// kinds authority.reserve|commit|abort|preserve|new_owner|delete, its fields declared once. The
+// kinds authority.reserve|commit|abort|preserve|new_owner|delete, its fields declared once, and
+// capacity.changed. The
 // emitter (authority/authority_ops.cpp) and the property checkers (properties/common/
 // authority_event.cpp) both go through fields() below, so the two can never disagree.
 #pragma once
@@ -77,6 +78,31 @@ void fields(Io& io, E& e) {
     io("prev_mesh", e.previous.mesh);
     io("prev_rid", e.previous.rid);
   }
+}
+
+// capacity.changed: one capacity counter moved by an applied authority write (value -1 when the
+// write was established by a re-read, which does not see the counter's new value).
+struct CapacityChanged {
+  static constexpr std::size_t kFieldsMax = 8;
+  std::string_view mesh;
+  std::string_view rid;
+  std::string_view counter;  // the counter's key preimage
+  std::string_view spot_kind;
+  std::string_view stable_type;
+  std::int64_t delta = 0;
+  std::int64_t value = 0;
+  std::int64_t store_now_ms = 0;
+};
+template <class Io, platform::FieldsOf<CapacityChanged> E>
+void fields(Io& io, E& e) {
+  io("mesh", e.mesh);
+  io("rid", e.rid);
+  io("counter", e.counter);
+  io("spot_kind", e.spot_kind);
+  io("stable_type", e.stable_type);
+  io("delta", e.delta);
+  io("value", e.value);
+  io("store_now_ms", e.store_now_ms);
 }
 
 }  // namespace spotcheck::location::events

@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "impl/check/check.h"
+#include "impl/location/events/creation_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 
 namespace spotcheck::location::find {
@@ -12,7 +14,6 @@ using creation::ManagerError;
 using creation::ManagerErrorKind;
 using messaging::FinalResultReply;
 using messaging::ReplyOutcome;
-using platform::Field;
 using platform::TimeUs;
 
 namespace {
@@ -36,14 +37,14 @@ CloseClient::CloseClient(creation::NodeContext context) : _context(std::move(con
 
 ManagerResult<bool> CloseClient::close(const ObjectRef& ref, TimeUs deadline_us) {
   const creation::OperationId op = creation::OperationId::random(_context.platform.random);
-  _context.platform.events.emit(kinds::kCloseRequested,
-                                {Field::str("op_id", op.hex()), Field::str("kind", records::to_string(ref.kind)),
-                                 Field::str("id", ref.id), Field::num("object_gen", as_i64(ref.object_generation))});
+  platform::emit_event(
+      _context.platform.events, kinds::kCloseRequested,
+      events::CloseRequested{op.hex(), records::to_string(ref.kind), ref.id, as_i64(ref.object_generation)});
   ManagerResult<bool> result = run(ref, deadline_us, op);
-  _context.platform.events.emit(
-      kinds::kCloseFinished,
-      {Field::str("op_id", op.hex()), Field::str("id", ref.id),
-       Field::str("outcome", result.ok() ? (result.value() ? "closed" : "not_found") : to_string(result.error_kind()))});
+  platform::emit_event(_context.platform.events, kinds::kCloseFinished,
+                       events::CloseFinished{op.hex(), ref.id,
+                                             result.ok() ? (result.value() ? "closed" : "not_found")
+                                                         : to_string(result.error_kind())});
   return result;
 }
 
@@ -123,10 +124,9 @@ ManagerResult<bool> CloseClient::exchange(const AuthoritySnapshot& row, TimeUs d
     if (!reply.has_value()) {
       continue;  // resend the same command to the same owner
     }
-    _context.platform.events.emit(kinds::kCloseReplyDelivered,
-                                  {Field::str("op_id", reply->op_id.hex()),
-                                   Field::str("outcome", messaging::to_string(reply->outcome)),
-                                   Field::num("request", as_i64(reply->request))});
+    platform::emit_event(_context.platform.events, kinds::kCloseReplyDelivered,
+                         events::CloseReplyDelivered{reply->op_id.hex(), messaging::to_string(reply->outcome),
+                                                     as_i64(reply->request)});
     switch (reply->outcome) {
       case ReplyOutcome::kClosed:
         return true;
@@ -225,11 +225,10 @@ void CloseTarget::run(platform::RoutingId from, const messaging::CloseCommand& c
   answer.op_id = command.op_id;
   answer.outcome = outcome;
   answer.message = std::move(decision.message);
-  _context.platform.events.emit(kinds::kCloseResult,
-                                {Field::str("op_id", command.op_id.hex()),
-                                 Field::str("outcome", messaging::to_string(outcome)),
-                                 Field::str("kind", records::to_string(command.kind)), Field::str("id", command.id),
-                                 Field::num("object_gen", as_i64(command.object_generation))});
+  platform::emit_event(
+      _context.platform.events, kinds::kCloseResult,
+      events::CloseResult{command.op_id.hex(), messaging::to_string(outcome),
+                          records::to_string(command.kind), command.id, as_i64(command.object_generation)});
   _ops.remember(op_key, Remembered{OpState::kAnswered, answer});
   reply(from, std::move(answer));
 }

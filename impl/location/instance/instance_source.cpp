@@ -5,6 +5,8 @@
 
 #include "impl/check/check.h"
 #include "impl/location/descriptor/descriptor_list.h"
+#include "impl/location/events/instance_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/instance/instance_type.h"
 #include "impl/location/placement/placement.h"
@@ -13,7 +15,6 @@
 
 namespace spotcheck::location::instance {
 
-using platform::Field;
 
 namespace {
 
@@ -67,9 +68,9 @@ PreparedRequest InstanceSource::prepare(const InstanceCall& call) {
     return prepared;
   }
   const TypeChoice type = choose_instance_type(call.stable_type, list.value().nodes);
-  _platform.events.emit(kinds::kInstanceTypeSelected,
-                        {Field::str("id", call.spot_id), Field::num("requested", call.stable_type.has_value() ? 1 : 0),
-                         Field::str("stable_type", type.stable_type), Field::str("outcome", to_string(type.error))});
+  platform::emit_event(_platform.events, kinds::kInstanceTypeSelected,
+                       events::InstanceTypeSelected{call.spot_id, call.stable_type.has_value() ? 1 : 0,
+                                                    type.stable_type, to_string(type.error)});
   if (!type.ok()) {
     prepared.outcome = InstanceOutcome{type.error, 0, {}, {}, "Instance Spot type selection"};
     return prepared;
@@ -127,10 +128,10 @@ InstanceSource::AuthorityAnswer InstanceSource::read_authority(const InstanceReq
   }
   constexpr std::string_view kNames[] = {"missing", "ready", "creating", "store_error"};  // AuthorityAnswer::Kind order
   static_assert(static_cast<int>(AuthorityAnswer::Kind::kError) == 3);
-  _platform.events.emit(kinds::kInstanceAuthorityRead,
-                        {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                         Field::str("why", why), Field::str("outcome", kNames[static_cast<int>(answer.kind)]),
-                         Field::str("route", answer.owner_rid_hex)});
+  platform::emit_event(
+      _platform.events, kinds::kInstanceAuthorityRead,
+      events::InstanceAuthorityRead{request.spot_id, request.op_id.hex(), why,
+                                    kNames[static_cast<int>(answer.kind)], answer.owner_rid_hex});
   return answer;
 }
 
@@ -179,10 +180,9 @@ std::optional<std::string> InstanceSource::planted_resubmit_target(const Instanc
   }
   std::optional<std::string> next = stale_route_retry(call, request, failed);
   if (next.has_value()) {
-    _platform.events.emit(kinds::kInstanceResubmitted,
-                          {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                           Field::str("after", to_string(failed.kind)), Field::str("from", from_rid_hex),
-                           Field::str("to", *next)});
+    platform::emit_event(_platform.events, kinds::kInstanceResubmitted,
+                         events::InstanceResubmitted{request.spot_id, request.op_id.hex(),
+                                                     to_string(failed.kind), from_rid_hex, *next});
   }
   return next;
 }
@@ -220,10 +220,9 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Ins
   bool reactivated = false;
   for (int hop = 0; hop < kSendsMax; ++hop) {
     SPOTCHECK_ASSERT(!target.rid_hex.empty());
-    _platform.events.emit(kinds::kInstanceRequestSent,
-                          {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                           Field::str("stable_type", request.stable_type), Field::str("to", target.rid_hex),
-                           Field::num("hop", hop)});
+    platform::emit_event(_platform.events, kinds::kInstanceRequestSent,
+                         events::InstanceRequestSent{request.spot_id, request.op_id.hex(),
+                                                     request.stable_type, target.rid_hex, hop});
     InstanceOutcome outcome = exchange(call, request, target);
     if (outcome.kind == InstanceOutcomeKind::kRoute) {
       // Pre-admission: the target ran nothing and named the Ready owner.
@@ -233,8 +232,9 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Ins
                                "the Spot moved again while the request was forwarded"};
       }
       ++forwards;
-      _platform.events.emit(kinds::kInstanceRouted, {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                                              Field::str("from", target.rid_hex), Field::str("to", outcome.owner_rid_hex)});
+      platform::emit_event(_platform.events, kinds::kInstanceRouted,
+                           events::InstanceRouted{request.spot_id, request.op_id.hex(), target.rid_hex,
+                                                  outcome.owner_rid_hex});
       target = TargetNode{outcome.owner_rid_hex, {}};
       continue;
     }
@@ -280,12 +280,12 @@ InstanceOutcome InstanceSource::send(const InstanceCall& call) {
   }
   const InstanceRequest& request = prepared.request;
   InstanceOutcome outcome = deliver_once(call, request, prepared.target);
-  _platform.events.emit(kinds::kInstanceReplyDelivered,
-                        {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                         Field::str("source", request.source_rid_hex), Field::str("source_owner", request.source.owner_id),
-                         Field::num("source_lease_gen", static_cast<std::int64_t>(request.source.lease_generation)),
-                         Field::str("outcome", to_string(outcome.kind)),
-                         Field::num("object_gen", static_cast<std::int64_t>(outcome.object_generation))});
+  platform::emit_event(
+      _platform.events, kinds::kInstanceReplyDelivered,
+      events::InstanceReplyDelivered{
+          request.spot_id, request.op_id.hex(), request.source_rid_hex, request.source.owner_id,
+          static_cast<std::int64_t>(request.source.lease_generation), to_string(outcome.kind),
+          static_cast<std::int64_t>(outcome.object_generation)});
   return outcome;
 }
 

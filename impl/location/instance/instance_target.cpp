@@ -6,12 +6,13 @@
 
 #include "impl/check/check.h"
 #include "impl/location/descriptor/descriptor_list.h"
+#include "impl/location/events/instance_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/records/keys.h"
 
 namespace spotcheck::location::instance {
 
-using platform::Field;
 using platform::TimeUs;
 
 namespace {
@@ -65,19 +66,18 @@ TimeUs InstanceTarget::local_deadline_us(std::int64_t deadline_store_ms) const {
 
 InstanceOutcome InstanceTarget::finish(const InstanceRequest& request, InstanceOutcome result) {
   result.stable_type = request.stable_type;
-  _context.platform.events.emit(
-      kinds::kInstanceOutcome,
-      {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()), Field::str("node", _context.rid_hex),
-       Field::str("outcome", to_string(result.kind)), Field::num("object_gen", as_i64(result.object_generation)),
-       Field::str("route", result.owner_rid_hex), Field::str("message", result.message)});
+  platform::emit_event(
+      _context.platform.events, kinds::kInstanceOutcome,
+      events::InstanceOutcome{request.spot_id, request.op_id.hex(), _context.rid_hex, to_string(result.kind),
+                              as_i64(result.object_generation), result.owner_rid_hex, result.message});
   return result;
 }
 
 InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
-  _context.platform.events.emit(kinds::kInstanceRequestReceived,
-                                {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                                 Field::str("stable_type", request.stable_type), Field::str("node", _context.rid_hex),
-                                 Field::str("from", request.source_rid_hex)});
+  platform::emit_event(
+      _context.platform.events, kinds::kInstanceRequestReceived,
+      events::InstanceRequestReceived{request.spot_id, request.op_id.hex(), request.stable_type,
+                                      _context.rid_hex, request.source_rid_hex});
   if (_registry.find(request.stable_type) == nullptr) {
     return finish(request, outcome(InstanceOutcomeKind::kNotConfigured, "the stable type is not registered here"));
   }
@@ -188,12 +188,12 @@ void InstanceTarget::drain(LocalInstance& instance, const InstanceType& type, co
     SPOTCHECK_ASSERT(inserted);  // a message runs at most once
     SPOTCHECK_ASSERT(!instance.closing);  // a closing incarnation admits nothing
     // The application operation runs now: the fact the at-most-once property judges.
-    _context.platform.events.emit(message.first ? kinds::kInstanceFirstMessageRun : kinds::kInstanceMessageRun,
-                                  {Field::str("id", spot_id), Field::str("op_id", message.op_id.hex()),
-                                   Field::num("object_gen", as_i64(message.object_generation)),
-                                   Field::str("node", _context.rid_hex), Field::str("source", message.source_rid_hex),
-                                   Field::str("source_owner", message.source.owner_id),
-                                   Field::num("source_lease_gen", as_i64(message.source.lease_generation))});
+    platform::emit_event(
+        _context.platform.events,
+        message.first ? kinds::kInstanceFirstMessageRun : kinds::kInstanceMessageRun,
+        events::InstanceMessageRun{spot_id, message.op_id.hex(), as_i64(message.object_generation),
+                                   _context.rid_hex, message.source_rid_hex, message.source.owner_id,
+                                   as_i64(message.source.lease_generation)});
     type.handler(message);
     if (message.first) {
       instance.accepting = true;
@@ -221,12 +221,10 @@ Result<InstanceTarget::Stored> InstanceTarget::store_payload(const InstanceReque
       continue;  // not verified yet: never point at it
     }
     Stored stored{reference, records::sha256_hex(bytes), bytes.size()};
-    _context.platform.events.emit(
-        kinds::kInstancePayloadStored,
-        {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()), Field::str("node", _context.rid_hex),
-         Field::str("reference", reference), Field::str("sha256", stored.sha256),
-         Field::num("size_bytes", as_i64(stored.size_bytes)),
-         Field::num("already_present", std::get<store::Stored>(put).already_present ? 1 : 0)});
+    platform::emit_event(_context.platform.events, kinds::kInstancePayloadStored,
+                         events::InstancePayloadStored{request.spot_id, request.op_id.hex(), _context.rid_hex,
+                                                       reference, stored.sha256, as_i64(stored.size_bytes),
+                                                       std::get<store::Stored>(put).already_present ? 1 : 0});
     return stored;
   }
   return Error::of(ErrorKind::kStoreError, "the Relocation Store did not store the request");
@@ -237,10 +235,10 @@ void InstanceTarget::release_payload(const InstanceRequest& request, const std::
   for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
     const store::DeleteResult removed = _context.relocation.remove(reference, store_deadline_us());
     if (const auto* deleted = std::get_if<store::Deleted>(&removed)) {
-      _context.platform.events.emit(kinds::kInstancePayloadReleased,
-                                    {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                                     Field::str("node", _context.rid_hex), Field::str("reference", reference),
-                                     Field::str("reason", reason), Field::num("was_present", deleted->was_present ? 1 : 0)});
+      platform::emit_event(
+          _context.platform.events, kinds::kInstancePayloadReleased,
+          events::InstancePayloadReleased{request.spot_id, request.op_id.hex(), _context.rid_hex, reference,
+                                          reason, deleted->was_present ? 1 : 0});
       return;
     }
     _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
@@ -278,11 +276,10 @@ bool InstanceTarget::await_local_close(const InstanceRequest& request, TimeUs de
       return true;
     }
     if (step == 0) {
-      _context.platform.events.emit(kinds::kInstanceCloseAwaited,
-                                    {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                                     Field::str("node", _context.rid_hex),
-                                     Field::num("object_gen", as_i64(closing->object_generation)),
-                                     Field::str("where", where)});
+      platform::emit_event(
+          _context.platform.events, kinds::kInstanceCloseAwaited,
+          events::InstanceCloseAwaited{request.spot_id, request.op_id.hex(), _context.rid_hex,
+                                       as_i64(closing->object_generation), where});
     }
     if (_context.platform.clock.now_us() > deadline_us) {
       return false;
@@ -338,9 +335,9 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
     return outcome(InstanceOutcomeKind::kStoreError, "Commit failed: " + describe(committed.error()), generation);
   }
   SPOTCHECK_ASSERT(points_at(committed.value().record.payload, reference));
-  _context.platform.events.emit(kinds::kInstanceReady,
-                                {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
-                                 Field::str("node", _context.rid_hex), Field::str("reference", reference)});
+  platform::emit_event(
+      _context.platform.events, kinds::kInstanceReady,
+      events::InstanceReady{request.spot_id, as_i64(generation), _context.rid_hex, reference});
   start_instance(request, *type, generation);
 
   // End of use recorded in the Location Store, then the payload is deleted (§10).
@@ -348,9 +345,9 @@ std::optional<InstanceOutcome> InstanceTarget::activate(const InstanceRequest& r
     return outcome(InstanceOutcomeKind::kCreated, "the end of use was not recorded; the payload is kept", generation,
                    _context.rid_hex);
   }
-  _context.platform.events.emit(kinds::kInstanceEndOfUseRecorded,
-                                {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
-                                 Field::str("node", _context.rid_hex), Field::str("reference", reference)});
+  platform::emit_event(
+      _context.platform.events, kinds::kInstanceEndOfUseRecorded,
+      events::InstanceEndOfUseRecorded{request.spot_id, as_i64(generation), _context.rid_hex, reference});
   release_payload(request, reference, "end_of_use");
   return outcome(InstanceOutcomeKind::kCreated, {}, generation, _context.rid_hex);
 }
@@ -382,9 +379,9 @@ InstanceTarget::ReserveStep InstanceTarget::reserve_row(const InstanceRequest& r
   if (!reserved.ok()) {
     const Error& error = reserved.error();
     if (error.kind == ErrorKind::kConflict && error.cause == ConflictCause::kAlreadyExists) {
-      _context.platform.events.emit(kinds::kInstanceReserveLost,
-                                    {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                                     Field::str("node", _context.rid_hex)});
+      platform::emit_event(
+          _context.platform.events, kinds::kInstanceReserveLost,
+          events::InstanceReserveLost{request.spot_id, request.op_id.hex(), _context.rid_hex});
       release_payload(request, stored.reference, "not_referenced");
       return ReserveStep{};  // another target's Reserve won: follow its row
     }
@@ -400,12 +397,10 @@ InstanceTarget::ReserveStep InstanceTarget::reserve_row(const InstanceRequest& r
   SPOTCHECK_ASSERT(row.record.owner_id == host.owner_id && row.record.owner_lease_generation == host.lease_generation);
   SPOTCHECK_ASSERT(row.record.pending_creation.has_value() &&
                   row.record.pending_creation->request_content_reference == stored.reference);
-  _context.platform.events.emit(kinds::kInstanceReserved,
-                                {Field::str("id", request.spot_id), Field::str("op_id", request.op_id.hex()),
-                                 Field::num("object_gen", as_i64(row.record.object_generation)),
-                                 Field::str("node", _context.rid_hex), Field::str("owner", host.owner_id),
-                                 Field::num("lease_gen", as_i64(host.lease_generation)),
-                                 Field::str("reference", stored.reference)});
+  platform::emit_event(_context.platform.events, kinds::kInstanceReserved,
+                       events::InstanceReserved{
+                           request.spot_id, request.op_id.hex(), as_i64(row.record.object_generation),
+                           _context.rid_hex, host.owner_id, as_i64(host.lease_generation), stored.reference});
   return ReserveStep{row, std::nullopt};
 }
 
@@ -415,12 +410,10 @@ std::string InstanceTarget::run_factory(const InstanceRequest& request, const In
     return "admission closed";
   }
   const HostRun& host = _context.lease.host_run();
-  _context.platform.events.emit(kinds::kInstanceFactoryRun,
-                                {Field::str("id", request.spot_id), Field::num("object_gen", as_i64(generation)),
-                                 Field::str("stable_type", request.stable_type), Field::str("node", _context.rid_hex),
-                                 Field::str("owner", host.owner_id),
-                                 Field::num("lease_gen", as_i64(host.lease_generation)),
-                                 Field::str("op_id", request.op_id.hex())});
+  platform::emit_event(
+      _context.platform.events, kinds::kInstanceFactoryRun,
+      events::InstanceFactoryRun{request.spot_id, as_i64(generation), request.stable_type, _context.rid_hex,
+                                 host.owner_id, as_i64(host.lease_generation), request.op_id.hex()});
   const creation::FactoryContext factory_context{records::ObjectKind::kInstanceSpot, request.spot_id,
                                                  request.stable_type, generation, request.args, request.op_id};
   try {
@@ -481,8 +474,8 @@ InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
   SPOTCHECK_ASSERT(!it->second.close_running);
   it->second.closing = true;        // from here every request is refused before admission,
   it->second.close_running = true;  // and no new incarnation of the Spot starts here until it ends
-  _context.platform.events.emit(kinds::kInstanceClosing, {Field::str("id", spot_id), Field::num("object_gen", as_i64(generation)),
-                                                   Field::str("node", _context.rid_hex)});
+  platform::emit_event(_context.platform.events, kinds::kInstanceClosing,
+                       events::InstanceClosing{spot_id, as_i64(generation), _context.rid_hex});
   const AuthorityKey key{records::AuthorityKind::kSpot, spot_id};
   const HostRun& self = _context.lease.host_run();
   InstanceOutcome result = outcome(InstanceOutcomeKind::kStoreError, "the Delete of the Ready row kept failing", generation);
@@ -519,9 +512,9 @@ InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
   if (result.ok()) {
     _instances.erase(current);  // the incarnation ended: nothing of it runs again
   }
-  _context.platform.events.emit(kinds::kInstanceClosed, {Field::str("id", spot_id), Field::num("object_gen", as_i64(generation)),
-                                                  Field::str("node", _context.rid_hex),
-                                                  Field::str("outcome", to_string(result.kind))});
+  platform::emit_event(
+      _context.platform.events, kinds::kInstanceClosed,
+      events::InstanceClosed{spot_id, as_i64(generation), _context.rid_hex, to_string(result.kind)});
   return result;
 }
 

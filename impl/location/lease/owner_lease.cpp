@@ -5,6 +5,8 @@
 #include <variant>
 
 #include "impl/check/check.h"
+#include "impl/location/events/lease_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
@@ -15,7 +17,6 @@
 
 namespace spotcheck::location {
 
-using platform::Field;
 
 namespace {
 
@@ -81,16 +82,12 @@ Result<Done> OwnerLease::admit(std::string_view operation) {
   }
   if (_registered && !_closed_reported) {
     _closed_reported = true;
-    _platform.events.emit(kinds::kLeaseAdmissionClosed,
-                          {Field::str("owner", _host_run.owner_id),
-                           Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
-                           Field::num("deadline_us", _deadline_us), Field::num("now_us", now),
-                           Field::num("lost", _lost ? 1 : 0)});
+    platform::emit_event(_platform.events, kinds::kLeaseAdmissionClosed,
+                         events::LeaseAdmissionClosed{_host_run.owner_id, lease_gen(), _deadline_us, now,
+                                                      _lost ? 1 : 0});
   }
-  _platform.events.emit(kinds::kAdmissionRefused,
-                        {Field::str("op", operation), Field::str("owner", _host_run.owner_id),
-                         Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
-                         Field::num("now_us", now)});
+  platform::emit_event(_platform.events, kinds::kAdmissionRefused,
+                       events::AdmissionRefused{operation, _host_run.owner_id, lease_gen(), now});
   return Error::of(ErrorKind::kAdmissionClosed,
                    std::string(operation) + ": " +
                        (!_registered ? "owner lease not registered"
@@ -119,21 +116,15 @@ void OwnerLease::adopt(const Adopted& adopted, std::string_view kind_for_event, 
     _expires_at_ms = adopted.expires_at_ms;
     _last_observation = adopted.observation;
     _registered = true;
-    _platform.events.emit(kind_for_event,
-                          {Field::str("owner", _host_run.owner_id),
-                           Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
-                           Field::num("expires_ms", _expires_at_ms),
-                           Field::num("store_now_ms", adopted.observation.store_now_ms),
-                           Field::num("deadline_us", _deadline_us),
-                           Field::num("version", static_cast<std::int64_t>(_version.value)),
-                           Field::num("resolved", resolved ? 1 : 0)});
+    platform::emit_event(_platform.events, kind_for_event,
+                         events::LeaseAdopted{_host_run.owner_id, lease_gen(), _expires_at_ms,
+                                              adopted.observation.store_now_ms, _deadline_us,
+                                              static_cast<std::int64_t>(_version.value), resolved ? 1 : 0});
   }
   if (_closed_reported && admission_open()) {
     _closed_reported = false;
-    _platform.events.emit(kinds::kLeaseAdmissionReopened,
-                          {Field::str("owner", _host_run.owner_id),
-                           Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
-                           Field::num("deadline_us", _deadline_us)});
+    platform::emit_event(_platform.events, kinds::kLeaseAdmissionReopened,
+                         events::LeaseAdmissionReopened{_host_run.owner_id, lease_gen(), _deadline_us});
   }
 }
 
@@ -142,11 +133,20 @@ void OwnerLease::mark_lost(std::string_view reason) {
     return;
   }
   _lost = true;
-  _platform.events.emit(kinds::kLeaseLost,
-                        {Field::str("owner", _host_run.owner_id),
-                         Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
-                         Field::str("reason", reason), Field::num("now_us", now_us())});
+  platform::emit_event(_platform.events, kinds::kLeaseLost,
+                       events::LeaseLost{_host_run.owner_id, lease_gen(), reason, now_us()});
   SPOTCHECK_ASSERT(!admission_open());
+}
+
+void OwnerLease::emit_lease_generation_exhausted(const CounterRead& counter) {
+  platform::emit_event(_platform.events, kinds::kGenerationExhausted,
+                       events::GenerationExhausted{.counter = "lease-generation", .has_value = true,
+                                                   .value = static_cast<std::int64_t>(counter.value)});
+}
+
+void OwnerLease::emit_indeterminate(std::string_view op) {
+  platform::emit_event(_platform.events, kinds::kStoreIndeterminate,
+                       events::StoreIndeterminate{.op = op, .has_owner = true, .owner = _host_run.owner_id});
 }
 
 // ---- register ---------------------------------------------------------------------------------
@@ -163,17 +163,15 @@ Result<Done> OwnerLease::register_lease() {
     if (!attempted.retry) {
       const Result<Done>& result = attempted.result;
       if (!result.ok()) {
-        _platform.events.emit(kinds::kLeaseRegisterFailed,
-                              {Field::str("owner", _host_run.owner_id),
-                               Field::str("outcome", to_string(result.error().kind))});
+        platform::emit_event(_platform.events, kinds::kLeaseRegisterFailed,
+                             events::LeaseRegisterFailed{_host_run.owner_id, to_string(result.error().kind)});
       }
       SPOTCHECK_ASSERT(result.ok() == _registered);
       return std::move(attempted.result);
     }
   }
-  _platform.events.emit(kinds::kLeaseRegisterFailed,
-                        {Field::str("owner", _host_run.owner_id),
-                         Field::str("outcome", to_string(ErrorKind::kConflict))});
+  platform::emit_event(_platform.events, kinds::kLeaseRegisterFailed,
+                       events::LeaseRegisterFailed{_host_run.owner_id, to_string(ErrorKind::kConflict)});
   return Error::conflict(ConflictCause::kCounterChanged,
                          "the lease generation counter kept moving under registration");
 }
@@ -188,9 +186,7 @@ Attempt<Done> OwnerLease::register_attempt() {
   }
   Result<std::uint64_t> next = next_generation(counter.value());
   if (!next.ok()) {
-    _platform.events.emit(kinds::kGenerationExhausted,
-                          {Field::str("counter", "lease-generation"),
-                           Field::num("value", static_cast<std::int64_t>(counter.value().value))});
+    emit_lease_generation_exhausted(counter.value());
     return Attempt<Done>::settled(next.error());
   }
   const LeaseObservation counter_seen{read_before, now_us(), counter.value().now_ms, 0};
@@ -221,9 +217,7 @@ Attempt<Done> OwnerLease::register_attempt() {
   if (const auto* conflict = std::get_if<store::Conflict>(&written)) {
     if (conflict->reason == store::Conflict::Reason::kBoundExceeded) {
       SPOTCHECK_ASSERT(conflict->index == 0);
-      _platform.events.emit(kinds::kGenerationExhausted,
-                            {Field::str("counter", "lease-generation"),
-                             Field::num("value", static_cast<std::int64_t>(counter.value().value))});
+      emit_lease_generation_exhausted(counter.value());
       return Attempt<Done>::settled(
           Error::of(ErrorKind::kGenerationExhausted, "the lease generation counter is exhausted"));
     }
@@ -238,8 +232,7 @@ Attempt<Done> OwnerLease::register_attempt() {
     return Attempt<Done>::settled(
         Error::of(ErrorKind::kStoreError, "registering the owner lease: " + store_error_text(*error)));
   }
-  _platform.events.emit(kinds::kStoreIndeterminate,
-                        {Field::str("op", "lease.register"), Field::str("owner", _host_run.owner_id)});
+  emit_indeterminate("lease.register");
   Result<Done> resolved = resolve_by_reread(&bytes, "registration reply lost");
   // Missing: the write did not apply, nothing changed: register again.
   const bool not_applied = !resolved.ok() && resolved.error().kind == ErrorKind::kConflict &&
@@ -342,11 +335,9 @@ Result<Done> OwnerLease::renew() {
   }
   _renew_in_progress = false;
   if (!last.ok()) {
-    _platform.events.emit(kinds::kLeaseRenewFailed,
-                          {Field::str("owner", _host_run.owner_id),
-                           Field::num("lease_gen", static_cast<std::int64_t>(_host_run.lease_generation)),
-                           Field::str("outcome", to_string(last.error().kind)),
-                           Field::num("now_us", now_us())});
+    platform::emit_event(_platform.events, kinds::kLeaseRenewFailed,
+                         events::LeaseRenewFailed{_host_run.owner_id, lease_gen(),
+                                                  to_string(last.error().kind), now_us()});
   }
   return last;
 }
@@ -401,8 +392,7 @@ Attempt<Done> OwnerLease::renew_attempt() {
     return Attempt<Done>::again(
         Error::of(ErrorKind::kStoreError, "renewing the owner lease: " + store_error_text(*error)));
   }
-  _platform.events.emit(kinds::kStoreIndeterminate,
-                        {Field::str("op", "lease.renew"), Field::str("owner", _host_run.owner_id)});
+  emit_indeterminate("lease.renew");
   Result<Done> resolved = resolve_by_reread(&bytes, "renew reply lost");
   const bool conflicted = !resolved.ok() && resolved.error().kind == ErrorKind::kConflict;
   return Attempt<Done>{std::move(resolved), conflicted};

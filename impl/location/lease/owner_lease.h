@@ -25,6 +25,7 @@
 
 #include "impl/location/config/location_config.h"
 #include "impl/location/errors.h"
+#include "impl/location/generation/generation_counter.h"
 #include "impl/location/lease/admission_deadline.h"
 #include "impl/platform/platform.h"
 #include "impl/store/spi/location_store.h"
@@ -97,6 +98,9 @@ class OwnerLease {
   bool lease_surely_unexpired(TimeUs local_now_us) const;
   void renew_loop();
   TimeUs now_us() const { return _platform.clock.now_us(); }
+  std::int64_t lease_gen() const { return static_cast<std::int64_t>(_host_run.lease_generation); }
+  void emit_lease_generation_exhausted(const CounterRead& counter);
+  void emit_indeterminate(std::string_view op);
 
   const LocationConfig& _config;
   platform::Platform& _platform;

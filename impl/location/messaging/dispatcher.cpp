@@ -5,11 +5,12 @@
 #include <variant>
 
 #include "impl/check/check.h"
+#include "impl/location/events/messaging_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 
 namespace spotcheck::location::messaging {
 
-using platform::Field;
 
 namespace {
 
@@ -66,9 +67,9 @@ void Dispatcher::loop() {
     }
     std::optional<Command> command = decode(envelope->bytes);
     if (!command.has_value()) {
-      _platform.events.emit(kinds::kMessagingUndecodable,
-                            {Field::str("from", routing_id_hex(envelope->from)),
-                             Field::num("size_bytes", static_cast<std::int64_t>(envelope->bytes.size()))});
+      platform::emit_event(_platform.events, kinds::kMessagingUndecodable,
+                           events::MessagingUndecodable{routing_id_hex(envelope->from),
+                                                        static_cast<std::int64_t>(envelope->bytes.size())});
       continue;
     }
     dispatch(envelope->from, std::move(*command));
@@ -103,10 +104,10 @@ void Dispatcher::deliver_reply(platform::RoutingId from, Command reply) {
   auto it = _calls.find(view.request);
   if (it == _calls.end() || it->second.reply.has_value() || it->second.taken ||
       it->second.reply_code != code_of(reply)) {
-    _platform.events.emit(kinds::kMessagingLateReply,
-                          {Field::str("from", routing_id_hex(from)),
-                           Field::num("request", static_cast<std::int64_t>(view.request)),
-                           Field::str("op_id", view.op_hex), Field::str("outcome", view.outcome)});
+    platform::emit_event(
+        _platform.events, kinds::kMessagingLateReply,
+        events::MessagingLateReply{routing_id_hex(from), static_cast<std::int64_t>(view.request), view.op_hex,
+                                   view.outcome});
     return;
   }
   it->second.reply = std::move(reply);

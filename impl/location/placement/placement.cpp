@@ -5,6 +5,8 @@
 
 #include "impl/location/authority/capacity.h"
 #include "impl/check/check.h"
+#include "impl/location/events/descriptor_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
@@ -13,7 +15,6 @@
 
 namespace spotcheck::location {
 
-using platform::Field;
 
 bool is_placement_candidate(const NodeView& node, const PlacementRequest& request) {
   const records::MeshNodeDescriptorRecord& descriptor = node.descriptor;
@@ -128,10 +129,9 @@ Result<NodeView> choose_placement_target(store::LocationStore& store, platform::
   }
   const std::optional<std::size_t> chosen = choose_weighted(weights, platform.random);
   if (!chosen.has_value()) {
-    platform.events.emit(kinds::kPlacementNoCandidate,
-                         {Field::str("object_kind", records::to_string(request.object_kind)),
-                          Field::str("stable_type", request.stable_type),
-                          Field::num("nodes", static_cast<std::int64_t>(nodes.size()))});
+    platform::emit_event(platform.events, kinds::kPlacementNoCandidate,
+                         events::PlacementNoCandidate{records::to_string(request.object_kind), request.stable_type,
+                                                      static_cast<std::int64_t>(nodes.size())});
     return Error::of(ErrorKind::kNoCandidate, "no Serving node with lease, weight and capacity for " +
                                                   request.stable_type);
   }
@@ -142,16 +142,13 @@ Result<NodeView> choose_placement_target(store::LocationStore& store, platform::
   for (const std::uint32_t weight : weights) {
     total_weight += weight;
   }
-  platform.events.emit(kinds::kPlacementChosen,
-                       {Field::str("mesh", target.descriptor.mesh_name),
-                        Field::str("rid", target.descriptor.routing_id_hex),
-                        Field::str("owner", target.descriptor.owner_id),
-                        Field::num("lease_gen", static_cast<std::int64_t>(target.descriptor.lease_generation)),
-                        Field::num("weight", target.descriptor.placement_weight),
-                        Field::num("candidates", static_cast<std::int64_t>(candidates.size())),
-                        Field::num("total_weight", total_weight),
-                        Field::str("object_kind", records::to_string(request.object_kind)),
-                        Field::str("stable_type", request.stable_type)});
+  platform::emit_event(platform.events, kinds::kPlacementChosen,
+                       events::PlacementChosen{target.descriptor.mesh_name, target.descriptor.routing_id_hex,
+                                               target.descriptor.owner_id,
+                                               static_cast<std::int64_t>(target.descriptor.lease_generation),
+                                               target.descriptor.placement_weight,
+                                               static_cast<std::int64_t>(candidates.size()), total_weight,
+                                               records::to_string(request.object_kind), request.stable_type});
   return target;
 }
 

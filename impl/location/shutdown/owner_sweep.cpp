@@ -5,13 +5,14 @@
 
 #include "impl/location/authority/authority_snapshot.h"
 #include "impl/check/check.h"
+#include "impl/location/events/descriptor_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/authority_record.h"
 
 namespace spotcheck::location {
 
-using platform::Field;
 
 namespace {
 
@@ -109,13 +110,12 @@ Result<SweepReport> sweep_owner_authority(store::LocationStore& store, platform:
     }
   }
   SPOTCHECK_ASSERT(report.deleted + report.changed + report.failed == report.candidates);
-  platform.events.emit(kinds::kSweepFinished,
-                       {Field::str("owner", own.owner_id),
-                        Field::num("lease_gen", static_cast<std::int64_t>(own.lease_generation)),
-                        Field::num("candidates", static_cast<std::int64_t>(report.candidates)),
-                        Field::num("deleted", static_cast<std::int64_t>(report.deleted)),
-                        Field::num("changed", static_cast<std::int64_t>(report.changed)),
-                        Field::num("failed", static_cast<std::int64_t>(report.failed))});
+  platform::emit_event(platform.events, kinds::kSweepFinished,
+                       events::SweepFinished{own.owner_id, static_cast<std::int64_t>(own.lease_generation),
+                                             static_cast<std::int64_t>(report.candidates),
+                                             static_cast<std::int64_t>(report.deleted),
+                                             static_cast<std::int64_t>(report.changed),
+                                             static_cast<std::int64_t>(report.failed)});
   return report;
 }
 
