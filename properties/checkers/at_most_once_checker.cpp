@@ -1,10 +1,13 @@
 #include "properties/checkers/at_most_once_checker.h"
 
+#include "impl/location/events/instance_events.h"
 #include "impl/platform/event_kinds.h"
 #include "properties/common/describe.h"
-#include "properties/common/field_reader.h"
+#include "properties/common/read_event.h"
 
 namespace spotcheck::properties {
+
+namespace events = location::events;
 
 
 namespace {
@@ -41,13 +44,11 @@ std::optional<std::string> AtMostOnceChecker::on_event(const sim::TraceEvent& ev
     return on_reply(event);
   }
   if (event.kind == kinds::kInstanceEndOfUseRecorded) {
-    FieldReader fields(event);
-    const std::string_view id = fields.text("id");
-    const std::int64_t gen = fields.number("object_gen");
-    if (!fields.ok()) {
-      return fields.problem();
+    const auto read = read_event<events::InstanceEndOfUseRecorded>(event);
+    if (!read.ok()) {
+      return read.problem;
     }
-    _completed.insert(incarnation_key(id, gen));
+    _completed.insert(incarnation_key(read.event.id, read.event.object_gen));
     return std::nullopt;
   }
   if (event.kind == kinds::kProcessKill || event.kind == kinds::kProcessExit) {
@@ -57,17 +58,11 @@ std::optional<std::string> AtMostOnceChecker::on_event(const sim::TraceEvent& ev
 }
 
 std::optional<std::string> AtMostOnceChecker::on_run(const sim::TraceEvent& event, bool first) {
-  FieldReader fields(event);
-  const std::string_view id = fields.text("id");
-  const std::string_view op = fields.text("op_id");
-  const std::int64_t gen = fields.number("object_gen");
-  const std::string_view node = fields.text("node");
-  const std::string_view source = fields.text("source");
-  const std::string_view owner = fields.text("source_owner");
-  const std::int64_t lease_gen = fields.number("source_lease_gen");
-  if (!fields.ok()) {
-    return fields.problem();
+  const auto read = read_event<events::InstanceMessageRun>(event);
+  if (!read.ok()) {
+    return read.problem;
   }
+  const auto& [id, op, gen, node, source, owner, lease_gen] = read.event;
   if (op.empty()) {
     return where(event) + " " + std::string(event.kind) + " names no OperationId";
   }
@@ -97,14 +92,14 @@ std::optional<std::string> AtMostOnceChecker::on_run(const sim::TraceEvent& even
 }
 
 std::optional<std::string> AtMostOnceChecker::on_reply(const sim::TraceEvent& event) {
-  FieldReader fields(event);
-  const std::string_view op = fields.text("op_id");
-  const std::string_view source = fields.text("source");
-  const std::string_view owner = fields.text("source_owner");
-  const std::int64_t lease_gen = fields.number("source_lease_gen");
-  if (!fields.ok()) {
-    return fields.problem();
+  const auto read = read_event<events::InstanceReplyDelivered>(event);
+  if (!read.ok()) {
+    return read.problem;
   }
+  const std::string_view op = read.event.op_id;
+  const std::string_view source = read.event.source;
+  const std::string_view owner = read.event.source_owner;
+  const std::int64_t lease_gen = read.event.source_lease_gen;
   auto [it, inserted] = _replies.try_emplace(operation_key(source, owner, lease_gen, op), event.index);
   if (inserted) {
     return std::nullopt;

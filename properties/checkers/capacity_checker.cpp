@@ -2,13 +2,16 @@
 
 #include <algorithm>
 
+#include "impl/location/events/authority_events.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/enums.h"
 #include "properties/common/describe.h"
-#include "properties/common/field_reader.h"
+#include "properties/common/read_event.h"
 
 namespace spotcheck::properties {
+
+namespace events = location::events;
 
 using model::AuthorityOp;
 
@@ -177,17 +180,11 @@ std::optional<std::string> CapacityChecker::on_authority(const sim::TraceEvent& 
 }
 
 std::optional<std::string> CapacityChecker::on_capacity_changed(const sim::TraceEvent& event) {
-  FieldReader fields(event);
-  const std::string_view mesh = fields.text("mesh");
-  const std::string_view rid = fields.text("rid");
-  const std::string_view counter = fields.text("counter");
-  const std::string_view spot_kind = fields.text("spot_kind");
-  const std::string_view stable_type = fields.text("stable_type");
-  const std::int64_t delta = fields.number("delta");
-  const std::int64_t value = fields.number("value");
-  if (!fields.ok()) {
-    return fields.problem();
+  const auto read = read_event<events::CapacityChanged>(event);
+  if (!read.ok()) {
+    return read.problem;
   }
+  const auto& [mesh, rid, counter, spot_kind, stable_type, delta, value, store_now_ms] = read.event;
   const std::string text = counter_text(counter, spot_kind, stable_type, mesh, rid);
   auto subject = [&] { return where(event) + " capacity.changed " + text + " delta " + std::to_string(delta) +
                               " value " + std::to_string(value); };  // built only for a violation

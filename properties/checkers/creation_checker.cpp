@@ -1,10 +1,13 @@
 #include "properties/checkers/creation_checker.h"
 
+#include "impl/location/events/creation_events.h"
 #include "impl/platform/event_kinds.h"
 #include "properties/common/describe.h"
-#include "properties/common/field_reader.h"
+#include "properties/common/read_event.h"
 
 namespace spotcheck::properties {
+
+namespace events = location::events;
 
 using model::AuthorityOp;
 
@@ -15,6 +18,19 @@ std::string bounds_text(const ApplyBounds& bounds) {
     return "store ms " + std::to_string(bounds.upper);
   }
   return "at or before store ms " + std::to_string(bounds.upper);
+}
+
+// The OperationId and outcome of a reply delivered to its caller (creation or close).
+struct OpAndOutcome {
+  std::string_view op_id;
+  std::string_view outcome;
+};
+using OpOutcome = EventRead<OpAndOutcome>;
+
+template <class E>
+OpOutcome read_op_outcome(const sim::TraceEvent& event) {
+  EventRead<E> read = read_event<E>(event);
+  return OpOutcome{OpAndOutcome{read.event.op_id, read.event.outcome}, std::move(read.problem)};
 }
 
 }  // namespace
@@ -116,14 +132,14 @@ std::optional<std::string> CreationChecker::on_authority(const sim::TraceEvent& 
 }
 
 std::optional<std::string> CreationChecker::on_factory_run(const sim::TraceEvent& event) {
-  FieldReader fields(event);
-  const std::string_view kind = fields.text("kind");
-  const std::string_view id = fields.text("id");
-  const std::int64_t gen = fields.number("object_gen");
-  const HostRunRef owner{fields.text("owner"), fields.number("lease_gen")};
-  if (!fields.ok()) {
-    return fields.problem();
+  const auto read = read_event<events::CreationFactoryRun>(event);
+  if (!read.ok()) {
+    return read.problem;
   }
+  const std::string_view kind = read.event.kind;
+  const std::string_view id = read.event.id;
+  const std::int64_t gen = read.event.object_gen;
+  const HostRunRef owner{read.event.owner, read.event.lease_gen};
   const std::string object = object_key(kind, id);
   const std::string subject = where(event) + " " + describe_object(kind, id) + " ObjectGeneration " +
                               std::to_string(gen) + ": factory run on " + describe(owner);
@@ -159,12 +175,12 @@ std::optional<std::string> CreationChecker::on_factory_run(const sim::TraceEvent
 }
 
 std::optional<std::string> CreationChecker::on_result(const sim::TraceEvent& event) {
-  FieldReader fields(event);
-  const std::string_view op = fields.text("op_id");
-  const std::string_view outcome = fields.text("outcome");
-  if (!fields.ok()) {
-    return fields.problem();
+  const auto read = read_event<events::CreationResult>(event);
+  if (!read.ok()) {
+    return read.problem;
   }
+  const std::string_view op = read.event.op_id;
+  const std::string_view outcome = read.event.outcome;
   auto [it, inserted] = _results.try_emplace(std::string(op), Delivery{event.index, std::string(outcome)});
   if (!inserted) {
     return where(event) + " operation " + std::string(op) + ": a second final result '" + std::string(outcome) +
@@ -180,12 +196,13 @@ std::optional<std::string> CreationChecker::on_result(const sim::TraceEvent& eve
 
 std::optional<std::string> CreationChecker::on_delivered(const sim::TraceEvent& event, StringMap<Delivery>& deliveries,
                                                          bool creation) {
-  FieldReader fields(event);
-  const std::string_view op = fields.text("op_id");
-  const std::string_view outcome = fields.text("outcome");
-  if (!fields.ok()) {
-    return fields.problem();
+  const OpOutcome read = creation ? read_op_outcome<events::CreationReplyDelivered>(event)
+                                  : read_op_outcome<events::CloseReplyDelivered>(event);
+  if (!read.ok()) {
+    return read.problem;
   }
+  const std::string_view op = read.event.op_id;
+  const std::string_view outcome = read.event.outcome;
   const std::string what = creation ? "command-20 creation reply" : "command-20 close reply";
   auto [it, inserted] = deliveries.try_emplace(std::string(op), Delivery{event.index, std::string(outcome)});
   if (!inserted) {

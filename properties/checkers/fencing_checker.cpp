@@ -1,10 +1,14 @@
 #include "properties/checkers/fencing_checker.h"
 
+#include "impl/location/events/descriptor_events.h"
+#include "impl/location/events/lease_events.h"
 #include "impl/platform/event_kinds.h"
 #include "properties/common/describe.h"
-#include "properties/common/field_reader.h"
+#include "properties/common/read_event.h"
 
 namespace spotcheck::properties {
+
+namespace events = location::events;
 
 using model::AuthorityOp;
 
@@ -118,19 +122,18 @@ std::optional<std::string> FencingChecker::check_superseded(const sim::TraceEven
   return std::nullopt;
 }
 
-// lease.renewed with resolved=0 (when the protocol reports it) is the renew CAS itself: it must
+// lease.renewed with resolved=0 is the renew CAS itself: it must
 // have applied before the lease it extends expired (spec §5: a lease is never revived).
 std::optional<std::string> FencingChecker::on_lease_renewed(const sim::TraceEvent& event) {
-  const std::optional<std::int64_t> resolved = event.number("resolved");
-  if (!resolved.has_value() || *resolved != 0) {
-    return std::nullopt;
+  const auto read = read_event<events::LeaseAdopted>(event);
+  if (!read.ok()) {
+    return read.problem;
   }
-  FieldReader fields(event);
-  const HostRunRef run{fields.text("owner"), fields.number("lease_gen")};
-  const std::int64_t store_now_ms = fields.number("store_now_ms");
-  if (!fields.ok()) {
-    return fields.problem();
+  if (read.event.resolved != 0) {
+    return std::nullopt;  // found by a re-read: not the renew CAS's own answer
   }
+  const HostRunRef run{read.event.owner, read.event.lease_gen};
+  const std::int64_t store_now_ms = read.event.store_now_ms;
   const LeaseFacts* lease = _leases.find(run.owner);
   if (lease == nullptr || !lease->registered) {
     return where(event) + " lease.renewed of " + describe(run) + " without a registered lease";
@@ -145,21 +148,19 @@ std::optional<std::string> FencingChecker::on_lease_renewed(const sim::TraceEven
   return std::nullopt;
 }
 
-// descriptor.published with resolved=0 (when reported) is a write conditioned on the publisher's lease.
+// descriptor.published with resolved=0 is a write conditioned on the publisher's lease.
 std::optional<std::string> FencingChecker::on_descriptor(const sim::TraceEvent& event) {
-  const std::optional<std::int64_t> resolved = event.number("resolved");
-  const std::optional<std::string_view> outcome = event.text("outcome");
-  if (!resolved.has_value() || *resolved != 0 || !outcome.has_value() ||
-      (*outcome != "published" && *outcome != "taken_over")) {
+  const auto read = read_event<events::DescriptorPublished>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  const events::DescriptorPublished& published = read.event;
+  if (published.resolved != 0 || (published.outcome != "published" && published.outcome != "taken_over")) {
     return std::nullopt;
   }
-  FieldReader fields(event);
-  const HostRunRef run{fields.text("owner"), fields.number("lease_gen")};
-  const std::int64_t store_now_ms = fields.number("store_now_ms");
-  if (!fields.ok()) {
-    return fields.problem();
-  }
-  return check_lease([&] { return where(event) + " descriptor.published (" + std::string(*outcome) + ")"; }, run, store_now_ms);
+  const HostRunRef run{published.owner, published.lease_gen};
+  return check_lease([&] { return where(event) + " descriptor.published (" + std::string(published.outcome) + ")"; },
+                     run, published.store_now_ms);
 }
 
 }  // namespace spotcheck::properties

@@ -1,11 +1,15 @@
 #include "properties/checkers/generations_checker.h"
 
+#include "impl/location/events/descriptor_events.h"
+#include "impl/location/events/lease_events.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/records/limits.h"
 #include "properties/common/describe.h"
-#include "properties/common/field_reader.h"
+#include "properties/common/read_event.h"
 
 namespace spotcheck::properties {
+
+namespace events = location::events;
 
 using model::AuthorityOp;
 using model::AuthorityState;
@@ -40,7 +44,7 @@ std::optional<std::string> GenerationsChecker::on_event(const sim::TraceEvent& e
   if (kind == kinds::kGenerationExhausted) {
     return on_exhausted(event);
   }
-  if (kind == kinds::kObjectWork || kind == kinds::kDescriptorPublished || kind == kinds::kPlacementChosen) {
+  if (kind == kinds::kObjectWork) {
     const std::optional<std::string_view> owner = event.text("owner");
     const std::optional<std::int64_t> lease_gen = event.number("lease_gen");
     if (owner.has_value() && lease_gen.has_value()) {
@@ -48,10 +52,28 @@ std::optional<std::string> GenerationsChecker::on_event(const sim::TraceEvent& e
     }
     return std::nullopt;
   }
+  if (kind == kinds::kDescriptorPublished) {
+    return bind_owner<events::DescriptorPublished>(event);
+  }
+  if (kind == kinds::kPlacementChosen) {
+    return bind_owner<events::PlacementChosen>(event);
+  }
+  if (kind == kinds::kLeaseRegistered || kind == kinds::kLeaseRenewed) {
+    return on_lease_adopted(event);
+  }
   // admission.refused is left out: before registration completes it may carry a tentative
-  // LeaseGeneration that was never issued to this host run.
-  if (kind[0] == 'l') {
-    return on_lease_event(event);
+  // LeaseGeneration that was never issued to this host run (and lease.register_failed names none).
+  if (kind == kinds::kLeaseAdmissionClosed) {
+    return bind_owner<events::LeaseAdmissionClosed>(event);
+  }
+  if (kind == kinds::kLeaseAdmissionReopened) {
+    return bind_owner<events::LeaseAdmissionReopened>(event);
+  }
+  if (kind == kinds::kLeaseLost) {
+    return bind_owner<events::LeaseLost>(event);
+  }
+  if (kind == kinds::kLeaseRenewFailed) {
+    return bind_owner<events::LeaseRenewFailed>(event);
   }
   return std::nullopt;
 }
@@ -87,38 +109,38 @@ std::optional<std::string> GenerationsChecker::bind(const sim::TraceEvent& event
   return std::nullopt;
 }
 
-std::optional<std::string> GenerationsChecker::on_lease_event(const sim::TraceEvent& event) {
-  const std::string_view kind = event.kind;
-  const std::optional<std::string_view> owner = event.text("owner");
-  const std::optional<std::int64_t> lease_gen = event.number("lease_gen");
-  if (kind == kinds::kLeaseRegistered || kind == kinds::kLeaseRenewed) {
-    FieldReader fields(event);
-    const HostRunRef run{fields.text("owner"), fields.number("lease_gen")};
-    if (!fields.ok()) {
-      return fields.problem();
-    }
-    if (!issued(run.lease_gen)) {
-      return where(event) + " " + std::string(kind) + " of " + describe(run) + ": " +
-             range_problem("LeaseGeneration", run.lease_gen);
-    }
-    return bind(event, run, "owner");
+template <class E>
+std::optional<std::string> GenerationsChecker::bind_owner(const sim::TraceEvent& event) {
+  const EventRead<HostRunRef> run = read_host_run<E>(event);
+  if (!run.ok()) {
+    return run.problem;
   }
-  if (owner.has_value() && lease_gen.has_value()) {
-    return bind(event, HostRunRef{*owner, *lease_gen}, "owner");
+  return bind(event, run.event, "owner");
+}
+
+std::optional<std::string> GenerationsChecker::on_lease_adopted(const sim::TraceEvent& event) {
+  const EventRead<HostRunRef> run = read_host_run<events::LeaseAdopted>(event);
+  if (!run.ok()) {
+    return run.problem;
   }
-  return std::nullopt;
+  if (!issued(run.event.lease_gen)) {
+    return where(event) + " " + std::string(event.kind) + " of " + describe(run.event) + ": " +
+           range_problem("LeaseGeneration", run.event.lease_gen);
+  }
+  return bind(event, run.event, "owner");
 }
 
 std::optional<std::string> GenerationsChecker::on_exhausted(const sim::TraceEvent& event) {
-  FieldReader fields(event);
-  const std::string_view counter = fields.text("counter");
-  if (!fields.ok()) {
-    return fields.problem();
+  const auto read = read_event<events::GenerationExhausted>(event);
+  if (!read.ok()) {
+    return read.problem;
   }
+  const events::GenerationExhausted& exhausted = read.event;
+  const std::string_view counter = exhausted.counter;
   // Exhaustion means the counter stood at 2^63-2 or at the sentinel 2^63-1 (spec §3.2).
-  if (const std::optional<std::int64_t> value = event.number("value"); value.has_value() && *value < kIssuedMax) {
+  if (exhausted.has_value && exhausted.value < kIssuedMax) {
     return where(event) + " generation.exhausted for counter " + std::string(counter) + " at value " +
-           std::to_string(*value) + ": exhaustion is only at 2^63-2 or the sentinel 2^63-1 (spec §3.2)";
+           std::to_string(exhausted.value) + ": exhaustion is only at 2^63-2 or the sentinel 2^63-1 (spec §3.2)";
   }
   if (counter == "object-generation" && !_object_counter_exhausted.has_value()) {
     // The read that found the counter exhausted happened at or before this instant; the counter
@@ -175,9 +197,8 @@ std::optional<std::string> GenerationsChecker::on_authority(const sim::TraceEven
                ", not to " + std::to_string(change.owner_gen) + " (spec §3.2)";
       }
       // prev_object_gen: the row's ObjectGeneration before the change (docs/events.md).
-      if (const std::optional<std::int64_t> prev_object_gen = event.number("prev_object_gen");
-          prev_object_gen.has_value() && *prev_object_gen != change.object_gen) {
-        return subject() + ": NewOwner changed ObjectGeneration from " + std::to_string(*prev_object_gen) +
+      if (change.prev_object_gen != change.object_gen) {
+        return subject() + ": NewOwner changed ObjectGeneration from " + std::to_string(change.prev_object_gen) +
                " to " + std::to_string(change.object_gen) + "; an owner change keeps it (spec §3.2)";
       }
       if (change.prev_owner == change.owner) {

@@ -54,7 +54,10 @@ class GenerationsChecker final : public PropertyChecker {
   };
 
   std::optional<std::string> bind(const sim::TraceEvent& event, const HostRunRef& run, std::string_view role);
-  std::optional<std::string> on_lease_event(const sim::TraceEvent& event);
+  // Binds the host run named by an event of struct E (its owner and lease_gen).
+  template <class E>
+  std::optional<std::string> bind_owner(const sim::TraceEvent& event);
+  std::optional<std::string> on_lease_adopted(const sim::TraceEvent& event);
   std::optional<std::string> on_exhausted(const sim::TraceEvent& event);
   std::optional<std::string> on_authority(const sim::TraceEvent& event, const AuthorityEvent& change);
   std::optional<std::string> check_transition(const sim::TraceEvent& event, const AuthorityEvent& change) const;

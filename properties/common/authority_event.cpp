@@ -88,6 +88,7 @@ std::optional<ParsedAuthority> authority_event_of(const sim::TraceEvent& event) 
   if (*op == AuthorityOp::kNewOwner) {
     parsed.prev_owner = HostRunRef{typed.previous.owner, typed.previous.lease_gen};
     parsed.prev_owner_gen = typed.previous.owner_gen;
+    parsed.prev_object_gen = typed.previous.object_gen;
     parsed.prev_mesh = typed.previous.mesh;
     parsed.prev_rid = typed.previous.rid;
   }

@@ -36,6 +36,7 @@ struct AuthorityEvent {
   // authority.new_owner only.
   HostRunRef prev_owner;
   std::int64_t prev_owner_gen = 0;
+  std::int64_t prev_object_gen = 0;  // the row's ObjectGeneration before the change
   std::string_view prev_mesh;
   std::string_view prev_rid;
 

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 
+#include "impl/location/events/lease_events.h"
 #include "impl/platform/event_kinds.h"
+#include "properties/common/read_event.h"
 
 namespace spotcheck::properties {
 
+namespace events = location::events;
 
 LeaseFacts& LeaseBook::facts_of(std::string_view owner) {
   auto found = _leases.find(owner);
@@ -21,6 +24,28 @@ const LeaseFacts* LeaseBook::find(std::string_view owner) const {
   return found == _leases.end() ? nullptr : &found->second;
 }
 
+bool LeaseBook::on_adopted(const sim::TraceEvent& event) {
+  const auto read = read_event<events::LeaseAdopted>(event);
+  if (!read.ok() || read.event.owner.empty()) {
+    return false;  // the checkers report a malformed event
+  }
+  const events::LeaseAdopted& adopted = read.event;
+  LeaseFacts& facts = facts_of(adopted.owner);
+  if (event.kind == kinds::kLeaseRegistered && !facts.registered) {
+    facts.registered = true;
+    facts.node = event.node;
+    facts.registered_event = event.index;
+    _node_owner[event.node] = std::string(adopted.owner);
+  }
+  facts.run.lease_gen = adopted.lease_gen;
+  if (adopted.expires_ms >= facts.expires_ms) {
+    facts.expires_ms = adopted.expires_ms;
+    facts.expires_event = event.index;
+  }
+  facts.deadline_us = std::max(facts.deadline_us, adopted.deadline_us);
+  return true;
+}
+
 bool LeaseBook::observe(const sim::TraceEvent& event) {
   const std::string_view kind = event.kind;
   if (kind == kinds::kProcessKill || kind == kinds::kProcessExit) {
@@ -34,37 +59,24 @@ bool LeaseBook::observe(const sim::TraceEvent& event) {
     _node_owner.erase(current);
     return true;
   }
-  if (kind.empty() || kind[0] != 'l') {
-    return false;
-  }
-  const std::optional<std::string_view> owner = event.text("owner");
-  if (!owner.has_value() || owner->empty()) {
-    return false;
-  }
   if (kind == kinds::kLeaseRegistered || kind == kinds::kLeaseRenewed) {
-    LeaseFacts& facts = facts_of(*owner);
-    if (kind == kinds::kLeaseRegistered && !facts.registered) {
-      facts.registered = true;
-      facts.node = event.node;
-      facts.registered_event = event.index;
-      _node_owner[event.node] = std::string(*owner);
-    }
-    facts.run.lease_gen = event.number("lease_gen").value_or(facts.run.lease_gen);
-    const std::int64_t expires_ms = event.number("expires_ms").value_or(0);
-    if (expires_ms >= facts.expires_ms) {
-      facts.expires_ms = expires_ms;
-      facts.expires_event = event.index;
-    }
-    facts.deadline_us = std::max(facts.deadline_us, event.number("deadline_us").value_or(0));
-    return true;
+    return on_adopted(event);
   }
   if (kind == kinds::kLeaseAdmissionReopened) {
-    LeaseFacts& facts = facts_of(*owner);
-    facts.deadline_us = std::max(facts.deadline_us, event.number("deadline_us").value_or(0));
+    const auto read = read_event<events::LeaseAdmissionReopened>(event);
+    if (!read.ok() || read.event.owner.empty()) {
+      return false;  // the checkers report a malformed event
+    }
+    LeaseFacts& facts = facts_of(read.event.owner);
+    facts.deadline_us = std::max(facts.deadline_us, read.event.deadline_us);
     return true;
   }
   if (kind == kinds::kLeaseLost) {
-    LeaseFacts& facts = facts_of(*owner);
+    const auto read = read_event<events::LeaseLost>(event);
+    if (!read.ok() || read.event.owner.empty()) {
+      return false;
+    }
+    LeaseFacts& facts = facts_of(read.event.owner);
     if (!facts.lost) {
       facts.lost = true;
       facts.lost_event = event.index;

@@ -44,6 +44,7 @@ class LeaseBook {
 
  private:
   LeaseFacts& facts_of(std::string_view owner);
+  bool on_adopted(const sim::TraceEvent& event);  // lease.registered | lease.renewed
 
   StoreClock _clock;
   StringMap<LeaseFacts> _leases;

@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "impl/location/events/authority_events.h"
+#include "impl/location/events/lease_events.h"
 #include "impl/platform/event_fields.h"
 
 namespace spotcheck::properties::testing {
@@ -34,10 +35,12 @@ std::vector<F> authority_fields(const Write& write) {
   e.has_previous = write.op == "new_owner";
   e.previous = location::events::AuthorityPrevious{write.prev_owner, write.prev_lease_gen, write.prev_owner_gen,
                                                    row.object_gen,    write.prev_mesh,      write.prev_rid};
-  platform::FieldWriter<location::events::AuthorityChanged::kFieldsMax> writer;
-  fields(writer, e);
+  return owned_fields(e);
+}
+
+std::vector<F> owned(std::span<const platform::Field> fields) {
   std::vector<F> out;
-  for (const platform::Field& field : writer.fields()) {
+  for (const platform::Field& field : fields) {
     out.push_back(field.is_text ? F::s(std::string(field.key), std::string(field.text))
                                 : F::n(std::string(field.key), field.number));
   }
@@ -66,8 +69,8 @@ std::optional<std::string> Script::registered(TimeUs t_us, std::int32_t node, co
                                               std::int64_t lease_gen, std::int64_t expires_ms, std::int64_t deadline_us,
                                               const std::string& kind) {
   return feed(t_us, node, kind,
-              {F::s("owner", owner), F::n("lease_gen", lease_gen), F::n("expires_ms", expires_ms),
-               F::n("store_now_ms", store_ms(t_us)), F::n("deadline_us", deadline_us), F::n("version", 1)});
+              owned_fields(location::events::LeaseAdopted{owner, lease_gen, expires_ms, store_ms(t_us), deadline_us,
+                                                          /*version=*/1, /*resolved=*/0}));
 }
 
 std::optional<std::string> Script::renewed(TimeUs t_us, std::int32_t node, const std::string& owner,
@@ -76,8 +79,7 @@ std::optional<std::string> Script::renewed(TimeUs t_us, std::int32_t node, const
 }
 
 std::optional<std::string> Script::lost(TimeUs t_us, std::int32_t node, const std::string& owner, std::int64_t lease_gen) {
-  return feed(t_us, node, "lease.lost",
-              {F::s("owner", owner), F::n("lease_gen", lease_gen), F::s("reason", "test"), F::n("now_us", t_us)});
+  return feed(t_us, node, "lease.lost", owned_fields(location::events::LeaseLost{owner, lease_gen, "test", t_us}));
 }
 
 std::optional<std::string> Script::write(TimeUs t_us, std::int32_t node, Write write) {
@@ -125,9 +127,8 @@ std::optional<std::string> Script::capacity(TimeUs t_us, std::int32_t node, cons
                                             std::int64_t value, const std::string& spot_kind,
                                             const std::string& stable_type) {
   return feed(t_us, node, "capacity.changed",
-              {F::s("mesh", mesh), F::s("rid", rid), F::s("counter", counter), F::s("spot_kind", spot_kind),
-               F::s("stable_type", stable_type), F::n("delta", delta), F::n("value", value),
-               F::n("store_now_ms", store_ms(t_us))});
+              owned_fields(location::events::CapacityChanged{mesh, rid, counter, spot_kind, stable_type, delta, value,
+                                                             store_ms(t_us)}));
 }
 
 std::optional<std::string> Script::work(TimeUs t_us, std::int32_t node, const Row& row) {

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_sink.h"
 #include "sim/trace/observer.h"
 #include "sim/trace/trace_event.h"
@@ -65,6 +67,15 @@ struct Write {
 };
 
 std::vector<F> authority_fields(const Write& write);
+
+// An event's fields as its typed struct writes them (the protocol's keys, order and types), owned.
+std::vector<F> owned(std::span<const platform::Field> fields);
+template <class E>
+std::vector<F> owned_fields(const E& event) {
+  platform::FieldWriter<E::kFieldsMax> writer;
+  fields(writer, event);
+  return owned(writer.fields());
+}
 
 class Script {
  public:

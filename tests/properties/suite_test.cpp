@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "impl/location/events/lease_events.h"
 #include "impl/platform/event_kinds.h"
 #include "properties/checkers/liveness_checker.h"
 #include "properties/property_suite.h"
@@ -70,9 +71,8 @@ TEST(SuiteInWorld, StopsTheRunAtTheViolatingEvent) {
   PropertySuite suite(test_options());
   suite.add_all();
   const sim::ProcessId node = world.add_process("n0", 1, [](platform::Platform& p) {
-    p.events.emit(kinds::kLeaseRegistered,
-                  {Field::str("owner", "owner-a"), Field::num("lease_gen", 1), Field::num("expires_ms", kEpochMs + 2'000),
-                   Field::num("store_now_ms", kEpochMs), Field::num("deadline_us", 0), Field::num("version", 1)});
+    platform::emit_event(p.events, kinds::kLeaseRegistered,
+                         location::events::LeaseAdopted{"owner-a", 1, kEpochMs + 2'000, kEpochMs, 0, 1, 0});
     p.clock.sleep_for(seconds(3));  // past the lease's ExpiresAt (store ms kEpochMs + 2000)
     p.events.emit(kinds::kObjectWork, {Field::str("id", "player:1"), Field::str("owner", "owner-a"), Field::num("lease_gen", 1),
                                        Field::num("object_gen", 1), Field::num("owner_gen", 1)});
