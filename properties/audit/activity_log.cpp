@@ -1,14 +1,15 @@
 #include "properties/audit/activity_log.h"
 
+#include "impl/location/events/descriptor_events.h"
+#include "impl/location/events/lease_events.h"
 #include "impl/platform/event_kinds.h"
+#include "properties/common/read_event.h"
 
 namespace spotcheck::properties {
 
-
+namespace events = location::events;
 
 namespace {
-
-constexpr std::string_view kAuthorityPrefix = "authority.";
 
 std::string object_key(std::string_view kind, std::string_view id) {
   std::string key(kind);
@@ -22,8 +23,10 @@ std::string object_key(std::string_view kind, std::string_view id) {
 std::optional<std::string> ActivityLog::on_event(const sim::TraceEvent& event) {
   ++_counts.events;
   const std::string_view kind = event.kind;
-  if (kind.starts_with(kAuthorityPrefix)) {
-    on_authority(event, kind.substr(kAuthorityPrefix.size()));
+  if (const std::optional<ParsedAuthority> parsed = authority_event_of(event)) {
+    if (parsed->change.has_value()) {
+      on_authority(event, *parsed->change);
+    }
   } else if (kind == kinds::kRequestStart) {
     ++_counts.requests_started;
   } else if (kind == kinds::kRequestEnd) {
@@ -33,33 +36,23 @@ std::optional<std::string> ActivityLog::on_event(const sim::TraceEvent& event) {
     ++_counts.object_work;
   } else if (kind == kinds::kLeaseRegistered) {
     ++_counts.leases_registered;
-    if (const auto owner = event.text("owner")) {
-      _owner_node[std::string(*owner)] = event.node;
-      _current_owner[event.node] = std::string(*owner);
+    if (const auto read = read_event<events::LeaseAdopted>(event); read.ok()) {
+      _owner_node[std::string(read.event.owner)] = event.node;
+      _current_owner[event.node] = std::string(read.event.owner);
     }
   } else if (kind == kinds::kLeaseRenewed) {
     ++_counts.leases_renewed;
   } else if (kind == kinds::kLeaseLost) {
     ++_counts.leases_lost;
-  } else if (kind == kinds::kLeaseRegisterFailed || kind == kinds::kLeaseRenewFailed) {
-    if (event.text("outcome") == "store_error") {
-      ++_counts.store_errors;
-    }
+  } else if (kind == kinds::kLeaseRegisterFailed) {
+    _counts.store_errors += read_event<events::LeaseRegisterFailed>(event).event.outcome == "store_error" ? 1 : 0;
+  } else if (kind == kinds::kLeaseRenewFailed) {
+    _counts.store_errors += read_event<events::LeaseRenewFailed>(event).event.outcome == "store_error" ? 1 : 0;
   } else if (kind == kinds::kDescriptorPublished) {
-    if (event.text("outcome") == "published" || event.text("outcome") == "taken_over") {
-      ++_counts.descriptors_published;
-    }
+    const std::string_view outcome = read_event<events::DescriptorPublished>(event).event.outcome;
+    _counts.descriptors_published += outcome == "published" || outcome == "taken_over" ? 1 : 0;
   } else if (kind == kinds::kStoreIndeterminate) {
-    ++_counts.indeterminate_replies;
-    std::string op(event.text("op").value_or("?"));
-    if (const auto resolution = event.text("resolution")) {
-      op += "/";
-      op += *resolution;
-    }
-    ++_counts.indeterminate_by_op[op];
-    if (const auto id = event.text("id")) {
-      _uncertain_ids.insert(std::string(*id));
-    }
+    on_indeterminate(read_event<events::StoreIndeterminate>(event).event);
   } else if (kind == kinds::kProcessStart) {
     ++_counts.host_runs;
   } else if (kind == kinds::kProcessKill || kind == kinds::kProcessExit) {
@@ -71,9 +64,21 @@ std::optional<std::string> ActivityLog::on_event(const sim::TraceEvent& event) {
   return std::nullopt;  // this observer only counts; the property suite judges
 }
 
-void ActivityLog::on_authority(const sim::TraceEvent& event, std::string_view op) {
-  const std::string_view outcome = event.text("outcome").value_or("");
-  const std::string_view id = event.text("id").value_or("");
+void ActivityLog::on_indeterminate(const location::events::StoreIndeterminate& indeterminate) {
+  ++_counts.indeterminate_replies;
+  std::string op(indeterminate.op.empty() ? "?" : indeterminate.op);
+  if (indeterminate.has_id) {
+    op += "/";
+    op += indeterminate.resolution;
+    _uncertain_ids.insert(std::string(indeterminate.id));
+  }
+  ++_counts.indeterminate_by_op[op];
+}
+
+void ActivityLog::on_authority(const sim::TraceEvent& event, const AuthorityEvent& change) {
+  const std::string_view outcome = change.outcome;
+  const std::string_view id = change.id;
+  const model::AuthorityOp op = change.op;
   if (outcome == "indeterminate") {
     ++_counts.indeterminate_outcomes;
     _uncertain_ids.insert(std::string(id));
@@ -88,31 +93,31 @@ void ActivityLog::on_authority(const sim::TraceEvent& event, std::string_view op
   if (outcome != "applied") {
     return;  // refused: nothing changed
   }
-  if (event.number("resolved").value_or(0) == 1) {
+  if (change.resolved) {
     ++_counts.resolved_by_reread;
   }
-  ObjectView& view = _objects[object_key(event.text("kind").value_or("?"), id)];
+  ObjectView& view = _objects[object_key(change.kind, id)];
   view.last_event = event.index;
-  if (op == "abort" || op == "delete") {
-    ++(op == "abort" ? _counts.aborts : _counts.deletes);
+  if (change.removes_row()) {
+    ++(op == model::AuthorityOp::kAbort ? _counts.aborts : _counts.deletes);
     view.exists = false;
     return;
   }
-  if (op == "reserve") {
+  if (op == model::AuthorityOp::kReserve) {
     ++_counts.reserves;
-  } else if (op == "commit") {
+  } else if (op == model::AuthorityOp::kCommit) {
     ++_counts.commits;
-  } else if (op == "preserve") {
+  } else if (op == model::AuthorityOp::kPreserve) {
     ++_counts.preserves;
-  } else if (op == "new_owner") {
+  } else if (op == model::AuthorityOp::kNewOwner) {
     ++_counts.takeovers;
   }
   view.exists = true;
-  view.owner = std::string(event.text("owner").value_or(""));
-  view.lease_gen = event.number("lease_gen").value_or(0);
-  view.object_gen = event.number("object_gen").value_or(0);
-  view.owner_gen = event.number("owner_gen").value_or(0);
-  view.state = std::string(event.text("state").value_or(""));
+  view.owner = std::string(change.owner.owner);
+  view.lease_gen = change.owner.lease_gen;
+  view.object_gen = change.object_gen;
+  view.owner_gen = change.owner_gen;
+  view.state = std::string(change.state);
 }
 
 std::optional<std::int32_t> ActivityLog::busiest_owner_node() const {

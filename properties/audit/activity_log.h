@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "impl/location/events/lease_events.h"
+#include "properties/common/authority_event.h"
 #include "sim/trace/observer.h"
 
 namespace spotcheck::properties {
@@ -74,7 +76,8 @@ class ActivityLog final : public sim::TraceObserver {
   bool uncertain(std::string_view id) const { return _uncertain_ids.contains(id); }
 
  private:
-  void on_authority(const sim::TraceEvent& event, std::string_view op);
+  void on_authority(const sim::TraceEvent& event, const AuthorityEvent& change);
+  void on_indeterminate(const location::events::StoreIndeterminate& indeterminate);
 
   ActivityCounts _counts;
   std::map<std::string, ObjectView> _objects;
