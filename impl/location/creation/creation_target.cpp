@@ -40,6 +40,16 @@ struct CreationTarget::Verified {
   std::string request_sha256;
 };
 
+// What verification concluded: run the factory on `verified`, answer now with `answer` (a stored
+// result or a cancellation), or neither: nothing is known yet and a resend tries again.
+struct CreationTarget::Verification {
+  std::optional<Verified> verified;
+  std::optional<FinalResultReply> answer;
+
+  bool retryable() const { return !verified.has_value() && !answer.has_value(); }
+  static Verification answered(FinalResultReply reply) { return Verification{std::nullopt, std::move(reply)}; }
+};
+
 OperationKey operation_of(const CreateCommand& command) {
   return OperationKey{command.source_rid_hex, command.source.lease_generation, command.op_id};
 }
@@ -149,9 +159,9 @@ FinalResultReply CreationTarget::cancel(const CreateCommand& command, const Veri
   return reply;
 }
 
-std::optional<FinalResultReply> CreationTarget::verify(const CreateCommand& command, platform::RoutingId from,
-                                                       Verified& verified, bool& retryable) {
-  retryable = false;
+// The command names this host run as its target, and came from the source it names.
+std::optional<FinalResultReply> CreationTarget::verify_addressing(const CreateCommand& command,
+                                                                  platform::RoutingId from) {
   if (!_context.lease.registered() ||
       !(messaging::WireHostRun{_context.lease.host_run().owner_id, _context.lease.host_run().lease_generation} ==
         command.target)) {
@@ -163,19 +173,12 @@ std::optional<FinalResultReply> CreationTarget::verify(const CreateCommand& comm
   if (messaging::routing_id_hex(from) != command.source_rid_hex) {
     return cancel(command, nullptr, "the command's source RID is not its sender");
   }
-  const AuthorityKey key{records::authority_kind(command.object_kind), command.id};
-  Result<AuthorityRead> read = _context.authority.read(key);
-  if (!read.ok()) {
-    retryable = true;
-    return std::nullopt;  // nothing known: a resend tries again
-  }
-  if (!read.value().current.has_value()) {
-    if (std::optional<FinalResultReply> stored = stored_reply(command)) {
-      return stored;  // rejected / failed earlier: the row is gone with its result stored
-    }
-    return cancel(command, nullptr, "no Creating record");
-  }
-  AuthoritySnapshot& row = *read.value().current;
+  return std::nullopt;
+}
+
+// The row is the Creating record the source secured for this operation, on this host run.
+std::optional<FinalResultReply> CreationTarget::verify_row(const CreateCommand& command,
+                                                           const AuthoritySnapshot& row) {
   const records::AuthorityRecord& record = row.record;
   if (record.allocation.state == records::AllocationState::kActive &&
       record.object_generation == command.object_generation) {
@@ -197,33 +200,62 @@ std::optional<FinalResultReply> CreationTarget::verify(const CreateCommand& comm
   if (!matches) {
     return cancel(command, nullptr, "the Creating record is not the one the source secured");
   }
-  const store::Key request_key = key_of_request_reference(record.pending_creation->request_content_reference);
+  return std::nullopt;
+}
+
+// The creation request pendingCreation names is there, intact, and is this command's.
+CreationTarget::Verification CreationTarget::verify_request(const CreateCommand& command,
+                                                            const AuthoritySnapshot& row) {
+  const records::PendingCreation& pending = *row.record.pending_creation;
+  const store::Key request_key = key_of_request_reference(pending.request_content_reference);
   if (request_key.empty()) {
-    return cancel(command, nullptr, "pendingCreation names no creation request");
+    return Verification::answered(cancel(command, nullptr, "pendingCreation names no creation request"));
   }
   const store::ReadResult request_read = _context.store.read(request_key, store_deadline_us());
   if (std::holds_alternative<store::StoreError>(request_read)) {
-    retryable = true;
-    return std::nullopt;
+    return Verification{};  // nothing known: a resend tries again
   }
   const auto* found = std::get_if<store::Found>(&request_read);
   if (found == nullptr) {
-    return cancel(command, nullptr, "the creation request is missing");
+    return Verification::answered(cancel(command, nullptr, "the creation request is missing"));
   }
   std::optional<CreationRequestRecord> request = decode_creation_request(found->value);
   const std::string sha = records::sha256_hex(found->value);
-  verified = Verified{row, CreationRequestRecord{}, request_key, sha};
-  if (!request.has_value() || sha != record.pending_creation->request_sha256 ||
-      found->value.size() != record.pending_creation->request_encoded_size) {
-    return cancel(command, &verified, "the creation request does not match pendingCreation");
+  Verified verified{row, CreationRequestRecord{}, request_key, sha};
+  if (!request.has_value() || sha != pending.request_sha256 || found->value.size() != pending.request_encoded_size) {
+    return Verification::answered(cancel(command, &verified, "the creation request does not match pendingCreation"));
   }
   if (!(request->operation == operation_of(command)) || !(request->source == command.source) ||
       request->id != command.id || request->reservation_id != command.reservation_id ||
       request->deadline_store_ms != command.deadline_store_ms) {
-    return cancel(command, &verified, "the creation request names another operation or source");
+    return Verification::answered(
+        cancel(command, &verified, "the creation request names another operation or source"));
   }
   verified.request = std::move(*request);
-  return std::nullopt;
+  return Verification{std::move(verified), std::nullopt};
+}
+
+CreationTarget::Verification CreationTarget::verify(const CreateCommand& command, platform::RoutingId from) {
+  if (std::optional<FinalResultReply> answer = verify_addressing(command, from)) {
+    return Verification::answered(std::move(*answer));
+  }
+  const AuthorityKey key{records::authority_kind(command.object_kind), command.id};
+  Result<AuthorityRead> read = _context.authority.read(key);
+  if (!read.ok()) {
+    return Verification{};  // nothing known: a resend tries again
+  }
+  if (!read.value().current.has_value()) {
+    if (std::optional<FinalResultReply> stored = stored_reply(command)) {
+      return Verification::answered(std::move(*stored));  // rejected / failed earlier: row gone, result stored
+    }
+    return Verification::answered(cancel(command, nullptr, "no Creating record"));
+  }
+  const AuthoritySnapshot& row = *read.value().current;
+  if (std::optional<FinalResultReply> answer = verify_row(command, row)) {
+    return Verification::answered(std::move(*answer));
+  }
+  SPOTCHECK_ASSERT(row.record.pending_creation.has_value());  // verify_row checked it
+  return verify_request(command, row);
 }
 
 CreationTarget::FactoryRun CreationTarget::run_factory(const CreateCommand& command, const std::string& args) {
@@ -312,18 +344,18 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
   if (planted) {
     early = run_factory(command, {});  // planted bug: before any check
   }
-  Verified verified;
-  bool retryable = false;
-  std::optional<FinalResultReply> refused = verify(command, from, verified, retryable);
-  if (retryable) {
+  Verification verification = verify(command, from);
+  if (verification.retryable()) {
     _ops.remember(op_key, Remembered{OpState::kRetryable, std::nullopt, operation_of(command)});
     return;
   }
-  if (refused.has_value()) {
-    _ops.remember(op_key, Remembered{OpState::kAnswered, *refused, operation_of(command)});
-    reply(from, std::move(*refused), false);
+  if (verification.answer.has_value()) {
+    _ops.remember(op_key, Remembered{OpState::kAnswered, *verification.answer, operation_of(command)});
+    reply(from, std::move(*verification.answer), false);
     return;
   }
+  SPOTCHECK_ASSERT(verification.verified.has_value());
+  const Verified& verified = *verification.verified;
   if (Result<Done> admitted = _context.lease.admit("creation_factory"); !admitted.ok()) {
     FinalResultReply cancelled = cancel(command, nullptr, "admission closed");
     _ops.remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command)});

@@ -76,11 +76,17 @@ class CreationTarget {
     OperationKey operation;
   };
   struct Verified;
+  struct Verification;
 
   void run(platform::RoutingId from, const messaging::CreateCommand& command, const std::string& op_key);
   void resend_stored(platform::RoutingId from, const messaging::CreateCommand& command, const std::string& op_key);
-  std::optional<messaging::FinalResultReply> verify(const messaging::CreateCommand& command,
-                                                    platform::RoutingId from, Verified& verified, bool& retryable);
+  // The checks of §7 before the factory runs, in order: addressing, the Creating row, the request.
+  Verification verify(const messaging::CreateCommand& command, platform::RoutingId from);
+  std::optional<messaging::FinalResultReply> verify_addressing(const messaging::CreateCommand& command,
+                                                               platform::RoutingId from);
+  std::optional<messaging::FinalResultReply> verify_row(const messaging::CreateCommand& command,
+                                                        const AuthoritySnapshot& row);
+  Verification verify_request(const messaging::CreateCommand& command, const AuthoritySnapshot& row);
   // One factory run: its decision, or `threw` with the typed failure text (no factory registered,
   // or the application's exception).
   struct FactoryRun {
