@@ -4,6 +4,7 @@
 
 #include "impl/check/check.h"
 #include "impl/platform/event_kinds.h"
+#include "sim/events/harness_events.h"
 
 namespace spotcheck::faults {
 
@@ -31,7 +32,7 @@ sim::ProcessId FaultInjector::pick_node() { return _nodes[_random.below(_nodes.s
 void FaultInjector::install() {
   SPOTCHECK_ASSERT_ABORT(!_installed);
   _installed = true;
-  _world.record(kinds::kFaultsPlan, {platform::Field::num("stop_us", _plan.faults_stop_us)});
+  _world.record_event(kinds::kFaultsPlan, sim::events::FaultsPlan{.stop_us = _plan.faults_stop_us});
   _store.set_faults(sim::StoreFaults{_plan.store_request_loss, _plan.store_reply_loss, _plan.store_reply_delay,
                                      _plan.store_delete_hold_max_us});
   if (_plan.network_loss > 0.0) {

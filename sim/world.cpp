@@ -61,8 +61,11 @@ const Trace& World::trace() const { return kernel_->trace(); }
 Trace World::take_trace() { return kernel_->take_trace(); }
 
 void World::record(std::string_view kind, std::initializer_list<platform::Field> fields) {
-  kernel_->record(kWorldNode, kernel_->current_task_id(), kind,
-                  std::span<const platform::Field>(fields.begin(), fields.size()), true);
+  record(kind, std::span<const platform::Field>(fields.begin(), fields.size()));
+}
+
+void World::record(std::string_view kind, std::span<const platform::Field> fields) {
+  kernel_->record(kWorldNode, kernel_->current_task_id(), kind, fields, true);
 }
 
 void World::add_observer(TraceObserver& observer) { kernel_->add_observer(observer); }

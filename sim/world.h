@@ -15,9 +15,11 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "impl/platform/event_fields.h"
 #include "impl/platform/platform.h"
 #include "sim/ids.h"
 #include "sim/network/network.h"
@@ -93,6 +95,14 @@ class World {
   Trace take_trace();
   // Records a world-level event (fault injectors, workloads). Kind and keys are copied.
   void record(std::string_view kind, std::initializer_list<platform::Field> fields);
+  void record(std::string_view kind, std::span<const platform::Field> fields);
+  // The same for a typed event (sim/events/): its fields as its fields() declares them.
+  template <class E>
+  void record_event(std::string_view kind, const E& event) {
+    platform::FieldWriter<E::kFieldsMax> writer;
+    fields(writer, event);
+    record(kind, writer.fields());
+  }
   // The observer must outlive the world or be removed.
   void add_observer(TraceObserver& observer);
   void remove_observer(TraceObserver& observer);

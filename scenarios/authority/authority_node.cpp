@@ -12,11 +12,12 @@
 #include "impl/records/keys.h"
 #include "impl/records/owner_lease_record.h"
 #include "impl/platform/event_kinds.h"
+#include "impl/platform/event_fields.h"
+#include "sim/events/harness_events.h"
 
 namespace spotcheck::scenarios::authority {
 
 namespace loc = spotcheck::location;
-using platform::Field;
 using platform::TimeUs;
 
 namespace {
@@ -71,7 +72,8 @@ class NodeRun {
       _platform.clock.sleep_for(_platform.random.between(_workload.think_min_us, _workload.think_max_us));
       if (_lease.lost()) {
         // This host run never admits new work again (§5): end it; an operator restarts it.
-        _platform.events.emit(kinds::kNodeGaveUp, {Field::str("owner", _lease.host_run().owner_id)});
+        platform::emit_event(_platform.events, kinds::kNodeGaveUp,
+                             sim::events::NodeGaveUp{.owner = _lease.host_run().owner_id});
         stop_renewing();
         _env.request_restart();
         return;
@@ -120,12 +122,20 @@ class NodeRun {
     const std::uint64_t request = ++_requests;
     const std::string id = "player:" + std::to_string(_platform.random.below(_workload.object_count));
     const TimeUs deadline_us = _platform.clock.now_us() + _workload.request_deadline_us;
-    _platform.events.emit(kinds::kRequestStart, {Field::str("owner", _lease.host_run().owner_id), Field::num("request", static_cast<std::int64_t>(request)),
-                                          Field::str("id", id), Field::num("deadline_us", deadline_us)});
+    platform::emit_event(_platform.events, kinds::kRequestStart,
+                         sim::events::AuthorityRequestStart{.owner = _lease.host_run().owner_id,
+                                                            .request = static_cast<std::int64_t>(request),
+                                                            .id = id,
+                                                            .deadline_us = deadline_us});
     const std::string_view outcome = handle(loc::AuthorityKey{records::AuthorityKind::kActor, id});
-    _platform.events.emit(kinds::kRequestEnd, {Field::str("owner", _lease.host_run().owner_id), Field::num("request", static_cast<std::int64_t>(request)),
-                                        Field::str("id", id), Field::str("outcome", outcome),
-                                        Field::num("late", _platform.clock.now_us() > deadline_us ? 1 : 0)});
+    platform::emit_event(_platform.events, kinds::kRequestEnd,
+                         sim::events::RequestEnd{.owner = _lease.host_run().owner_id,
+                                                 .request = static_cast<std::int64_t>(request),
+                                                 .has_id = true,
+                                                 .id = id,
+                                                 .outcome = outcome,
+                                                 .has_late = true,
+                                                 .late = _platform.clock.now_us() > deadline_us ? 1 : 0});
   }
 
   std::string_view handle(const loc::AuthorityKey& key) {
@@ -179,13 +189,16 @@ class NodeRun {
     if (!_lease.admit("object message").ok()) {
       return "admission-closed";
     }
-    _platform.events.emit(kinds::kObjectWork, {Field::str("id", active.key.id),
-                                        Field::str("owner", _lease.host_run().owner_id),
-                                        Field::num("lease_gen", static_cast<std::int64_t>(_lease.host_run().lease_generation)),
-                                        Field::num("object_gen", static_cast<std::int64_t>(active.record.object_generation)),
-                                        Field::num("owner_gen", static_cast<std::int64_t>(active.record.authority_owner_generation)),
-                                        Field::num("now_us", _platform.clock.now_us()),
-                                        Field::num("deadline_us", _lease.admission_deadline_us())});
+    platform::emit_event(
+        _platform.events, kinds::kObjectWork,
+        sim::events::ObjectWork{.id = active.key.id,
+                                .owner = _lease.host_run().owner_id,
+                                .lease_gen = static_cast<std::int64_t>(_lease.host_run().lease_generation),
+                                .object_gen = static_cast<std::int64_t>(active.record.object_generation),
+                                .owner_gen = static_cast<std::int64_t>(active.record.authority_owner_generation),
+                                .has_clock = true,
+                                .now_us = _platform.clock.now_us(),
+                                .deadline_us = _lease.admission_deadline_us()});
     return outcome_of(_authority.preserve(active, "v" + std::to_string(++_writes)), "used");
   }
 

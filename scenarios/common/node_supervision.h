@@ -11,6 +11,7 @@
 #include "impl/platform/event_sink.h"
 #include "impl/platform/platform.h"
 #include "impl/platform/event_kinds.h"
+#include "sim/events/harness_events.h"
 
 namespace spotcheck::scenarios {
 
@@ -30,7 +31,8 @@ void supervise_node(platform::Platform& platform, Node& node, const std::functio
   constexpr platform::TimeUs kRoundUs = platform::millis(500);
   for (int round = 0; round < kRoundsMax; ++round) {
     if (node.lease().lost()) {
-      platform.events.emit(kinds::kNodeGaveUp, {platform::Field::str("owner", node.lease().host_run().owner_id)});
+      platform::emit_event(platform.events, kinds::kNodeGaveUp,
+                           sim::events::NodeGaveUp{.owner = node.lease().host_run().owner_id});
       request_restart();
       park_forever(platform);
     }

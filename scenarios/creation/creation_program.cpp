@@ -10,12 +10,12 @@
 #include "impl/location/creation/creation_node.h"
 #include "impl/location/messaging/operation_id.h"
 #include "impl/platform/event_kinds.h"
+#include "sim/events/harness_events.h"
 
 namespace spotcheck::scenarios::creation {
 
 namespace loc = spotcheck::location;
 namespace lc = spotcheck::location::creation;
-using platform::Field;
 using platform::TimeUs;
 
 namespace {
@@ -122,14 +122,24 @@ class Program {
     const TimeUs deadline = now + _workload.request_deadline_us;
     const Op op = pick_op();
     std::string id = op == Op::kGetOrCreateSpot ? spot_id() : actor_id();
-    _platform.events.emit(kinds::kRequestStart,
-                          {Field::str("owner", owner), Field::num("request", request),
-                           Field::num("deadline_us", deadline), Field::num("now_us", now), Field::str("id", id)});
+    platform::emit_event(_platform.events, kinds::kRequestStart,
+                         sim::events::RequestStart{.owner = owner,
+                                                   .request = request,
+                                                   .deadline_us = deadline,
+                                                   .has_now = true,
+                                                   .now_us = now,
+                                                   .has_id = true,
+                                                   .id = id});
     const std::string_view outcome = perform(op, id, deadline);
     const TimeUs end = _platform.clock.now_us();
-    _platform.events.emit(kinds::kRequestEnd,
-                          {Field::str("owner", owner), Field::num("request", request), Field::str("outcome", outcome),
-                           Field::num("late", end > deadline ? 1 : 0), Field::num("now_us", end)});
+    platform::emit_event(_platform.events, kinds::kRequestEnd,
+                         sim::events::RequestEnd{.owner = owner,
+                                                 .request = request,
+                                                 .outcome = outcome,
+                                                 .has_late = true,
+                                                 .late = end > deadline ? 1 : 0,
+                                                 .has_now = true,
+                                                 .now_us = end});
   }
 
   std::string_view creation_outcome(const lc::ManagerResult<lc::CreateReply>& result) {

@@ -11,12 +11,12 @@
 #include "impl/location/instance/instance_registry.h"
 #include "impl/location/messaging/operation_id.h"
 #include "impl/platform/event_kinds.h"
+#include "sim/events/harness_events.h"
 
 namespace spotcheck::scenarios::instance {
 
 namespace lc = spotcheck::location::creation;
 namespace li = spotcheck::location::instance;
-using platform::Field;
 using platform::TimeUs;
 
 namespace {
@@ -123,16 +123,24 @@ class Program {
     call.stable_type = _workload.stable_type;
     call.first_message = "m-" + _node.rid_hex() + "-" + std::to_string(request);
     call.deadline_us = now + _workload.request_deadline_us;
-    _platform.events.emit(kinds::kRequestStart,
-                          {Field::str("owner", owner), Field::num("request", request),
-                           Field::num("deadline_us", call.deadline_us), Field::num("now_us", now),
-                           Field::str("id", call.spot_id)});
+    platform::emit_event(_platform.events, kinds::kRequestStart,
+                         sim::events::RequestStart{.owner = owner,
+                                                   .request = request,
+                                                   .deadline_us = call.deadline_us,
+                                                   .has_now = true,
+                                                   .now_us = now,
+                                                   .has_id = true,
+                                                   .id = call.spot_id});
     const li::InstanceOutcome outcome = _source->send(call);
     const TimeUs end = _platform.clock.now_us();
-    _platform.events.emit(kinds::kRequestEnd,
-                          {Field::str("owner", owner), Field::num("request", request),
-                           Field::str("outcome", li::to_string(outcome.kind)),
-                           Field::num("late", end > call.deadline_us ? 1 : 0), Field::num("now_us", end)});
+    platform::emit_event(_platform.events, kinds::kRequestEnd,
+                         sim::events::RequestEnd{.owner = owner,
+                                                 .request = request,
+                                                 .outcome = li::to_string(outcome.kind),
+                                                 .has_late = true,
+                                                 .late = end > call.deadline_us ? 1 : 0,
+                                                 .has_now = true,
+                                                 .now_us = end});
   }
 
   platform::Platform& _platform;

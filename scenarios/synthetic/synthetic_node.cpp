@@ -9,11 +9,12 @@
 #include <string_view>
 
 #include "impl/check/check.h"
+#include "impl/platform/event_fields.h"
+#include "sim/events/harness_events.h"
 
 namespace spotcheck::scenarios::synthetic {
 namespace {
 
-using platform::Field;
 using platform::RoutingId;
 
 constexpr std::uint64_t kMaxMessagesPerRun = 1'000'000;
@@ -58,7 +59,7 @@ class NodeRun {
       : p_(p), config_(config), peers_(peers), nonce_(p.random.next_u64() >> 2) {}
 
   void boot() {
-    p_.events.emit("synthetic.boot", {Field::num("nonce", static_cast<std::int64_t>(nonce_))});
+    platform::emit_event(p_.events, "synthetic.boot", sim::events::SyntheticBoot{.nonce = static_cast<std::int64_t>(nonce_)});
     p_.tasks.spawn("receiver", [this] { receive_loop(); });
     p_.tasks.spawn("ticker", [this] { tick_loop(); });
   }
@@ -73,8 +74,9 @@ class NodeRun {
       send(peer, 'R', token);
       const bool answered = gate->wait_until(p_.clock.now_us() + config_.reply_timeout_us);
       pending_.erase(token);
-      p_.events.emit("synthetic.reply", {Field::num("token", static_cast<std::int64_t>(token)),
-                                         Field::num("answered", answered ? 1 : 0)});
+      platform::emit_event(p_.events, "synthetic.reply",
+                           sim::events::SyntheticReply{.token = static_cast<std::int64_t>(token),
+                                                       .answered = answered ? 1 : 0});
       if (p_.random.chance(0.1)) {
         p_.tasks.yield();
       }
@@ -106,10 +108,11 @@ class NodeRun {
       if (!message) {
         continue;
       }
-      p_.events.emit("synthetic.recv", {Field::num("from", static_cast<std::int64_t>(envelope->from)),
-                                        Field::num("nonce", static_cast<std::int64_t>(message->nonce)),
-                                        Field::num("seq", static_cast<std::int64_t>(message->seq)),
-                                        Field::str("kind", std::string_view(&message->kind, 1))});
+      platform::emit_event(p_.events, "synthetic.recv",
+                           sim::events::SyntheticRecv{.from = static_cast<std::int64_t>(envelope->from),
+                                                      .nonce = static_cast<std::int64_t>(message->nonce),
+                                                      .seq = static_cast<std::int64_t>(message->seq),
+                                                      .kind = std::string_view(&message->kind, 1)});
       if (message->kind == 'R') {
         const RoutingId from = envelope->from;
         const std::uint64_t token = message->token;
@@ -131,7 +134,7 @@ class NodeRun {
     for (std::uint64_t tick = 0; tick < kMaxTicksPerRun; ++tick) {
       const auto jitter = static_cast<platform::TimeUs>(p_.random.between(0, config_.tick_period_us / 4));
       p_.clock.sleep_for(config_.tick_period_us + jitter);
-      p_.events.emit("synthetic.tick", {Field::num("tick", static_cast<std::int64_t>(tick))});
+      platform::emit_event(p_.events, "synthetic.tick", sim::events::SyntheticTick{.tick = static_cast<std::int64_t>(tick)});
     }
   }
 

@@ -10,6 +10,7 @@
 
 #include "impl/check/check.h"
 #include "impl/platform/event_kinds.h"
+#include "sim/events/sim_events.h"
 
 namespace spotcheck::sim {
 namespace {
@@ -345,7 +346,7 @@ bool Kernel::run_action(ActionId action) {
   }
   std::function<void()> callback = std::move(found->second);
   actions_.erase(found);
-  record(kWorldNode, 0, kinds::kAction, {platform::Field::num("action", static_cast<std::int64_t>(action))});
+  record_event(kWorldNode, 0, kinds::kAction, events::Action{.action = static_cast<std::int64_t>(action)});
   run_guarded("world action", callback);
   return true;
 }
@@ -389,7 +390,7 @@ TaskId Kernel::spawn_task(ProcessId process_id, std::string name, std::function<
   Process& owner = process(process_id);
   const auto node = static_cast<std::int32_t>(owner.id);
   if (owner.state != ProcessState::running && owner.state != ProcessState::paused) {
-    record(node, current_task_id(), kinds::kSpawnRefused, {platform::Field::str("name", name)});
+    record_event(node, current_task_id(), kinds::kSpawnRefused, events::SpawnRefused{.name = name});
     return 0;
   }
   if (live_tasks_ >= config_.max_live_tasks) {
@@ -418,8 +419,8 @@ TaskId Kernel::spawn_task(ProcessId process_id, std::string name, std::function<
   task->claimed_token = token;
   task->wake_reason = WakeReason::start;
   const TaskId id = task->id;
-  record(node, current_task_id(),
-         kinds::kSpawn, {platform::Field::num("new_task", static_cast<std::int64_t>(id)), platform::Field::str("name", task->name)});
+  record_event(node, current_task_id(), kinds::kSpawn,
+               events::Spawn{.new_task = static_cast<std::int64_t>(id), .name = task->name});
   owner.task_slots.push_back(slot);
   tasks_[slot] = std::move(task);
   ++live_tasks_;
@@ -435,7 +436,7 @@ void Kernel::finish_task(Task& task) {
   remove_task(task);
   if (was_main && owner.state == ProcessState::running) {
     // Like a real process: returning from main ends the host run.
-    record(static_cast<std::int32_t>(owner.id), 0, kinds::kProcessExit, {platform::Field::num("run", owner.run)});
+    record_event(static_cast<std::int32_t>(owner.id), 0, kinds::kProcessExit, events::ProcessRun{.run = owner.run});
     terminate_process(owner);
   }
 }
@@ -497,9 +498,10 @@ void Kernel::notify_observers(const TraceEvent& event) {
     std::optional<std::string> violation = observer->on_event(event);
     if (violation) {
       const std::uint64_t broken = event.index;
-      const platform::Field details[] = {platform::Field::str("what", *violation),
-                                         platform::Field::num("event", static_cast<std::int64_t>(broken))};
-      trace_.append(now_us_, event.node, event.task, kinds::kViolation, details, true);
+      const events::Violation objection{.what = *violation, .event = static_cast<std::int64_t>(broken)};
+      platform::FieldWriter<events::Violation::kFieldsMax> details;
+      fields(details, objection);
+      trace_.append(now_us_, event.node, event.task, kinds::kViolation, details.fields(), true);
       stop(RunStatus::violation, std::move(*violation), broken);
       return;
     }
@@ -532,8 +534,11 @@ void Kernel::fail(std::string why) {
   if (!recording_) {
     return;
   }
-  const platform::Field details[] = {platform::Field::str("why", why)};
-  const TraceEvent event = trace_.append(now_us_, node_of_current(), current_task_id(), "failure", details, true);
+  const events::Failure failure{.why = why};
+  platform::FieldWriter<events::Failure::kFieldsMax> details;
+  fields(details, failure);
+  const TraceEvent event =
+      trace_.append(now_us_, node_of_current(), current_task_id(), "failure", details.fields(), true);
   stop(RunStatus::failure, std::move(why), event.index);
 }
 

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_sink.h"
 #include "impl/check/check.h"
 #include "sim/choice/recording_choice_source.h"
@@ -61,6 +62,13 @@ class Kernel {
               bool copy_strings = false);
   void record(std::int32_t node, TaskId task, std::string_view kind, std::initializer_list<platform::Field> fields) {
     record(node, task, kind, std::span<const platform::Field>(fields.begin(), fields.size()));
+  }
+  // A typed event (sim/events/): its fields as its fields() declares them, in a fixed array.
+  template <class E>
+  void record_event(std::int32_t node, TaskId task, std::string_view kind, const E& event, bool copy_strings = false) {
+    platform::FieldWriter<E::kFieldsMax> writer;
+    fields(writer, event);
+    record(node, task, kind, writer.fields(), copy_strings);
   }
   // An event without fields whose kind was packed at compile time (the same hash and record).
   void record(std::int32_t node, TaskId task, const TraceKind& kind);

@@ -4,6 +4,7 @@
 
 #include "impl/check/check.h"
 #include "impl/platform/event_kinds.h"
+#include "sim/events/sim_events.h"
 #include "sim/kernel/kernel.h"
 
 namespace spotcheck::sim {
@@ -50,9 +51,9 @@ ProcessId Kernel::add_process(std::string name, RoutingId routing_id, ProcessMai
   }
   created->platform = std::make_unique<ProcessPlatform>(*this, id, routing_id);
   trace_.set_node_name(static_cast<std::int32_t>(id), created->name);
-  record(static_cast<std::int32_t>(id), 0, kinds::kProcessAdd,
-         {platform::Field::num("routing_id", static_cast<std::int64_t>(routing_id)),
-          platform::Field::num("drift_ppm", created->clock.drift_ppm())});
+  record_event(static_cast<std::int32_t>(id), 0, kinds::kProcessAdd,
+               events::ProcessAdd{.routing_id = static_cast<std::int64_t>(routing_id),
+                                  .drift_ppm = created->clock.drift_ppm()});
   by_routing_id_.emplace(routing_id, id);
   processes_.push_back(std::move(created));
   return id;
@@ -74,7 +75,7 @@ void Kernel::start(ProcessId id) {
   target.state = ProcessState::running;
   target.paused_until_us = 0;
   target.platform->random.bind(streams_.get("node/" + target.name + "/run/" + std::to_string(target.run)));
-  record(node, 0, kinds::kProcessStart, {platform::Field::num("run", target.run)});
+  record_event(node, 0, kinds::kProcessStart, events::ProcessRun{.run = target.run});
   spawn_task(id, "main", [this, id] {
     Process& self = process(id);
     self.main(self.platform->platform);
@@ -91,7 +92,7 @@ void Kernel::kill(ProcessId id) {
     record(node, 0, kinds::kProcessKillIgnored, {});
     return;
   }
-  record(node, 0, kinds::kProcessKill, {platform::Field::num("run", target.run)});
+  record_event(node, 0, kinds::kProcessKill, events::ProcessRun{.run = target.run});
   terminate_process(target);
 }
 
@@ -146,8 +147,8 @@ void Kernel::pause(ProcessId id, TimeUs duration_us) {
   target.state = ProcessState::paused;
   target.paused_until_us = std::max(target.paused_until_us, now_us_ + duration_us);
   const std::uint64_t generation = ++target.pause_generation;
-  record(node, 0, kinds::kProcessPause,
-         {platform::Field::num("duration_us", duration_us), platform::Field::num("until_us", target.paused_until_us)});
+  record_event(node, 0, kinds::kProcessPause,
+               events::ProcessPause{.duration_us = duration_us, .until_us = target.paused_until_us});
   schedule(target.paused_until_us, ReadyEntry{generation, id, EntryKind::unpause, WakeReason::start});
 }
 
@@ -158,7 +159,8 @@ bool Kernel::end_pause(ProcessId id, std::uint64_t generation) {
   }
   target.state = ProcessState::running;
   const auto node = static_cast<std::int32_t>(id);
-  record(node, 0, kinds::kProcessUnpause, {platform::Field::num("frozen", static_cast<std::int64_t>(target.frozen.size()))});
+  record_event(node, 0, kinds::kProcessUnpause,
+               events::ProcessUnpause{.frozen = static_cast<std::int64_t>(target.frozen.size())});
   for (const ReadyEntry& entry : target.frozen) {
     ready_.push_back(entry);
   }
@@ -168,16 +170,16 @@ bool Kernel::end_pause(ProcessId id, std::uint64_t generation) {
   target.deferred_arrivals.clear();
   for (DeferredArrival& arrival : deferred) {
     if (target.state != ProcessState::running || stopped_) {
-      record(node, 0, kinds::kNetDrop,
-             {platform::Field::num("from", static_cast<std::int64_t>(arrival.from)),
-              platform::Field::num("to", static_cast<std::int64_t>(target.routing_id)),
-              platform::Field::num("message", static_cast<std::int64_t>(arrival.message)),
-              platform::Field::str("why", "peer_down")});
+      record_event(node, 0, kinds::kNetDrop,
+                   events::NetDrop{.from = static_cast<std::int64_t>(arrival.from),
+                                   .to = static_cast<std::int64_t>(target.routing_id),
+                                   .message = static_cast<std::int64_t>(arrival.message),
+                                   .why = "peer_down"});
       continue;
     }
-    record(node, 0, kinds::kNetDeliver,
-           {platform::Field::num("from", static_cast<std::int64_t>(arrival.from)),
-            platform::Field::num("message", static_cast<std::int64_t>(arrival.message))});
+    record_event(node, 0, kinds::kNetDeliver,
+                 events::NetDeliver{.from = static_cast<std::int64_t>(arrival.from),
+                                    .message = static_cast<std::int64_t>(arrival.message)});
     run_guarded("typed delivery", arrival.on_arrival);
   }
   return true;
@@ -192,7 +194,7 @@ void Kernel::set_clock_drift_ppm(ProcessId id, std::int64_t drift_ppm) {
   Process& target = process(id);
   sync_real_time();
   target.clock.set_drift_ppm(now_us_, drift_ppm);
-  record(static_cast<std::int32_t>(id), 0, kinds::kClockDrift, {platform::Field::num("drift_ppm", drift_ppm)});
+  record_event(static_cast<std::int32_t>(id), 0, kinds::kClockDrift, events::ClockDrift{.drift_ppm = drift_ppm});
   // Timers of waiting tasks were computed at the old rate: add one at the new rate (the earlier
   // of the two wakes the task, which re-checks its local deadline).
   for (const std::uint32_t slot : target.task_slots) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "impl/check/check.h"
+#include "sim/events/sim_events.h"
 #include "sim/kernel/kernel.h"
 #include "sim/network/link.h"
 
@@ -20,6 +21,19 @@ void check_link_config(const LinkConfig& config) {
   SPOTCHECK_ASSERT_ABORT(config.latency_min_us <= config.latency_max_us);
   SPOTCHECK_ASSERT_ABORT(config.loss_probability >= 0.0);
   SPOTCHECK_ASSERT_ABORT(config.loss_probability <= 1.0);
+}
+
+// net.heal | net.disconnect | net.reconnect: both directions between a and b, on the world.
+void record_pair(Kernel& kernel, std::string_view kind, RoutingId a, RoutingId b) {
+  kernel.record_event(kWorldNode, kernel.current_task_id(), kind,
+                      events::NetPair{.a = static_cast<std::int64_t>(a), .b = static_cast<std::int64_t>(b)});
+}
+
+// net.deliver | net.deferred: recorded on the receiver, outside any task.
+void record_delivery(Kernel& kernel, std::int32_t node, std::string_view kind, RoutingId from, std::uint64_t message) {
+  kernel.record_event(node, 0, kind,
+                      events::NetDeliver{.from = static_cast<std::int64_t>(from),
+                                         .message = static_cast<std::int64_t>(message)});
 }
 
 }  // namespace
@@ -54,11 +68,11 @@ const Link* Network::find_link(RoutingId from, RoutingId to) const {
 void Network::set_link_config(RoutingId from, RoutingId to, const LinkConfig& config) {
   check_link_config(config);
   link(from, to).config = config;
-  kernel_.record(kWorldNode, kernel_.current_task_id(), kinds::kNetLink,
-                 {platform::Field::num("from", static_cast<std::int64_t>(from)),
-                  platform::Field::num("to", static_cast<std::int64_t>(to)),
-                  platform::Field::num("latency_min_us", config.latency_min_us),
-                  platform::Field::num("latency_max_us", config.latency_max_us)});
+  kernel_.record_event(kWorldNode, kernel_.current_task_id(), kinds::kNetLink,
+                       events::NetLink{.from = static_cast<std::int64_t>(from),
+                                       .to = static_cast<std::int64_t>(to),
+                                       .latency_min_us = config.latency_min_us,
+                                       .latency_max_us = config.latency_max_us});
 }
 
 void Network::partition(std::span<const RoutingId> side_a, std::span<const RoutingId> side_b) {
@@ -73,18 +87,16 @@ void Network::partition(std::span<const RoutingId> side_a, std::span<const Routi
 
 void Network::partition_one_way(RoutingId from, RoutingId to) {
   link(from, to).partitioned = true;
-  kernel_.record(kWorldNode, kernel_.current_task_id(), kinds::kNetPartition,
-                 {platform::Field::num("from", static_cast<std::int64_t>(from)),
-                  platform::Field::num("to", static_cast<std::int64_t>(to))});
+  kernel_.record_event(kWorldNode, kernel_.current_task_id(), kinds::kNetPartition,
+                       events::NetPartition{.from = static_cast<std::int64_t>(from),
+                                            .to = static_cast<std::int64_t>(to)});
 }
 
 void Network::heal(RoutingId a, RoutingId b) {
   for (const auto& [from, to] : {std::make_pair(a, b), std::make_pair(b, a)}) {
     link(from, to).partitioned = false;
   }
-  kernel_.record(kWorldNode, kernel_.current_task_id(), kinds::kNetHeal,
-                 {platform::Field::num("a", static_cast<std::int64_t>(a)),
-                  platform::Field::num("b", static_cast<std::int64_t>(b))});
+  record_pair(kernel_, kinds::kNetHeal, a, b);
 }
 
 void Network::heal_all() {
@@ -100,18 +112,14 @@ void Network::disconnect(RoutingId a, RoutingId b) {
     each.disconnected = true;
     ++each.epoch;  // everything in flight is lost at arrival
   }
-  kernel_.record(kWorldNode, kernel_.current_task_id(), kinds::kNetDisconnect,
-                 {platform::Field::num("a", static_cast<std::int64_t>(a)),
-                  platform::Field::num("b", static_cast<std::int64_t>(b))});
+  record_pair(kernel_, kinds::kNetDisconnect, a, b);
 }
 
 void Network::reconnect(RoutingId a, RoutingId b) {
   for (const auto& [from, to] : {std::make_pair(a, b), std::make_pair(b, a)}) {
     link(from, to).disconnected = false;
   }
-  kernel_.record(kWorldNode, kernel_.current_task_id(), kinds::kNetReconnect,
-                 {platform::Field::num("a", static_cast<std::int64_t>(a)),
-                  platform::Field::num("b", static_cast<std::int64_t>(b))});
+  record_pair(kernel_, kinds::kNetReconnect, a, b);
 }
 
 bool Network::can_reach(RoutingId from, RoutingId to) const {
@@ -130,11 +138,11 @@ bool Network::deliver(RoutingId from, RoutingId to, std::function<void()> on_arr
 
 void Network::drop(std::int32_t node, RoutingId from, RoutingId to, std::uint64_t message, std::string_view why) {
   // `why` is always a literal here.
-  kernel_.record(node, kernel_.current_task_id(), kinds::kNetDrop,
-                 {platform::Field::num("from", static_cast<std::int64_t>(from)),
-                  platform::Field::num("to", static_cast<std::int64_t>(to)),
-                  platform::Field::num("message", static_cast<std::int64_t>(message)),
-                  platform::Field::str("why", why)});
+  kernel_.record_event(node, kernel_.current_task_id(), kinds::kNetDrop,
+                       events::NetDrop{.from = static_cast<std::int64_t>(from),
+                                       .to = static_cast<std::int64_t>(to),
+                                       .message = static_cast<std::int64_t>(message),
+                                       .why = why});
 }
 
 bool Network::enqueue(RoutingId from, RoutingId to, std::string bytes, std::function<void()> on_arrival) {
@@ -142,10 +150,10 @@ bool Network::enqueue(RoutingId from, RoutingId to, std::string bytes, std::func
   const std::uint64_t message = next_message_id_++;
   Process* sender = kernel_.process_by_routing_id(from);
   const std::int32_t node = node_of(sender);
-  kernel_.record(node, kernel_.current_task_id(), typed ? kinds::kNetPost : kinds::kNetSend,
-                 {platform::Field::num("to", static_cast<std::int64_t>(to)),
-                  platform::Field::num("message", static_cast<std::int64_t>(message)),
-                  platform::Field::num("size_bytes", static_cast<std::int64_t>(bytes.size()))});
+  kernel_.record_event(node, kernel_.current_task_id(), typed ? kinds::kNetPost : kinds::kNetSend,
+                       events::NetSend{.to = static_cast<std::int64_t>(to),
+                                       .message = static_cast<std::int64_t>(message),
+                                       .size_bytes = static_cast<std::int64_t>(bytes.size())});
   if (sender != nullptr && sender->state != ProcessState::running && sender->state != ProcessState::paused) {
     drop(node, from, to, message, "sender_down");
     return false;
@@ -207,22 +215,16 @@ void Network::arrive(std::uint32_t link_index) {
   }
   if (message.on_arrival) {
     if (receiver != nullptr && receiver->state == ProcessState::paused) {
-      kernel_.record(node, 0, kinds::kNetDeferred,
-                     {platform::Field::num("from", static_cast<std::int64_t>(connection.from)),
-                      platform::Field::num("message", static_cast<std::int64_t>(message.message))});
+      record_delivery(kernel_, node, kinds::kNetDeferred, connection.from, message.message);
       receiver->deferred_arrivals.push_back(
           DeferredArrival{connection.from, message.message, std::move(message.on_arrival)});
       return;
     }
-    kernel_.record(node, 0, kinds::kNetDeliver,
-                   {platform::Field::num("from", static_cast<std::int64_t>(connection.from)),
-                    platform::Field::num("message", static_cast<std::int64_t>(message.message))});
+    record_delivery(kernel_, node, kinds::kNetDeliver, connection.from, message.message);
     kernel_.run_guarded("typed delivery", message.on_arrival);
     return;
   }
-  kernel_.record(node, 0, kinds::kNetDeliver,
-                 {platform::Field::num("from", static_cast<std::int64_t>(connection.from)),
-                  platform::Field::num("message", static_cast<std::int64_t>(message.message))});
+  record_delivery(kernel_, node, kinds::kNetDeliver, connection.from, message.message);
   receiver->inbox.push_back(platform::Envelope{connection.from, std::move(message.bytes)});
   kernel_.wake_all(receiver->inbox_waiters, WakeReason::message);
 }

@@ -50,7 +50,7 @@ void StoreServer::send_reply(ProcessId node, const char* operation, TimeUs deadl
                              std::function<void()> deliver_reply) {
   const RoutingId to = _world.process_routing_id(node);
   if (draw(_faults.reply_loss)) {
-    _world.record(kinds::kStoreReplyLost, {platform::Field::num("node", node), platform::Field::str("op", operation)});
+    _world.record_event(kinds::kStoreReplyLost, events::StoreOp{.node = node, .op = operation});
     return;
   }
   if (draw(_faults.reply_delay)) {
@@ -58,8 +58,7 @@ void StoreServer::send_reply(ProcessId node, const char* operation, TimeUs deadl
     // for drift), then send it: it arrives to nobody waiting.
     const TimeUs remaining_us = std::max<TimeUs>(0, deadline_us - _world.local_now_us(node));
     const TimeUs hold_us = remaining_us + remaining_us / 100 + platform::millis(1);
-    _world.record(kinds::kStoreReplyDelayed, {platform::Field::num("node", node), platform::Field::str("op", operation),
-                                          platform::Field::num("hold_us", hold_us)});
+    _world.record_event(kinds::kStoreReplyDelayed, events::StoreHold{.node = node, .op = operation, .hold_us = hold_us});
     _world.at(_world.now_us() + hold_us, [this, to, deliver_reply = std::move(deliver_reply)]() mutable {
       _world.network().deliver(_config.routing_id, to, std::move(deliver_reply));
     });

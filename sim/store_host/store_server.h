@@ -17,6 +17,7 @@
 #include "impl/store/memory/memory_relocation_store.h"
 #include "impl/store/spi/location_store.h"
 #include "impl/store/spi/relocation_store.h"
+#include "sim/events/sim_events.h"
 #include "sim/store_host/store_faults.h"
 #include "sim/world.h"
 
@@ -84,7 +85,7 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
                        std::function<void(Result)> on_reply, bool deletes) {
   const RoutingId from = _world.process_routing_id(node);
   if (draw(_faults.request_loss)) {
-    _world.record(kinds::kStoreRequestLost, {platform::Field::num("node", node), platform::Field::str("op", operation)});
+    _world.record_event(kinds::kStoreRequestLost, events::StoreOp{.node = node, .op = operation});
     return;
   }
   // At arrival (after the hold): the outage check, the apply, the reply.
@@ -92,7 +93,7 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
                 on_reply = std::move(on_reply)]() mutable {
     std::optional<Result> result;
     if (_outage) {
-      _world.record(kinds::kStoreRefused, {platform::Field::num("node", node), platform::Field::str("op", operation)});
+      _world.record_event(kinds::kStoreRefused, events::StoreOp{.node = node, .op = operation});
       result = Result{store::StoreError{store::StoreErrorKind::kUnavailable, "store outage"}};
     } else {
       result = apply();
@@ -111,8 +112,7 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
       serve();
       return;
     }
-    _world.record(kinds::kStoreWriteHeld, {platform::Field::num("node", node), platform::Field::str("op", operation),
-                                       platform::Field::num("hold_us", hold_us)});
+    _world.record_event(kinds::kStoreWriteHeld, events::StoreHold{.node = node, .op = operation, .hold_us = hold_us});
     _world.at(_world.now_us() + hold_us, std::move(serve));
   });
 }

@@ -1,0 +1,295 @@
+// The typed simulator events (docs/simulator.md "Trace"): one struct per kind with
+// fields, its fields declared once in fields() (impl/platform/event_fields.h). Kinds without
+// fields (start.ignored, kill.ignored, pause.ignored, task.*, wake.*, net.heal_all,
+// store.outage_begin|end) have no struct. The kinds are those of impl/platform/event_kinds.h.
+//
+// Who records which kind:
+//   sim/kernel/processes.cpp   process.add, start, kill, pause, unpause, clock.drift (ProcessAdd,
+//                              ProcessRun, ProcessPause, ProcessUnpause, ClockDrift); net.drop and
+//                              net.deliver of typed arrivals held back by a pause (NetDrop, NetDeliver)
+//   sim/kernel/kernel.cpp      spawn, spawn.refused, exit, action, violation, failure (Spawn,
+//                              SpawnRefused, ProcessRun, Action, Violation, Failure)
+//   sim/network/network.cpp    net.link, net.partition, net.heal|disconnect|reconnect,
+//                              net.drop, net.post|send, net.deliver|deferred (NetLink,
+//                              NetPartition, NetPair, NetDrop, NetSend, NetDeliver)
+//   sim/store_host/            store.request_lost, store.refused, store.write_held (store_server.h);
+//                              store.reply_lost, store.reply_delayed (store_server.cpp) (StoreOp,
+//                              StoreHold)
+// The harness's kinds (workloads, the fault injector) are in sim/events/harness_events.h.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "impl/platform/event_fields.h"
+
+namespace spotcheck::sim::events {
+
+// ---- processes ---------------------------------------------------------------------------------
+
+// process.add: a simulated process joins the world.
+struct ProcessAdd {
+  static constexpr std::size_t kFieldsMax = 2;
+
+  std::int64_t routing_id = 0;
+  std::int64_t drift_ppm = 0;  // its local clock's drift, drawn at creation
+};
+
+template <class Io, platform::FieldsOf<ProcessAdd> E>
+void fields(Io& io, E& e) {
+  io("routing_id", e.routing_id);
+  io("drift_ppm", e.drift_ppm);
+}
+
+// start | kill | exit: a host run begins, is killed (every fiber unwound), or its main returned.
+struct ProcessRun {
+  static constexpr std::size_t kFieldsMax = 1;
+
+  std::int64_t run = 0;  // the host run's number, from 1
+};
+
+template <class Io, platform::FieldsOf<ProcessRun> E>
+void fields(Io& io, E& e) {
+  io("run", e.run);
+}
+
+// pause: the process freezes until until_us (virtual time).
+struct ProcessPause {
+  static constexpr std::size_t kFieldsMax = 2;
+
+  std::int64_t duration_us = 0;
+  std::int64_t until_us = 0;  // a pause during a pause extends it, never shortens it
+};
+
+template <class Io, platform::FieldsOf<ProcessPause> E>
+void fields(Io& io, E& e) {
+  io("duration_us", e.duration_us);
+  io("until_us", e.until_us);
+}
+
+// unpause: the process runs again; `frozen` task wakes held during the pause run now.
+struct ProcessUnpause {
+  static constexpr std::size_t kFieldsMax = 1;
+
+  std::int64_t frozen = 0;
+};
+
+template <class Io, platform::FieldsOf<ProcessUnpause> E>
+void fields(Io& io, E& e) {
+  io("frozen", e.frozen);
+}
+
+// clock.drift: the process's local clock runs at a new rate from now on.
+struct ClockDrift {
+  static constexpr std::size_t kFieldsMax = 1;
+
+  std::int64_t drift_ppm = 0;
+};
+
+template <class Io, platform::FieldsOf<ClockDrift> E>
+void fields(Io& io, E& e) {
+  io("drift_ppm", e.drift_ppm);
+}
+
+// ---- tasks and the world -----------------------------------------------------------------------
+
+// spawn: a task was created (recorded on the spawning task).
+struct Spawn {
+  static constexpr std::size_t kFieldsMax = 2;
+
+  std::int64_t new_task = 0;  // the new task's TaskId
+  std::string_view name;
+};
+
+template <class Io, platform::FieldsOf<Spawn> E>
+void fields(Io& io, E& e) {
+  io("new_task", e.new_task);
+  io("name", e.name);
+}
+
+// spawn.refused: a task was spawned on a process that is not running (nothing was created).
+struct SpawnRefused {
+  static constexpr std::size_t kFieldsMax = 1;
+
+  std::string_view name;
+};
+
+template <class Io, platform::FieldsOf<SpawnRefused> E>
+void fields(Io& io, E& e) {
+  io("name", e.name);
+}
+
+// action: a scheduled world action ran (World::at).
+struct Action {
+  static constexpr std::size_t kFieldsMax = 1;
+
+  std::int64_t action = 0;  // its ActionId
+};
+
+template <class Io, platform::FieldsOf<Action> E>
+void fields(Io& io, E& e) {
+  io("action", e.action);
+}
+
+// violation: a property checker objected to event #event; the run stops.
+struct Violation {
+  static constexpr std::size_t kFieldsMax = 2;
+
+  std::string_view what;
+  std::int64_t event = 0;
+};
+
+template <class Io, platform::FieldsOf<Violation> E>
+void fields(Io& io, E& e) {
+  io("what", e.what);
+  io("event", e.event);
+}
+
+// failure: the run itself broke (a task threw, a bound was exceeded, World::fail); it stops.
+struct Failure {
+  static constexpr std::size_t kFieldsMax = 1;
+
+  std::string_view why;
+};
+
+template <class Io, platform::FieldsOf<Failure> E>
+void fields(Io& io, E& e) {
+  io("why", e.why);
+}
+
+// ---- the network -------------------------------------------------------------------------------
+// Endpoints are RoutingIds; `message` numbers every send and typed delivery of the run, from 1.
+
+// net.link: a link's configuration changed.
+struct NetLink {
+  static constexpr std::size_t kFieldsMax = 4;
+
+  std::int64_t from = 0;
+  std::int64_t to = 0;
+  std::int64_t latency_min_us = 0;
+  std::int64_t latency_max_us = 0;
+};
+
+template <class Io, platform::FieldsOf<NetLink> E>
+void fields(Io& io, E& e) {
+  io("from", e.from);
+  io("to", e.to);
+  io("latency_min_us", e.latency_min_us);
+  io("latency_max_us", e.latency_max_us);
+}
+
+// net.partition: one direction of a link stops carrying messages.
+struct NetPartition {
+  static constexpr std::size_t kFieldsMax = 2;
+
+  std::int64_t from = 0;
+  std::int64_t to = 0;
+};
+
+template <class Io, platform::FieldsOf<NetPartition> E>
+void fields(Io& io, E& e) {
+  io("from", e.from);
+  io("to", e.to);
+}
+
+// net.heal | net.disconnect | net.reconnect: both directions between a and b.
+struct NetPair {
+  static constexpr std::size_t kFieldsMax = 2;
+
+  std::int64_t a = 0;
+  std::int64_t b = 0;
+};
+
+template <class Io, platform::FieldsOf<NetPair> E>
+void fields(Io& io, E& e) {
+  io("a", e.a);
+  io("b", e.b);
+}
+
+// net.drop: a message was lost, at its send or at its arrival.
+struct NetDrop {
+  static constexpr std::size_t kFieldsMax = 4;
+
+  std::int64_t from = 0;
+  std::int64_t to = 0;
+  std::int64_t message = 0;
+  // sender_down | disconnected | partition | loss | peer_down | peer_restarted | no_endpoint |
+  // inbox_full
+  std::string_view why;
+};
+
+template <class Io, platform::FieldsOf<NetDrop> E>
+void fields(Io& io, E& e) {
+  io("from", e.from);
+  io("to", e.to);
+  io("message", e.message);
+  io("why", e.why);
+}
+
+// net.send (bytes) | net.post (a typed delivery, size_bytes 0): recorded on the sender.
+struct NetSend {
+  static constexpr std::size_t kFieldsMax = 3;
+
+  std::int64_t to = 0;
+  std::int64_t message = 0;
+  std::int64_t size_bytes = 0;
+};
+
+template <class Io, platform::FieldsOf<NetSend> E>
+void fields(Io& io, E& e) {
+  io("to", e.to);
+  io("message", e.message);
+  io("size_bytes", e.size_bytes);
+}
+
+// net.deliver | net.deferred (a typed delivery held back while its receiver is paused):
+// recorded on the receiver.
+struct NetDeliver {
+  static constexpr std::size_t kFieldsMax = 2;
+
+  std::int64_t from = 0;
+  std::int64_t message = 0;
+};
+
+template <class Io, platform::FieldsOf<NetDeliver> E>
+void fields(Io& io, E& e) {
+  io("from", e.from);
+  io("message", e.message);
+}
+
+// ---- the store host ----------------------------------------------------------------------------
+
+// store.request_lost | store.reply_lost | store.refused (during an outage): one SPI call of
+// process `node`.
+struct StoreOp {
+  static constexpr std::size_t kFieldsMax = 2;
+
+  std::int64_t node = 0;  // the caller's ProcessId
+  std::string_view op;    // the SPI operation
+};
+
+template <class Io, platform::FieldsOf<StoreOp> E>
+void fields(Io& io, E& e) {
+  io("node", e.node);
+  io("op", e.op);
+}
+
+// store.reply_delayed (held past the caller's deadline) | store.write_held (a deleting write
+// applied hold_us late).
+struct StoreHold {
+  static constexpr std::size_t kFieldsMax = 3;
+
+  std::int64_t node = 0;
+  std::string_view op;
+  std::int64_t hold_us = 0;
+};
+
+template <class Io, platform::FieldsOf<StoreHold> E>
+void fields(Io& io, E& e) {
+  io("node", e.node);
+  io("op", e.op);
+  io("hold_us", e.hold_us);
+}
+
+}  // namespace spotcheck::sim::events
