@@ -126,6 +126,12 @@ inline constexpr std::string_view kFaultsStopped = "faults.stopped";
 
 inline constexpr std::string_view kFaultsPlan = "faults.plan";  // {stop_us}: the fault plan drawn for the run
 
+// ---- the synthetic scenario's nodes (scenarios/synthetic), checked by its FIFO checker ---------
+inline constexpr std::string_view kSyntheticBoot = "synthetic.boot";    // {nonce}
+inline constexpr std::string_view kSyntheticReply = "synthetic.reply";
+inline constexpr std::string_view kSyntheticRecv = "synthetic.recv";    // {from, nonce, seq, kind}
+inline constexpr std::string_view kSyntheticTick = "synthetic.tick";    // {tick}
+
 // ==== the simulator: processes (sim/kernel), docs/simulator.md ==================================
 // {routing_id, drift_ppm}: a simulated process joins the world.
 inline constexpr std::string_view kProcessAdd = "process.add";
@@ -154,6 +160,7 @@ inline constexpr std::string_view kWakeKilled = "wake.killed";
 inline constexpr std::string_view kWakeUnknown = "wake.unknown";
 inline constexpr std::string_view kAction = "action";  // {action}: a scheduled world action ran
 inline constexpr std::string_view kViolation = "violation";  // {what, event}: a property checker objected to event #event
+inline constexpr std::string_view kFailure = "failure";  // {what, ...}: the run itself broke (sim/kernel)
 
 // ==== the simulator: the network (sim/network) ==================================================
 inline constexpr std::string_view kNetLink = "net.link";
@@ -270,6 +277,7 @@ inline constexpr std::array kAll = {
     kWakeUnknown,
     kAction,
     kViolation,
+    kFailure,
     kNetLink,
     kNetPartition,
     kNetHeal,
@@ -288,6 +296,10 @@ inline constexpr std::array kAll = {
     kStoreReplyDelayed,
     kStoreRefused,
     kStoreWriteHeld,
+    kSyntheticBoot,
+    kSyntheticReply,
+    kSyntheticRecv,
+    kSyntheticTick,
 };
 
 }  // namespace spotcheck::kinds

@@ -4,6 +4,7 @@
 #include "impl/location/events/lease_events.h"
 #include "impl/platform/event_kinds.h"
 #include "properties/common/read_event.h"
+#include "sim/events/harness_events.h"
 
 namespace spotcheck::properties {
 
@@ -31,7 +32,8 @@ std::optional<std::string> ActivityLog::on_event(const sim::TraceEvent& event) {
     ++_counts.requests_started;
   } else if (kind == kinds::kRequestEnd) {
     ++_counts.requests_ended;
-    ++_counts.request_outcomes[std::string(event.text("outcome").value_or("?"))];
+    const auto read = read_event<sim::events::RequestEnd>(event);
+    ++_counts.request_outcomes[read.ok() ? std::string(read.event.outcome) : std::string("?")];
   } else if (kind == kinds::kObjectWork) {
     ++_counts.object_work;
   } else if (kind == kinds::kLeaseRegistered) {

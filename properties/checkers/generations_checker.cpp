@@ -6,6 +6,7 @@
 #include "impl/records/limits.h"
 #include "properties/common/describe.h"
 #include "properties/common/read_event.h"
+#include "sim/events/harness_events.h"
 
 namespace spotcheck::properties {
 
@@ -45,12 +46,7 @@ std::optional<std::string> GenerationsChecker::on_event(const sim::TraceEvent& e
     return on_exhausted(event);
   }
   if (kind == kinds::kObjectWork) {
-    const std::optional<std::string_view> owner = event.text("owner");
-    const std::optional<std::int64_t> lease_gen = event.number("lease_gen");
-    if (owner.has_value() && lease_gen.has_value()) {
-      return bind(event, HostRunRef{*owner, *lease_gen}, "owner");
-    }
-    return std::nullopt;
+    return bind_owner<sim::events::ObjectWork>(event);
   }
   if (kind == kinds::kDescriptorPublished) {
     return bind_owner<events::DescriptorPublished>(event);

@@ -3,7 +3,8 @@
 #include <algorithm>
 
 #include "properties/common/describe.h"
-#include "properties/common/field_reader.h"
+#include "properties/common/read_event.h"
+#include "sim/events/harness_events.h"
 #include "impl/platform/event_kinds.h"
 #include "sim/world.h"
 
@@ -81,13 +82,13 @@ std::optional<std::string> LivenessChecker::on_event(const sim::TraceEvent& even
 }
 
 std::optional<std::string> LivenessChecker::on_start(const sim::TraceEvent& event) {
-  FieldReader fields(event);
-  const std::int64_t request = fields.number("request");
-  const TimeUs local_deadline_us = fields.number("deadline_us");
-  if (!fields.ok()) {
-    return fields.problem();
+  const auto read = read_event<sim::events::RequestStart>(event);
+  if (!read.ok()) {
+    return read.problem;
   }
-  const std::string_view owner = event.text("owner").value_or("");
+  const std::int64_t request = read.event.request;
+  const TimeUs local_deadline_us = read.event.deadline_us;
+  const std::string_view owner = read.event.owner;
   std::string key = request_key(event.node, owner, request);
   if (_open.contains(key) || _ended.contains(key)) {
     return where(event) + " request.start: request " + std::to_string(request) + " of host run " + std::string(owner) +
@@ -95,8 +96,10 @@ std::optional<std::string> LivenessChecker::on_start(const sim::TraceEvent& even
   }
   OpenRequest open{event.node, std::string(owner), request, event.index, event.time_us, local_deadline_us,
                    kNoDeadline};
-  std::optional<TimeUs> local_now = event.number("now_us");
-  if (!local_now.has_value() && _local_clock) {
+  std::optional<TimeUs> local_now;
+  if (read.event.has_now) {
+    local_now = read.event.now_us;
+  } else if (_local_clock) {
     local_now = _local_clock(event.node);
   }
   std::optional<TimeUs> left_us;
@@ -118,13 +121,14 @@ std::optional<std::string> LivenessChecker::on_start(const sim::TraceEvent& even
 }
 
 std::optional<std::string> LivenessChecker::on_end(const sim::TraceEvent& event) {
-  FieldReader fields(event);
-  const std::int64_t request = fields.number("request");
-  const std::string_view outcome = fields.text("outcome");
-  if (!fields.ok()) {
-    return fields.problem();
+  const auto read = read_event<sim::events::RequestEnd>(event);
+  if (!read.ok()) {
+    return read.problem;
   }
-  const std::string_view owner = event.text("owner").value_or("");
+  const sim::events::RequestEnd& end = read.event;
+  const std::int64_t request = end.request;
+  const std::string_view outcome = end.outcome;
+  const std::string_view owner = end.owner;
   const std::string key = request_key(event.node, owner, request);
   const auto found = _open.find(key);
   if (found == _open.end()) {
@@ -144,11 +148,11 @@ std::optional<std::string> LivenessChecker::on_end(const sim::TraceEvent& event)
     return where(event) + " request.end (" + std::string(outcome) + "): " + describe(open) +
            " ended after its deadline although faults stopped at " + event_ref(_faults_stopped_event);
   };
-  if (event.number("late").value_or(0) != 0) {
+  if (end.has_late && end.late != 0) {
     return subject() + " (the node saw its clock past the deadline)";
   }
-  if (const std::optional<std::int64_t> now_us = event.number("now_us"); now_us.has_value() && *now_us > open.local_deadline_us) {
-    return subject() + " (local time " + std::to_string(*now_us) + "us)";
+  if (end.has_now && end.now_us > open.local_deadline_us) {
+    return subject() + " (local time " + std::to_string(end.now_us) + "us)";
   }
   if (open.deadline_us != kNoDeadline && event.time_us > open.deadline_us) {
     return subject() + " (virtual deadline t=" + seconds(open.deadline_us) + ")";

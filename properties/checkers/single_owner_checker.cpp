@@ -1,7 +1,7 @@
 #include "properties/checkers/single_owner_checker.h"
 
 #include "properties/common/describe.h"
-#include "properties/common/field_reader.h"
+#include "properties/common/read_event.h"
 #include "impl/platform/event_kinds.h"
 
 namespace spotcheck::properties {
@@ -91,17 +91,18 @@ std::optional<std::string> SingleOwnerChecker::on_authority(const sim::TraceEven
 }
 
 std::optional<std::string> SingleOwnerChecker::on_work(const sim::TraceEvent& event) {
-  FieldReader fields(event);
-  const std::string_view id = fields.text("id");
-  const HostRunRef actor{fields.text("owner"), fields.number("lease_gen")};
-  const std::int64_t object_gen = fields.number("object_gen");
-  const std::int64_t owner_gen = fields.number("owner_gen");
-  if (!fields.ok()) {
-    return fields.problem();
+  const auto read = read_event<sim::events::ObjectWork>(event);
+  if (!read.ok()) {
+    return read.problem;
   }
-  const std::string_view kind = event.text("kind").value_or("actor");
+  const sim::events::ObjectWork& work = read.event;
+  const std::string_view id = work.id;
+  const HostRunRef actor{work.owner, work.lease_gen};
+  const std::int64_t object_gen = work.object_gen;
+  const std::int64_t owner_gen = work.owner_gen;
+  const std::string_view kind = work.has_kind ? work.kind : std::string_view("actor");
   const std::string object_text = describe_object(kind, id);
-  if (auto problem = check_lease_for_act(event, actor, object_text)) {
+  if (auto problem = check_lease_for_act(event, work, actor, object_text)) {
     return problem;
   }
   EpochFacts& epoch = _epochs.at(object_key(kind, id), object_gen, owner_gen);
@@ -117,6 +118,7 @@ std::optional<std::string> SingleOwnerChecker::on_work(const sim::TraceEvent& ev
 // A handler runs only while the host run may accept new work (spec §5): its lease not lost, the
 // store clock before the lease's ExpiresAt, and (when reported) its local clock before its deadline.
 std::optional<std::string> SingleOwnerChecker::check_lease_for_act(const sim::TraceEvent& event,
+                                                                   const sim::events::ObjectWork& work,
                                                                    const HostRunRef& actor,
                                                                    const std::string& object_text) {
   auto subject = [&] { return where(event) + " object.work: " + describe(actor) + " ran the handler of " + object_text; };  // built only for a violation
@@ -137,11 +139,9 @@ std::optional<std::string> SingleOwnerChecker::check_lease_for_act(const sim::Tr
            ", at or after its owner lease's latest ExpiresAt " + store_ms_text(lease->expires_ms, _leases.clock().epoch_ms) +
            " (" + event_ref(lease->expires_event) + "): the local admission deadline must close first (spec §5)";
   }
-  const std::optional<std::int64_t> now_us = event.number("now_us");
-  const std::optional<std::int64_t> deadline_us = event.number("deadline_us");
-  if (now_us.has_value() && deadline_us.has_value() && *now_us >= *deadline_us) {
-    return subject() + " at local time " + std::to_string(*now_us) + "us, not before its admission deadline " +
-           std::to_string(*deadline_us) + "us (spec §5)";
+  if (work.has_clock && work.now_us >= work.deadline_us) {
+    return subject() + " at local time " + std::to_string(work.now_us) + "us, not before its admission deadline " +
+           std::to_string(work.deadline_us) + "us (spec §5)";
   }
   return std::nullopt;
 }

@@ -23,6 +23,7 @@
 #include "properties/common/lease_book.h"
 #include "properties/property_checker.h"
 #include "properties/property_options.h"
+#include "sim/events/harness_events.h"
 
 namespace spotcheck::properties {
 
@@ -37,7 +38,8 @@ class SingleOwnerChecker final : public PropertyChecker {
  private:
   std::optional<std::string> on_authority(const sim::TraceEvent& event, const AuthorityEvent& change);
   std::optional<std::string> on_work(const sim::TraceEvent& event);
-  std::optional<std::string> check_lease_for_act(const sim::TraceEvent& event, const HostRunRef& actor,
+  std::optional<std::string> check_lease_for_act(const sim::TraceEvent& event, const sim::events::ObjectWork& work,
+                                                 const HostRunRef& actor,
                                                  const std::string& object_text);
   std::optional<std::string> check_epoch(const sim::TraceEvent& event, const EpochFacts& epoch,
                                          const std::string& object_text, std::int64_t object_gen,

@@ -10,6 +10,7 @@
 
 #include "impl/check/check.h"
 #include "impl/platform/event_fields.h"
+#include "impl/platform/event_kinds.h"
 #include "sim/events/harness_events.h"
 
 namespace spotcheck::scenarios::synthetic {
@@ -59,7 +60,7 @@ class NodeRun {
       : p_(p), config_(config), peers_(peers), nonce_(p.random.next_u64() >> 2) {}
 
   void boot() {
-    platform::emit_event(p_.events, "synthetic.boot", sim::events::SyntheticBoot{.nonce = static_cast<std::int64_t>(nonce_)});
+    platform::emit_event(p_.events, kinds::kSyntheticBoot, sim::events::SyntheticBoot{.nonce = static_cast<std::int64_t>(nonce_)});
     p_.tasks.spawn("receiver", [this] { receive_loop(); });
     p_.tasks.spawn("ticker", [this] { tick_loop(); });
   }
@@ -74,7 +75,7 @@ class NodeRun {
       send(peer, 'R', token);
       const bool answered = gate->wait_until(p_.clock.now_us() + config_.reply_timeout_us);
       pending_.erase(token);
-      platform::emit_event(p_.events, "synthetic.reply",
+      platform::emit_event(p_.events, kinds::kSyntheticReply,
                            sim::events::SyntheticReply{.token = static_cast<std::int64_t>(token),
                                                        .answered = answered ? 1 : 0});
       if (p_.random.chance(0.1)) {
@@ -108,7 +109,7 @@ class NodeRun {
       if (!message) {
         continue;
       }
-      platform::emit_event(p_.events, "synthetic.recv",
+      platform::emit_event(p_.events, kinds::kSyntheticRecv,
                            sim::events::SyntheticRecv{.from = static_cast<std::int64_t>(envelope->from),
                                                       .nonce = static_cast<std::int64_t>(message->nonce),
                                                       .seq = static_cast<std::int64_t>(message->seq),
@@ -134,7 +135,7 @@ class NodeRun {
     for (std::uint64_t tick = 0; tick < kMaxTicksPerRun; ++tick) {
       const auto jitter = static_cast<platform::TimeUs>(p_.random.between(0, config_.tick_period_us / 4));
       p_.clock.sleep_for(config_.tick_period_us + jitter);
-      platform::emit_event(p_.events, "synthetic.tick", sim::events::SyntheticTick{.tick = static_cast<std::int64_t>(tick)});
+      platform::emit_event(p_.events, kinds::kSyntheticTick, sim::events::SyntheticTick{.tick = static_cast<std::int64_t>(tick)});
     }
   }
 

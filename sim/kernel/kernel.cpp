@@ -538,7 +538,7 @@ void Kernel::fail(std::string why) {
   platform::FieldWriter<events::Failure::kFieldsMax> details;
   fields(details, failure);
   const TraceEvent event =
-      trace_.append(now_us_, node_of_current(), current_task_id(), "failure", details.fields(), true);
+      trace_.append(now_us_, node_of_current(), current_task_id(), kinds::kFailure, details.fields(), true);
   stop(RunStatus::failure, std::move(why), event.index);
 }
 

@@ -9,6 +9,7 @@
 #include "properties/checkers/liveness_checker.h"
 #include "properties/property_suite.h"
 #include "properties/registry.h"
+#include "sim/events/harness_events.h"
 #include "sim/world.h"
 #include "tests/properties/fixture.h"
 
@@ -74,8 +75,7 @@ TEST(SuiteInWorld, StopsTheRunAtTheViolatingEvent) {
     platform::emit_event(p.events, kinds::kLeaseRegistered,
                          location::events::LeaseAdopted{"owner-a", 1, kEpochMs + 2'000, kEpochMs, 0, 1, 0});
     p.clock.sleep_for(seconds(3));  // past the lease's ExpiresAt (store ms kEpochMs + 2000)
-    p.events.emit(kinds::kObjectWork, {Field::str("id", "player:1"), Field::str("owner", "owner-a"), Field::num("lease_gen", 1),
-                                       Field::num("object_gen", 1), Field::num("owner_gen", 1)});
+    platform::emit_event(p.events, kinds::kObjectWork, sim::events::ObjectWork{"player:1", "owner-a", 1, 1, 1});
     p.clock.sleep_for(seconds(1));
   });
   suite.attach(world);
