@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "sim/trace/observer.h"
 
@@ -36,6 +38,20 @@ class PropertyChecker : public sim::TraceObserver {
     static_cast<void>(end);
     return std::nullopt;
   }
+
+  // The events cited since the last call, for the violation's subjects (PropertySuite).
+  std::vector<std::uint64_t> take_cited() { return std::exchange(_cited, {}); }
+  void forget_cited() { _cited.clear(); }
+
+ protected:
+  // "#<index>" for a violation message; the event is remembered as one the violation cites.
+  std::string cite(std::uint64_t index) const {
+    _cited.push_back(index);
+    return "#" + std::to_string(index);
+  }
+
+ private:
+  mutable std::vector<std::uint64_t> _cited;
 };
 
 }  // namespace spotcheck::properties

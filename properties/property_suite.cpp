@@ -6,6 +6,23 @@
 
 namespace spotcheck::properties {
 
+namespace {
+
+// The object (`id`) and the host runs (`owner`, `by_owner`, `prev_owner`, `source_owner`) an
+// event names, by the field conventions every typed event follows (docs/events.md).
+void add_named_by(ViolationSubjects& subjects, const sim::TraceEvent& event) {
+  if (const auto id = event.text("id")) {
+    subjects.add_object(*id);
+  }
+  for (const std::string_view key : {"owner", "by_owner", "prev_owner", "source_owner"}) {
+    if (const auto owner = event.text(key)) {
+      subjects.add_host_run(*owner);
+    }
+  }
+}
+
+}  // namespace
+
 PropertySuite::PropertySuite(PropertyOptions options) : _options(options) {}
 
 PropertySuite::~PropertySuite() {
@@ -61,9 +78,12 @@ std::optional<std::string> PropertySuite::on_event(const sim::TraceEvent& event)
   }
   ++_events_seen;
   for (const auto& checker : _checkers) {
+    checker->forget_cited();
     std::optional<std::string> problem = checker->on_event(event);
     if (problem.has_value()) {
       _violation = PropertyViolation{std::string(checker->name()), std::move(*problem), event.index, event.time_us};
+      add_named_by(_violation->subjects, event);
+      add_cited(*checker, _violation->subjects);
       return _violation->property + ": " + _violation->message;
     }
   }
@@ -77,13 +97,25 @@ std::optional<PropertyViolation> PropertySuite::finish(const RunEnd& end) {
   }
   _finished = true;
   for (const auto& checker : _checkers) {
+    checker->forget_cited();
     std::optional<std::string> problem = checker->finish(end);
     if (problem.has_value()) {
       _violation = PropertyViolation{std::string(checker->name()), std::move(*problem), end.next_index, end.time_us};
+      add_cited(*checker, _violation->subjects);
       break;
     }
   }
   return _violation;
+}
+
+// The events the checker cited, and (when the trace keeps events) what those events name.
+void PropertySuite::add_cited(PropertyChecker& checker, ViolationSubjects& subjects) const {
+  for (const std::uint64_t index : checker.take_cited()) {
+    subjects.add_event(index);
+    if (_world != nullptr && _world->trace().keeps_events() && index < _world->trace().size()) {
+      add_named_by(subjects, _world->trace().event(index));
+    }
+  }
 }
 
 std::vector<std::string_view> PropertySuite::names() const {

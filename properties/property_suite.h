@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "properties/property_checker.h"
+#include "properties/violation_subjects.h"
 #include "properties/property_options.h"
 
 namespace spotcheck::sim {
@@ -31,6 +32,7 @@ struct PropertyViolation {
   std::string message;
   std::uint64_t event_index = 0;  // the event that broke it (RunEnd::next_index for end-of-run checks)
   TimeUs time_us = 0;
+  ViolationSubjects subjects{};  // the violating event's object and host runs, and the events cited
 };
 
 class PropertySuite final : public sim::TraceObserver {
@@ -64,6 +66,7 @@ class PropertySuite final : public sim::TraceObserver {
   const PropertyOptions& options() const { return _options; }
 
  private:
+  void add_cited(PropertyChecker& checker, ViolationSubjects& subjects) const;
   PropertyOptions _options;
   std::vector<std::unique_ptr<PropertyChecker>> _checkers;
   sim::World* _world = nullptr;

@@ -85,7 +85,7 @@ std::optional<std::string> AtMostOnceChecker::on_run(const sim::TraceEvent& even
   }
   return where(event) + " " + std::string(event.kind) + ": " + describe_operation(op, source, owner, lease_gen) +
          " ran again on node " + std::string(node) + ", Spot '" + std::string(id) + "' ObjectGeneration " +
-         std::to_string(gen) + "; it already ran at " + event_ref(earlier.event) + " on node " + earlier.node_rid +
+         std::to_string(gen) + "; it already ran at " + cite(earlier.event) + " on node " + earlier.node_rid +
          ", Spot '" + earlier.spot_id + "' ObjectGeneration " + std::to_string(earlier.object_gen) +
          (earlier.first ? " (as the first message)" : "") +
          ": an accepted OperationId runs at most once (a request that may have been admitted was resubmitted)";
@@ -105,7 +105,7 @@ std::optional<std::string> AtMostOnceChecker::on_reply(const sim::TraceEvent& ev
     return std::nullopt;
   }
   return where(event) + " instance.reply_delivered: the reply of " + describe_operation(op, source, owner, lease_gen) +
-         " was already delivered at " + event_ref(it->second) + ": a reply is delivered at most once";
+         " was already delivered at " + cite(it->second) + ": a reply is delivered at most once";
 }
 
 }  // namespace spotcheck::properties

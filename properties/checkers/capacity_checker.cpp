@@ -89,6 +89,7 @@ std::optional<std::string> CapacityChecker::missing_changes(const Pending& pendi
     missing += (missing.empty() ? "" : ", ") + change.text + " " + (change.delta > 0 ? "+" : "") +
                std::to_string(change.delta);
   }
+  cite(pending.write_event);  // write_text names it
   return pending.write_text + " applied, but no capacity.changed reported " + missing +
          " (every counter change of an applied write is reported right after it)";
 }
@@ -127,7 +128,7 @@ std::optional<std::string> CapacityChecker::check_placement(const sim::TraceEven
   return where(event) + " " + describe_write(change, event.index) + ": " + change.describe_object() +
          " (ObjectGeneration " + std::to_string(change.object_gen) + ", AuthorityOwnerGeneration " +
          std::to_string(owner_gen) + ") is placed on " + std::string(mesh) + "/" + std::string(rid) + " here but on " +
-         epoch.mesh + "/" + epoch.rid + " at " + event_ref(epoch.placement_event) +
+         epoch.mesh + "/" + epoch.rid + " at " + cite(epoch.placement_event) +
          ": its capacity would be released where it was not secured";
 }
 
@@ -208,6 +209,7 @@ std::optional<std::string> CapacityChecker::on_capacity_changed(const sim::Trace
     return change.key == *key && change.delta == delta;
   });
   if (match == owed.end()) {
+    cite(pending->second.write_event);  // write_text names it
     return subject() + ": " + pending->second.write_text + " implies no such change";
   }
   owed.erase(match);

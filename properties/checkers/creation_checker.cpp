@@ -79,9 +79,9 @@ std::optional<std::string> CreationChecker::overlap(const std::string& object, s
     return std::nullopt;
   }
   return "two Creating records at once: ObjectGeneration " + std::to_string(gen) + " was reserved (" +
-         event_ref(later.reserve_event) + ", " + bounds_text(later.reserved) + ") while ObjectGeneration " +
-         std::to_string(earlier_gen) + " was still Creating (reserved " + event_ref(earlier.reserve_event) + ", " +
-         bounds_text(earlier.reserved) + "; ended " + event_ref(earlier.end_event) + ", " +
+         cite(later.reserve_event) + ", " + bounds_text(later.reserved) + ") while ObjectGeneration " +
+         std::to_string(earlier_gen) + " was still Creating (reserved " + cite(earlier.reserve_event) + ", " +
+         bounds_text(earlier.reserved) + "; ended " + cite(earlier.end_event) + ", " +
          bounds_text(*earlier.ended) + ")";
 }
 
@@ -161,13 +161,13 @@ std::optional<std::string> CreationChecker::on_factory_run(const sim::TraceEvent
     const bool crashed = earlier.node == event.node && death != _last_death.end() && death->second > earlier.event;
     const bool committed = reserved != nullptr && reserved->committed;
     if (!crashed || earlier.owner.same(owner) || committed) {
-      return subject + " again: it already ran at " + event_ref(earlier.event) + " on " + describe(earlier.owner) +
+      return subject + " again: it already ran at " + cite(earlier.event) + " on " + describe(earlier.owner) +
              (committed ? " and the generation was committed"
                         : (crashed ? " on the same host run" : " and that process did not die since")) +
              " (only a crash retry may run it again)";
     }
   } else if (reserved != nullptr && !reserved->owner.same(owner)) {
-    return subject + ", but the Creating row (" + event_ref(reserved->reserve_event) + ") names " +
+    return subject + ", but the Creating row (" + cite(reserved->reserve_event) + ") names " +
            describe(reserved->owner) + " as the target";
   }
   _factory_runs[incarnation] = FactoryRun{event.index, event.node, HostRun(owner)};
@@ -184,12 +184,12 @@ std::optional<std::string> CreationChecker::on_result(const sim::TraceEvent& eve
   auto [it, inserted] = _results.try_emplace(std::string(op), Delivery{event.index, std::string(outcome)});
   if (!inserted) {
     return where(event) + " operation " + std::string(op) + ": a second final result '" + std::string(outcome) +
-           "' was recorded (the first, '" + it->second.outcome + "', at " + event_ref(it->second.event) + ")";
+           "' was recorded (the first, '" + it->second.outcome + "', at " + cite(it->second.event) + ")";
   }
   const auto reply = _replies.find(op);
   if (reply != _replies.end() && reply->second.outcome != outcome) {
     return where(event) + " operation " + std::string(op) + ": the stored final result is '" + std::string(outcome) +
-           "' but the caller was told '" + reply->second.outcome + "' at " + event_ref(reply->second.event);
+           "' but the caller was told '" + reply->second.outcome + "' at " + cite(reply->second.event);
   }
   return std::nullopt;
 }
@@ -207,7 +207,7 @@ std::optional<std::string> CreationChecker::on_delivered(const sim::TraceEvent& 
   auto [it, inserted] = deliveries.try_emplace(std::string(op), Delivery{event.index, std::string(outcome)});
   if (!inserted) {
     return where(event) + " operation " + std::string(op) + ": a " + what + " '" + std::string(outcome) +
-           "' was delivered twice (first '" + it->second.outcome + "' at " + event_ref(it->second.event) + ")";
+           "' was delivered twice (first '" + it->second.outcome + "' at " + cite(it->second.event) + ")";
   }
   if (!creation) {
     return std::nullopt;
@@ -216,7 +216,7 @@ std::optional<std::string> CreationChecker::on_delivered(const sim::TraceEvent& 
   const auto stored = _results.find(op);
   if (stored_kind && stored != _results.end() && stored->second.outcome != outcome) {
     return where(event) + " operation " + std::string(op) + ": the caller was told '" + std::string(outcome) +
-           "' but the stored final result (" + event_ref(stored->second.event) + ") is '" + stored->second.outcome +
+           "' but the stored final result (" + cite(stored->second.event) + ") is '" + stored->second.outcome +
            "'";
   }
   return std::nullopt;

@@ -46,12 +46,12 @@ std::optional<std::string> FencingChecker::check_lease(const std::function<std::
   if (apply_ms >= lease->expires_ms) {
     return subject() + ": applied at " + store_ms_text(apply_ms, epoch_ms) + " on behalf of " + describe(writer) +
            ", whose owner lease expired at " + store_ms_text(lease->expires_ms, epoch_ms) + " (latest ExpiresAt, " +
-           event_ref(lease->expires_event) + "): no store write succeeds for an expired lease (spec §5)";
+           cite(lease->expires_event) + "): no store write succeeds for an expired lease (spec §5)";
   }
   if (lease->lost && apply_ms > lease->lost_store_ms) {
     return subject() + ": applied at " + store_ms_text(apply_ms, epoch_ms) + " on behalf of " + describe(writer) +
            ", whose owner lease was lost at " + store_ms_text(lease->lost_store_ms, epoch_ms) + " (" +
-           event_ref(lease->lost_event) + ")";
+           cite(lease->lost_event) + ")";
   }
   return std::nullopt;
 }
@@ -92,7 +92,7 @@ std::optional<std::string> FencingChecker::check_superseded(const sim::TraceEven
   if (consumes_reservation && !change.resolved) {
     if (epoch.reservation_consumed) {
       return where(event) + " " + describe_write(change, event.index) + ": the reservation of " + epoch_text +
-             " was already consumed by " + event_ref(epoch.reservation_event) +
+             " was already consumed by " + cite(epoch.reservation_event) +
              " (one Commit or one Abort per reservation); this write applied on a superseded row";
     }
     epoch.reservation_consumed = true;
@@ -104,7 +104,7 @@ std::optional<std::string> FencingChecker::check_superseded(const sim::TraceEven
     // by us" from "removed by another path" for a Delete, so it is not counted here.)
     if (epoch.ended && !change.resolved && epoch.end_exact) {
       return where(event) + " " + describe_write(change, event.index) + ": " + epoch_text +
-             " was already ended by " + event_ref(epoch.end_event) + "; a second write applied on the superseded row";
+             " was already ended by " + cite(epoch.end_event) + "; a second write applied on the superseded row";
     }
     epoch.note_end(bounds, event.index);
     if (!change.resolved) {
@@ -115,9 +115,9 @@ std::optional<std::string> FencingChecker::check_superseded(const sim::TraceEven
   }
   if (epoch.used_after_end()) {
     return where(event) + ": a write on " + epoch_text + " applied at " +
-           store_ms_text(epoch.last_use_lower_ms, epoch_ms) + " (" + event_ref(epoch.last_use_event) +
+           store_ms_text(epoch.last_use_lower_ms, epoch_ms) + " (" + cite(epoch.last_use_event) +
            ") after the row was superseded at " + store_ms_text(epoch.end_upper_ms, epoch_ms) + " (" +
-           event_ref(epoch.end_event) + ")";
+           cite(epoch.end_event) + ")";
   }
   return std::nullopt;
 }
@@ -142,7 +142,7 @@ std::optional<std::string> FencingChecker::on_lease_renewed(const sim::TraceEven
     const std::int64_t epoch_ms = _leases.clock().epoch_ms;
     return where(event) + " lease.renewed: the renew of " + describe(run) + " applied at " +
            store_ms_text(store_now_ms, epoch_ms) + ", at or after the lease's ExpiresAt " +
-           store_ms_text(lease->expires_ms, epoch_ms) + " (" + event_ref(lease->expires_event) +
+           store_ms_text(lease->expires_ms, epoch_ms) + " (" + cite(lease->expires_event) +
            "): an expired lease was revived (spec §5)";
   }
   return std::nullopt;

@@ -91,7 +91,7 @@ std::optional<std::string> GenerationsChecker::bind(const sim::TraceEvent& event
   } else if (by_owner->second.lease_gen != run.lease_gen) {
     return where(event) + " " + std::string(event.kind) + ": OwnerId " + std::string(run.owner) +
            " carries LeaseGeneration " + std::to_string(run.lease_gen) + " but carried " +
-           std::to_string(by_owner->second.lease_gen) + " at " + event_ref(by_owner->second.event) +
+           std::to_string(by_owner->second.lease_gen) + " at " + cite(by_owner->second.event) +
            " (a host run's LeaseGeneration never changes, spec §3.1)";
   }
   auto by_gen = _owner_of_lease_gen.find(run.lease_gen);
@@ -100,7 +100,7 @@ std::optional<std::string> GenerationsChecker::bind(const sim::TraceEvent& event
   } else if (by_gen->second.owner != run.owner) {
     return where(event) + " " + std::string(event.kind) + ": LeaseGeneration " + std::to_string(run.lease_gen) +
            " reused: host run " + std::string(run.owner) + " and host run " + by_gen->second.owner + " (" +
-           event_ref(by_gen->second.event) + ") both hold it (spec §3.1)";
+           cite(by_gen->second.event) + ") both hold it (spec §3.1)";
   }
   return std::nullopt;
 }
@@ -256,7 +256,7 @@ std::optional<std::string> GenerationsChecker::check_object_gen(const sim::Trace
   } else if (found->second.object != object) {
     return where(event) + " " + describe_write(change, event.index) + ": ObjectGeneration " +
            std::to_string(change.object_gen) + " of " + change.describe_object() + " was already issued to " +
-           found->second.described + " (" + event_ref(found->second.event) +
+           found->second.described + " (" + cite(found->second.event) +
            "): one store-wide sequence never issues a value twice (spec §3.2)";
   }
   if (change.op != AuthorityOp::kReserve) {
@@ -265,7 +265,7 @@ std::optional<std::string> GenerationsChecker::check_object_gen(const sim::Trace
   if (found->second.reserved) {
     return where(event) + " " + describe_write(change, event.index) + ": ObjectGeneration " +
            std::to_string(change.object_gen) + " issued by a second Reserve of " + change.describe_object() +
-           " (first " + event_ref(found->second.reserve_event) + "): never reused (spec §3.2)";
+           " (first " + cite(found->second.reserve_event) + "): never reused (spec §3.2)";
   }
   found->second.reserved = true;
   found->second.reserve_event = event.index;
@@ -284,7 +284,7 @@ std::optional<std::string> GenerationsChecker::check_sequence_order(const sim::T
                               change.describe_object() + " applied at " + store_ms_text(apply_ms, _clock.epoch_ms); };  // built only for a violation
   if (_object_counter_exhausted.has_value() && apply_ms > _object_counter_exhausted->apply_ms) {
     return subject() + ", after the ObjectGeneration counter was found exhausted (" +
-           event_ref(_object_counter_exhausted->event) + "): exhaustion changes nothing (spec §3.2)";
+           cite(_object_counter_exhausted->event) + "): exhaustion changes nothing (spec §3.2)";
   }
   const auto [inserted, fresh] = _reserve_order.emplace(change.object_gen, ReserveApply{apply_ms, event.index});
   if (!fresh) {
@@ -295,7 +295,7 @@ std::optional<std::string> GenerationsChecker::check_sequence_order(const sim::T
     if (previous->second.apply_ms > apply_ms) {
       return subject() + " issued ObjectGeneration " + std::to_string(change.object_gen) + ", but the lower " +
              std::to_string(previous->first) + " was issued later, at " +
-             store_ms_text(previous->second.apply_ms, _clock.epoch_ms) + " (" + event_ref(previous->second.event) +
+             store_ms_text(previous->second.apply_ms, _clock.epoch_ms) + " (" + cite(previous->second.event) +
              "): the store-wide sequence only grows (spec §3.2)";
     }
   }
@@ -303,7 +303,7 @@ std::optional<std::string> GenerationsChecker::check_sequence_order(const sim::T
   if (next != _reserve_order.end() && next->second.apply_ms < apply_ms) {
     return subject() + " issued ObjectGeneration " + std::to_string(change.object_gen) + " after the higher " +
            std::to_string(next->first) + " had been issued, at " + store_ms_text(next->second.apply_ms, _clock.epoch_ms) +
-           " (" + event_ref(next->second.event) + "): the store-wide sequence only grows (spec §3.2)";
+           " (" + cite(next->second.event) + "): the store-wide sequence only grows (spec §3.2)";
   }
   return std::nullopt;
 }
@@ -318,7 +318,7 @@ std::optional<std::string> GenerationsChecker::claim_epoch_owner(const sim::Trac
   return where(event) + " " + describe_write(change, event.index) + ": AuthorityOwnerGeneration " +
          std::to_string(owner_gen) + " of " + change.describe_object() + " (ObjectGeneration " +
          std::to_string(change.object_gen) + ") names " + describe(owner) + ", but " +
-         event_ref(epoch.owner_event) + " named " + describe(epoch.owner) +
+         cite(epoch.owner_event) + " named " + describe(epoch.owner) +
          ": each owner change issues a new AuthorityOwnerGeneration (spec §3.2)";
 }
 

@@ -48,7 +48,7 @@ bool LivenessChecker::judged(const OpenRequest& request) const {
 
 std::string LivenessChecker::describe(const OpenRequest& request) const {
   return "request " + std::to_string(request.request) + " of host run " + request.owner + " on node " +
-         std::to_string(request.node) + " (started " + event_ref(request.start_event) + " at t=" +
+         std::to_string(request.node) + " (started " + cite(request.start_event) + " at t=" +
          seconds(request.start_us) + ", local deadline " + std::to_string(request.local_deadline_us) + "us)";
 }
 
@@ -146,7 +146,7 @@ std::optional<std::string> LivenessChecker::on_end(const sim::TraceEvent& event)
   }
   auto subject = [&] {
     return where(event) + " request.end (" + std::string(outcome) + "): " + describe(open) +
-           " ended after its deadline although faults stopped at " + event_ref(_faults_stopped_event);
+           " ended after its deadline although faults stopped at " + cite(_faults_stopped_event);
   };
   if (end.has_late && end.late != 0) {
     return subject() + " (the node saw its clock past the deadline)";
@@ -181,7 +181,7 @@ std::optional<std::string> LivenessChecker::overdue_before(TimeUs now_us, const 
       continue;
     }
     return when() + ": " + describe(found->second) + " has not ended by its deadline (virtual t=" + seconds(due.first) +
-           ") although faults stopped at " + event_ref(_faults_stopped_event);
+           ") although faults stopped at " + cite(_faults_stopped_event);
   }
   return std::nullopt;
 }

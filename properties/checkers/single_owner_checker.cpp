@@ -55,7 +55,7 @@ std::optional<std::string> SingleOwnerChecker::on_authority(const sim::TraceEven
   if (!epoch.claim_owner(change.owner, event.index)) {
     return where(event) + " " + describe_write(change, event.index) + ": two host runs hold authority for " +
            epoch_text(object_text, change.object_gen, change.owner_gen) + ": " + describe(epoch.owner) + " (" +
-           event_ref(epoch.owner_event) + ") and " + describe(change.owner);
+           cite(epoch.owner_event) + ") and " + describe(change.owner);
   }
   switch (change.op) {
     case AuthorityOp::kReserve:
@@ -77,7 +77,7 @@ std::optional<std::string> SingleOwnerChecker::on_authority(const sim::TraceEven
       if (!previous.claim_owner(change.prev_owner, event.index)) {
         return where(event) + " " + describe_write(change, event.index) + ": two host runs hold authority for " +
                epoch_text(object_text, change.object_gen, change.prev_owner_gen) + ": " + describe(previous.owner) +
-               " (" + event_ref(previous.owner_event) + ") and " + describe(change.prev_owner);
+               " (" + cite(previous.owner_event) + ") and " + describe(change.prev_owner);
       }
       previous.note_end(bounds, event.index);
       if (auto problem = check_epoch(event, previous, object_text, change.object_gen, change.prev_owner_gen)) {
@@ -109,7 +109,7 @@ std::optional<std::string> SingleOwnerChecker::on_work(const sim::TraceEvent& ev
   if (!epoch.claim_owner(actor, event.index)) {
     return where(event) + " object.work: " + describe(actor) + " ran the handler of " +
            epoch_text(object_text, object_gen, owner_gen) + ", which " + describe(epoch.owner) + " owns (" +
-           event_ref(epoch.owner_event) + "): two host runs accept work for one object";
+           cite(epoch.owner_event) + "): two host runs accept work for one object";
   }
   epoch.note_use(ApplyBounds::exact(_leases.clock().at(event.time_us)), event.index);
   return check_epoch(event, epoch, object_text, object_gen, owner_gen);
@@ -130,14 +130,14 @@ std::optional<std::string> SingleOwnerChecker::check_lease_for_act(const sim::Tr
     return subject() + " but its owner lease record carries LeaseGeneration " + std::to_string(lease->run.lease_gen);
   }
   if (lease->lost) {
-    return subject() + " after its owner lease was lost (" + event_ref(lease->lost_event) +
+    return subject() + " after its owner lease was lost (" + cite(lease->lost_event) +
            "): admission stays closed for the rest of the host run (spec §5)";
   }
   const std::int64_t now_ms = _leases.clock().at(event.time_us);
   if (now_ms >= lease->expires_ms) {
     return subject() + " at " + store_ms_text(now_ms, _leases.clock().epoch_ms) +
            ", at or after its owner lease's latest ExpiresAt " + store_ms_text(lease->expires_ms, _leases.clock().epoch_ms) +
-           " (" + event_ref(lease->expires_event) + "): the local admission deadline must close first (spec §5)";
+           " (" + cite(lease->expires_event) + "): the local admission deadline must close first (spec §5)";
   }
   if (work.has_clock && work.now_us >= work.deadline_us) {
     return subject() + " at local time " + std::to_string(work.now_us) + "us, not before its admission deadline " +
@@ -153,15 +153,15 @@ std::optional<std::string> SingleOwnerChecker::check_epoch(const sim::TraceEvent
   if (epoch.used_after_end()) {
     return where(event) + ": " + describe(epoch.owner) + " acted as owner of " +
            epoch_text(object_text, object_gen, owner_gen) + " at " + store_ms_text(epoch.last_use_lower_ms, epoch_ms) +
-           " (" + event_ref(epoch.last_use_event) + "), after its authority ended at " +
-           store_ms_text(epoch.end_upper_ms, epoch_ms) + " (" + event_ref(epoch.end_event) +
+           " (" + cite(epoch.last_use_event) + "), after its authority ended at " +
+           store_ms_text(epoch.end_upper_ms, epoch_ms) + " (" + cite(epoch.end_event) +
            "): two host runs accepted work for one object";
   }
   if (epoch.used_before_start()) {
     return where(event) + ": " + describe(epoch.owner) + " acted as owner of " +
            epoch_text(object_text, object_gen, owner_gen) + " at " + store_ms_text(epoch.first_use_upper_ms, epoch_ms) +
-           " (" + event_ref(epoch.first_use_event) + "), before its authority became Active at " +
-           store_ms_text(epoch.start_lower_ms, epoch_ms) + " (" + event_ref(epoch.start_event) + ")";
+           " (" + cite(epoch.first_use_event) + "), before its authority became Active at " +
+           store_ms_text(epoch.start_lower_ms, epoch_ms) + " (" + cite(epoch.start_event) + ")";
   }
   return std::nullopt;
 }

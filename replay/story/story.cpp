@@ -13,7 +13,6 @@ namespace spotcheck::replay {
 namespace {
 
 constexpr std::size_t kLineCharsMax = 220;
-constexpr std::size_t kOwnerIdChars = 36;  // a UUID's text
 
 bool contains(const std::vector<std::string>& values, const std::string& value) {
   return std::find(values.begin(), values.end(), value) != values.end();
@@ -25,43 +24,32 @@ void add_unique(std::vector<std::string>& values, std::string value) {
   }
 }
 
-// What the violation message names: objects ('player:3'), host runs ("host run <owner>/<gen>")
-// and earlier events ("#123").
+// What the violation is about: its structured subjects (properties/violation_subjects.h), and
+// what the violating and the cited events name themselves (when the suite ran on a trace that
+// did not keep events, it could not read the cited ones).
 struct Subjects {
   std::vector<std::string> objects;
   std::vector<std::string> owners;
   std::set<std::uint64_t> events;
 };
 
-Subjects subjects_of(const std::string& message) {
+Subjects subjects_of(const scenarios::Violation& violation) {
   Subjects s;
-  for (std::size_t at = message.find('\''); at != std::string::npos;) {
-    const std::size_t end = message.find('\'', at + 1);
-    if (end == std::string::npos) {
-      break;
-    }
-    add_unique(s.objects, message.substr(at + 1, end - at - 1));
-    at = message.find('\'', end + 1);
-  }
-  constexpr std::string_view kHostRun = "host run ";
-  for (std::size_t at = message.find(kHostRun); at != std::string::npos; at = message.find(kHostRun, at + 1)) {
-    const std::string owner = message.substr(at + kHostRun.size(), kOwnerIdChars);
-    if (owner.size() == kOwnerIdChars && owner.find_first_not_of("0123456789abcdef-") == std::string::npos) {
-      add_unique(s.owners, owner);
-    }
-  }
-  for (std::size_t at = message.find('#'); at != std::string::npos; at = message.find('#', at + 1)) {
-    std::uint64_t index = 0;
-    std::size_t digits = 0;
-    for (std::size_t i = at + 1; i < message.size() && message[i] >= '0' && message[i] <= '9' && digits < 19;
-         ++i, ++digits) {
-      index = index * 10 + static_cast<std::uint64_t>(message[i] - '0');
-    }
-    if (digits > 0) {
-      s.events.insert(index);
-    }
-  }
+  s.objects = violation.subjects.objects;
+  s.owners = violation.subjects.host_runs;
+  s.events.insert(violation.subjects.events.begin(), violation.subjects.events.end());
   return s;
+}
+
+void add_named_by(Subjects& s, const TraceLine& line) {
+  if (const auto id = text_field(line, "id")) {
+    add_unique(s.objects, *id);
+  }
+  for (const char* key : {"owner", "by_owner", "prev_owner", "source_owner"}) {
+    if (const auto owner = text_field(line, key)) {
+      add_unique(s.owners, *owner);
+    }
+  }
 }
 
 // Names of the simulated processes: by process id (order of process.add) and by routing id.
@@ -128,10 +116,8 @@ bool about_subjects(const TraceLine& line, const Subjects& s) {
 Story tell_story(const std::vector<std::string>& event_lines, const scenarios::Violation& violation,
                  std::size_t events_max) {
   SPOTCHECK_ASSERT_ABORT(events_max >= 1);
-  const Subjects subjects = subjects_of(violation.message);
+  Subjects subjects = subjects_of(violation);
   Story story;
-  story.objects = subjects.objects;
-  story.owners = subjects.owners;
 
   // Events up to the violating one (an end-of-run violation: the whole trace).
   std::vector<TraceLine> lines;
@@ -148,8 +134,13 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
         names.by_routing_id[*rid] = line->node;
       }
     }
+    if (line->index == violation.event_index || subjects.events.count(line->index) > 0) {
+      add_named_by(subjects, *line);
+    }
     lines.push_back(std::move(*line));
   }
+  story.objects = subjects.objects;
+  story.owners = subjects.owners;
 
   // Pass 1: the events about the subjects, and the nodes they happened on.
   std::vector<StoryEvent> relevant;

@@ -70,7 +70,7 @@ SeedOutcome JudgedWorld::run_and_judge(platform::TimeUs end_us, std::uint64_t ma
     _suite.finish(properties::RunEnd{_world.now_us(), _world.trace().size()});  // e.g. liveness
   }
   if (const auto& found = _suite.violation()) {
-    violation = Violation{found->property, found->message, found->time_us, found->event_index};
+    violation = Violation{found->property, found->message, found->time_us, found->event_index, found->subjects};
   } else if (run.ok()) {
     // The store itself: every capacity counter equals the sum of the allocations of the authority
     // rows on its node (§3.3) — also for writes whose events were never seen (killed nodes, lost

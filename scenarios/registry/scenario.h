@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "properties/violation_subjects.h"
+
 namespace spotcheck::sim {
 class DecisionLog;  // sim/choice/decision_log.h
 }
@@ -30,6 +32,9 @@ struct Violation {
   std::string message;
   std::int64_t time_us = 0;
   std::uint64_t event_index = 0;
+  // The objects, host runs and cited events (properties/violation_subjects.h); empty for a
+  // violation no property checker found (the synthetic FIFO check, the end-of-run store audit).
+  properties::ViolationSubjects subjects{};
 };
 
 struct SeedOutcome {

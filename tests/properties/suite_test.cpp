@@ -88,6 +88,13 @@ TEST(SuiteInWorld, StopsTheRunAtTheViolatingEvent) {
   EXPECT_EQ(suite.violation()->time_us, seconds(3));
   EXPECT_EQ(outcome.problem.rfind("single-owner: ", 0), 0u) << outcome.problem;
   EXPECT_NE(outcome.problem.find("latest ExpiresAt"), std::string::npos) << outcome.problem;
+  // The subjects as data: the work's object and host run, and the lease.registered it cites.
+  const ViolationSubjects& subjects = suite.violation()->subjects;
+  EXPECT_EQ(subjects.objects, (std::vector<std::string>{"player:1"}));
+  EXPECT_EQ(subjects.host_runs, (std::vector<std::string>{"owner-a"}));
+  ASSERT_EQ(subjects.events.size(), 1u);
+  EXPECT_EQ(world.trace().event(subjects.events[0]).kind, kinds::kLeaseRegistered);
+  EXPECT_NE(outcome.problem.find("#" + std::to_string(subjects.events[0])), std::string::npos) << outcome.problem;
   suite.detach();
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -37,11 +38,17 @@ std::vector<std::string> small_trace() {
   };
 }
 
+// As the property suite fills it: the violating event's object and host run, then the cited #13's.
 scenarios::Violation violation_at(std::uint64_t index) {
-  return scenarios::Violation{"single-owner",
-                              "#" + std::to_string(index) + " t=0.00008s node-0 object.work: host run " + kOwnerA +
-                                  "/1 ran the handler of actor 'player:1', which host run " + kOwnerB + "/2 owns (#13)",
-                              80, index};
+  scenarios::Violation v{"single-owner",
+                         "#" + std::to_string(index) + " t=0.00008s node-0 object.work: host run " + kOwnerA +
+                             "/1 ran the handler of actor 'player:1', which host run " + kOwnerB + "/2 owns (#13)",
+                         80, index};
+  v.subjects.add_object("player:1");
+  v.subjects.add_host_run(kOwnerA);
+  v.subjects.add_host_run(kOwnerB);
+  v.subjects.add_event(13);
+  return v;
 }
 
 std::vector<std::uint64_t> indexes(const Story& story) {
@@ -79,6 +86,22 @@ TEST(Story, IsBoundedAndKeepsTheCitedEvents) {
   EXPECT_NE(text.str().find("(6 earlier event(s) of 9 left out)"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("  * #15  0.000080s  node-0  object.work id=\"player:1\""), std::string::npos)
       << text.str();
+}
+
+TEST(Story, ReadsTheStructuredSubjectsAndTheEventsTheyCiteNotTheMessage) {
+  // The message names nothing; the cited event and the violating one name the object and owners.
+  scenarios::Violation v{"single-owner", "two owners", 80, 15};
+  v.subjects.add_event(13);
+  const Story story = tell_story(small_trace(), v);
+  EXPECT_EQ(story.objects, (std::vector<std::string>{"player:1"}));
+  EXPECT_EQ(std::set<std::string>(story.owners.begin(), story.owners.end()),
+            (std::set<std::string>{kOwnerA, kOwnerB}));
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{3, 4, 5, 7, 9, 11, 13, 14, 15}));
+  // A message that cites events and names objects, without subjects, tells only the violating event's.
+  scenarios::Violation bare{"single-owner", "host run " + std::string(kOwnerB) + "/2 owns 'player:9' (#13)", 80, 15};
+  const Story told = tell_story(small_trace(), bare);
+  EXPECT_EQ(told.objects, (std::vector<std::string>{"player:1"}));
+  EXPECT_EQ(told.owners, (std::vector<std::string>{kOwnerA}));
 }
 
 TEST(Story, AnEndOfRunViolationTellsTheWholeTrace) {
