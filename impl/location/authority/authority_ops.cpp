@@ -323,45 +323,55 @@ Result<AuthoritySnapshot> AuthorityOps::reserve(const ReserveRequest& request,
     return invalid(checked.error());
   }
 
-  const store::Key key = request.key.store_key();
-  const store::Key counter_key = keys::object_generation_counter();
   Result<Executed> executed = run(Op::kReserve, request.key, intended, nullptr, [&]() -> Result<Plan> {
-    Result<CounterRead> counter = read_generation_counter(
-        _store, counter_key, _platform.clock.now_us() + _config.store_request_timeout_us);
-    if (!counter.ok()) {
-      return counter.error();
-    }
-    Result<std::uint64_t> next = next_generation(counter.value());
-    if (!next.ok()) {
-      platform::emit_event(_platform.events, kinds::kGenerationExhausted,
-                           events::GenerationExhausted{.counter = "object-generation", .has_value = true,
-                                                       .value = as_i64(counter.value().value)});
-      return next.error();
-    }
-    Plan plan;
-    plan.record = intended;
-    plan.record.object_generation = next.value();
-    Result<store::Bytes> bytes = encode_record(plan.record);
-    if (!bytes.ok()) {
-      return bytes.error();
-    }
-    PlannedWrite& write = plan.write;
-    write.authority_key = key;
-    write.authority_bytes_after = bytes.value();
-    write.add_condition(store::ExpectAbsent{key}, ConditionRole::kAuthority);
-    write.add_condition(counter_condition(counter.value()), ConditionRole::kCounter);
-    add_own_lease_condition(write);
-    add_target_conditions(write, target);
-    write.add_mutation(store::Put{key, std::move(bytes).value()}, MutationRole::kAuthority);
-    write.add_mutation(counter_increment(counter_key), MutationRole::kCounter);
-    write.add_capacity(secure_capacity(plan.record.allocation.capacity, node));
-    add_attached(write, attached);
-    return plan;
+    return plan_reserve(request.key, intended, target, attached);
   });
   if (!executed.ok()) {
     return executed.error();
   }
-  Executed& done = executed.value();
+  return reserved_snapshot(request.key, executed.value());
+}
+
+// One Reserve attempt: the next ObjectGeneration from the counter read now, the row's absence,
+// the counter unchanged, our own lease and the target's (§6.1).
+Result<AuthorityOps::Plan> AuthorityOps::plan_reserve(const AuthorityKey& key, const records::AuthorityRecord& intended,
+                                                      const NodeView& target, const Attached& attached) {
+  const store::Key row_key = key.store_key();
+  const store::Key counter_key = keys::object_generation_counter();
+  Result<CounterRead> counter =
+      read_generation_counter(_store, counter_key, _platform.clock.now_us() + _config.store_request_timeout_us);
+  if (!counter.ok()) {
+    return counter.error();
+  }
+  Result<std::uint64_t> next = next_generation(counter.value());
+  if (!next.ok()) {
+    platform::emit_event(_platform.events, kinds::kGenerationExhausted,
+                         events::GenerationExhausted{.counter = "object-generation", .has_value = true,
+                                                     .value = as_i64(counter.value().value)});
+    return next.error();
+  }
+  Plan plan;
+  plan.record = intended;
+  plan.record.object_generation = next.value();
+  Result<store::Bytes> bytes = encode_record(plan.record);
+  if (!bytes.ok()) {
+    return bytes.error();
+  }
+  PlannedWrite& write = plan.write;
+  write.authority_key = row_key;
+  write.authority_bytes_after = bytes.value();
+  write.add_condition(store::ExpectAbsent{row_key}, ConditionRole::kAuthority);
+  write.add_condition(counter_condition(counter.value()), ConditionRole::kCounter);
+  add_own_lease_condition(write);
+  add_target_conditions(write, target);
+  write.add_mutation(store::Put{row_key, std::move(bytes).value()}, MutationRole::kAuthority);
+  write.add_mutation(counter_increment(counter_key), MutationRole::kCounter);
+  write.add_capacity(secure_capacity(plan.record.allocation.capacity, target.descriptor));
+  add_attached(write, attached);
+  return plan;
+}
+
+AuthoritySnapshot AuthorityOps::reserved_snapshot(const AuthorityKey& key, Executed& done) {
   SPOTCHECK_ASSERT(done.record.allocation.state == records::AllocationState::kReserved);
   SPOTCHECK_ASSERT(done.record.authority_owner_generation == 1);
   if (done.outcome.kind == Kind::kApplied) {
@@ -371,8 +381,7 @@ Result<AuthoritySnapshot> AuthorityOps::reserve(const ReserveRequest& request,
   records::RecordResult<records::AuthorityRecord> stored =
       records::decode_authority_record(done.outcome.authority_bytes_after);
   SPOTCHECK_ASSERT(stored.ok());
-  return AuthoritySnapshot{request.key, std::move(stored).value(),
-                           done.outcome.authority_version_after,
+  return AuthoritySnapshot{key, std::move(stored).value(), done.outcome.authority_version_after,
                            std::move(done.outcome.authority_bytes_after)};
 }
 
@@ -507,34 +516,43 @@ Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& activ
     return refuse(Error::of(ErrorKind::kGenerationExhausted,
                             "AuthorityOwnerGeneration would pass 2^63-2"));
   }
-  Result<Executed> executed =
-      run(Op::kNewOwner, active.key, after, &before, [&]() -> Result<Plan> {
-        Result<store::Bytes> bytes = encode_record(after);
-        if (!bytes.ok()) {
-          return bytes.error();
-        }
-        Plan plan{PlannedWrite{}, after};
-        PlannedWrite& write = plan.write;
-        write.authority_key = active.key.store_key();
-        write.authority_version_before = active.version;
-        write.object_generation_before = before.object_generation;
-        write.authority_bytes_after = bytes.value();
-        write.add_condition(store::ExpectVersion{write.authority_key, active.version},
-                            ConditionRole::kAuthority);
-        add_own_lease_condition(write);
-        add_target_conditions(write, target);
-        write.add_mutation(store::Put{write.authority_key, std::move(bytes).value()},
-                           MutationRole::kAuthority);
-        if (!same_node(before.allocation.descriptor, node)) {
-          write.add_capacity(release_capacity(before.allocation));
-          write.add_capacity(secure_capacity(after.allocation.capacity, node));
-        }
-        return plan;
-      });
+  Result<Executed> executed = run(Op::kNewOwner, active.key, after, &before,
+                                  [&]() -> Result<Plan> { return plan_new_owner(active, after, target); });
   if (!executed.ok()) {
     return executed.error();
   }
-  Executed& done = executed.value();
+  return new_owner_snapshot(active, executed.value());
+}
+
+// The NewOwner write: the row unchanged since it was read (its StoreVersion), our own lease and
+// the target's; capacity moves when the target is another node (§6.1).
+Result<AuthorityOps::Plan> AuthorityOps::plan_new_owner(const AuthoritySnapshot& active,
+                                                        const records::AuthorityRecord& after,
+                                                        const NodeView& target) {
+  const records::AuthorityRecord& before = active.record;
+  Result<store::Bytes> bytes = encode_record(after);
+  if (!bytes.ok()) {
+    return bytes.error();
+  }
+  Plan plan{PlannedWrite{}, after};
+  PlannedWrite& write = plan.write;
+  write.authority_key = active.key.store_key();
+  write.authority_version_before = active.version;
+  write.object_generation_before = before.object_generation;
+  write.authority_bytes_after = bytes.value();
+  write.add_condition(store::ExpectVersion{write.authority_key, active.version}, ConditionRole::kAuthority);
+  add_own_lease_condition(write);
+  add_target_conditions(write, target);
+  write.add_mutation(store::Put{write.authority_key, std::move(bytes).value()}, MutationRole::kAuthority);
+  if (!same_node(before.allocation.descriptor, target.descriptor)) {
+    write.add_capacity(release_capacity(before.allocation));
+    write.add_capacity(secure_capacity(after.allocation.capacity, target.descriptor));
+  }
+  return plan;
+}
+
+AuthoritySnapshot AuthorityOps::new_owner_snapshot(const AuthoritySnapshot& active, Executed& done) {
+  const records::AuthorityRecord& before = active.record;
   SPOTCHECK_ASSERT(done.record.object_generation == before.object_generation);
   // (The planted bug switches this local check off so the test shows the property checker
   // catches it; without SPOTCHECK_PLANTED_BUGS the macro is the constant false: the exact check.)

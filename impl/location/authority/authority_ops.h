@@ -109,6 +109,12 @@ class AuthorityOps {
             const records::AuthorityRecord* previous, std::string_view outcome,
             std::string_view cause, const WriteOutcome* write);
   void emit_indeterminate(std::string_view op, std::string_view id, std::string_view resolution);
+  Result<Plan> plan_reserve(const AuthorityKey& key, const records::AuthorityRecord& intended,
+                            const NodeView& target, const Attached& attached);
+  static AuthoritySnapshot reserved_snapshot(const AuthorityKey& key, Executed& done);
+  Result<Plan> plan_new_owner(const AuthoritySnapshot& active, const records::AuthorityRecord& after,
+                              const NodeView& target);
+  AuthoritySnapshot new_owner_snapshot(const AuthoritySnapshot& active, Executed& done);
   void emit_capacity(const PlannedWrite& write, const WriteOutcome& outcome);
 
   const LocationConfig& _config;
