@@ -185,7 +185,14 @@ std::optional<std::string> CapacityChecker::on_capacity_changed(const sim::Trace
   if (!read.ok()) {
     return read.problem;
   }
-  const auto& [mesh, rid, counter, spot_kind, stable_type, delta, value, store_now_ms] = read.event;
+  const location::events::CapacityChanged& changed = read.event;
+  const std::string_view mesh = changed.mesh;
+  const std::string_view rid = changed.rid;
+  const std::string_view counter = changed.counter;
+  const std::string_view spot_kind = changed.spot_kind;
+  const std::string_view stable_type = changed.stable_type;
+  const std::int64_t delta = changed.delta;
+  const std::int64_t value = changed.value;
   const std::string text = counter_text(counter, spot_kind, stable_type, mesh, rid);
   auto subject = [&] { return where(event) + " capacity.changed " + text + " delta " + std::to_string(delta) +
                               " value " + std::to_string(value); };  // built only for a violation
