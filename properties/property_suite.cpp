@@ -8,13 +8,12 @@ namespace spotcheck::properties {
 
 namespace {
 
-// The object (`id`) and the host runs (`owner`, `by_owner`, `prev_owner`, `source_owner`) an
-// event names, by the field conventions every typed event follows (docs/events.md).
+// The object and the host runs an event names (ViolationSubjects::kObjectField, kHostRunFields).
 void add_named_by(ViolationSubjects& subjects, const sim::TraceEvent& event) {
-  if (const auto id = event.text("id")) {
+  if (const auto id = event.text(ViolationSubjects::kObjectField)) {
     subjects.add_object(*id);
   }
-  for (const std::string_view key : {"owner", "by_owner", "prev_owner", "source_owner"}) {
+  for (const std::string_view key : ViolationSubjects::kHostRunFields) {
     if (const auto owner = event.text(key)) {
       subjects.add_host_run(*owner);
     }

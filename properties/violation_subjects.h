@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -27,6 +28,13 @@ struct ViolationSubjects {
     }
   }
   bool empty() const { return objects.empty() && host_runs.empty() && events.empty(); }
+  bool cites(std::uint64_t index) const { return std::binary_search(events.begin(), events.end(), index); }
+
+  // The fields by which an event names an object and host runs (docs/events.md conventions):
+  // the suite reads them from trace events, the story from trace lines.
+  static constexpr std::string_view kObjectField = "id";
+  static constexpr std::array<std::string_view, 4> kHostRunFields = {"owner", "by_owner", "prev_owner",
+                                                                     "source_owner"};
 
  private:
   static void add_unique(std::vector<std::string>& values, std::string_view value) {

@@ -18,36 +18,17 @@ bool contains(const std::vector<std::string>& values, const std::string& value) 
   return std::find(values.begin(), values.end(), value) != values.end();
 }
 
-void add_unique(std::vector<std::string>& values, std::string value) {
-  if (!value.empty() && !contains(values, value)) {
-    values.push_back(std::move(value));
+using properties::ViolationSubjects;
+
+// What the violating event and the cited events name themselves, added to the violation's
+// subjects (the suite could read the cited events only where its trace kept them).
+void add_named_by(ViolationSubjects& s, const TraceLine& line) {
+  if (const auto id = text_field(line, ViolationSubjects::kObjectField)) {
+    s.add_object(*id);
   }
-}
-
-// What the violation is about: its structured subjects (properties/violation_subjects.h), and
-// what the violating and the cited events name themselves (when the suite ran on a trace that
-// did not keep events, it could not read the cited ones).
-struct Subjects {
-  std::vector<std::string> objects;
-  std::vector<std::string> owners;
-  std::set<std::uint64_t> events;
-};
-
-Subjects subjects_of(const scenarios::Violation& violation) {
-  Subjects s;
-  s.objects = violation.subjects.objects;
-  s.owners = violation.subjects.host_runs;
-  s.events.insert(violation.subjects.events.begin(), violation.subjects.events.end());
-  return s;
-}
-
-void add_named_by(Subjects& s, const TraceLine& line) {
-  if (const auto id = text_field(line, "id")) {
-    add_unique(s.objects, *id);
-  }
-  for (const char* key : {"owner", "by_owner", "prev_owner", "source_owner"}) {
+  for (const std::string_view key : ViolationSubjects::kHostRunFields) {
     if (const auto owner = text_field(line, key)) {
-      add_unique(s.owners, *owner);
+      s.add_host_run(*owner);
     }
   }
 }
@@ -100,12 +81,12 @@ std::vector<std::string> fault_targets(const TraceLine& line, const ProcessNames
   return {};
 }
 
-bool about_subjects(const TraceLine& line, const Subjects& s) {
-  if (const auto id = text_field(line, "id"); id && contains(s.objects, *id)) {
+bool about_subjects(const TraceLine& line, const ViolationSubjects& s) {
+  if (const auto id = text_field(line, ViolationSubjects::kObjectField); id && contains(s.objects, *id)) {
     return true;
   }
   const bool lease_event = line.kind.starts_with("lease.") || line.kind == kinds::kNodeGaveUp;
-  if (const auto owner = text_field(line, "owner"); lease_event && owner && contains(s.owners, *owner)) {
+  if (const auto owner = text_field(line, "owner"); lease_event && owner && contains(s.host_runs, *owner)) {
     return true;
   }
   return false;
@@ -116,7 +97,7 @@ bool about_subjects(const TraceLine& line, const Subjects& s) {
 Story tell_story(const std::vector<std::string>& event_lines, const scenarios::Violation& violation,
                  std::size_t events_max) {
   SPOTCHECK_ASSERT_ABORT(events_max >= 1);
-  Subjects subjects = subjects_of(violation);
+  ViolationSubjects subjects = violation.subjects;
   Story story;
 
   // Events up to the violating one (an end-of-run violation: the whole trace).
@@ -134,13 +115,13 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
         names.by_routing_id[*rid] = line->node;
       }
     }
-    if (line->index == violation.event_index || subjects.events.count(line->index) > 0) {
+    if (line->index == violation.event_index || subjects.cites(line->index)) {
       add_named_by(subjects, *line);
     }
     lines.push_back(std::move(*line));
   }
   story.objects = subjects.objects;
-  story.owners = subjects.owners;
+  story.owners = subjects.host_runs;
 
   // Pass 1: the events about the subjects, and the nodes they happened on.
   std::vector<StoryEvent> relevant;
@@ -148,7 +129,7 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   std::vector<bool> taken(lines.size(), false);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const TraceLine& line = lines[i];
-    const bool key = line.index == violation.event_index || subjects.events.count(line.index) > 0;
+    const bool key = line.index == violation.event_index || subjects.cites(line.index);
     if (key || about_subjects(line, subjects)) {
       taken[i] = true;
       if (line.node != "world") {
@@ -164,7 +145,7 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
       fault = fault || nodes.count(target) > 0;
     }
     if (taken[i] || fault) {
-      const bool key = line.index == violation.event_index || subjects.events.count(line.index) > 0;
+      const bool key = line.index == violation.event_index || subjects.cites(line.index);
       relevant.push_back(StoryEvent{line, key, fault && !taken[i]});
     }
   }
