@@ -6,6 +6,7 @@
 // declare (or in another order) fails here, whichever layer it is in.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -23,6 +24,7 @@
 #include "impl/location/events/messaging_events.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
+#include "replay/story/trace_line.h"
 #include "scenarios/registry/registry.h"
 #include "sim/events/harness_events.h"
 #include "sim/events/sim_events.h"
@@ -50,48 +52,41 @@ int hex_digit(char c) {
   return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-// "#12 t=5us node-0 task=3 kind k=v ..." -> kind and fields; nullopt when the line is not one.
-std::optional<ParsedEvent> parse_line(std::string_view line) {
-  std::size_t at = 0;
-  auto word = [&]() {
-    const std::size_t end = line.find(' ', at);
-    const std::string_view w = line.substr(at, end == std::string_view::npos ? line.size() - at : end - at);
-    at = end == std::string_view::npos ? line.size() : end + 1;
-    return w;
-  };
-  if (!word().starts_with('#') || !word().starts_with("t=")) {
+// The header through replay/story's parse_trace_line; its key=value fields taken apart here, with
+// the renderer's escapes undone (the story keeps them, so it has no such parser).
+std::optional<ParsedEvent> parse_line(std::string_view text) {
+  const std::optional<replay::TraceLine> line = replay::parse_trace_line(text);
+  if (!line.has_value()) {
     return std::nullopt;
   }
-  word();  // the node
-  std::string_view kind = word();
-  if (kind.starts_with("task=")) {
-    kind = word();
-  }
-  ParsedEvent event{std::string(kind), {}};
-  while (at < line.size()) {
-    const std::size_t eq = line.find('=', at);
+  ParsedEvent event{line->kind, {}};
+  const std::string_view rest = line->fields;
+  std::size_t at = 0;
+  while (at < rest.size()) {
+    const std::size_t eq = rest.find('=', at);
     if (eq == std::string_view::npos) {
       return std::nullopt;
     }
     Parsed field;
-    field.key = std::string(line.substr(at, eq - at));
+    field.key = std::string(rest.substr(at, eq - at));
     at = eq + 1;
-    if (at < line.size() && line[at] == '"') {
+    if (at < rest.size() && rest[at] == '"') {
       field.is_text = true;
-      for (++at; at < line.size() && line[at] != '"'; ++at) {
-        if (line[at] == '\\' && at + 1 < line.size() && line[at + 1] == 'x' && at + 3 < line.size()) {
-          field.text.push_back(static_cast<char>(hex_digit(line[at + 2]) * 16 + hex_digit(line[at + 3])));
+      for (++at; at < rest.size() && rest[at] != '"'; ++at) {
+        if (rest[at] == '\\' && at + 1 < rest.size() && rest[at + 1] == 'x' && at + 3 < rest.size()) {
+          field.text.push_back(static_cast<char>(hex_digit(rest[at + 2]) * 16 + hex_digit(rest[at + 3])));
           at += 3;
-        } else if (line[at] == '\\' && at + 1 < line.size()) {
-          field.text.push_back(line[++at]);
+        } else if (rest[at] == '\\' && at + 1 < rest.size()) {
+          field.text.push_back(rest[++at]);
         } else {
-          field.text.push_back(line[at]);
+          field.text.push_back(rest[at]);
         }
       }
       at += 2;  // the closing quote and the space
     } else {
-      const std::string_view value = word();
-      field.number = std::stoll(std::string(value));
+      const std::size_t end_of_value = std::min(rest.find(' ', at), rest.size());
+      field.number = std::stoll(std::string(rest.substr(at, end_of_value - at)));
+      at = end_of_value + 1;
     }
     event.fields.push_back(std::move(field));
   }
