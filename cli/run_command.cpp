@@ -3,7 +3,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -77,6 +79,56 @@ void print_progress(const CampaignProgress& p, bool tty) {
   }
 }
 
+// The report files, opened before the first seed runs so a path that cannot be written fails at
+// once; nothing reaches the final paths until the reports are complete (an earlier report stays
+// whole).
+struct ReportFiles {
+  explicit ReportFiles(const RunFlags& flags) {
+    try {
+      if (!flags.junit_path.empty()) {
+        junit.emplace(flags.junit_path, "JUnit report");
+      }
+      if (!flags.html_path.empty()) {
+        html.emplace(flags.html_path, "HTML report");
+      }
+    } catch (const reports::OutputError& e) {
+      throw UsageError(e.what());
+    }
+  }
+
+  std::optional<reports::OutputFile> junit;
+  std::optional<reports::OutputFile> html;
+};
+
+// Progress on stderr: on a terminal one line rewritten in place, otherwise a line every few
+// seconds.
+std::function<void(const CampaignProgress&)> progress_printer() {
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  auto last_printed = std::make_shared<double>(-10.0);
+  return [tty, last_printed](const CampaignProgress& p) {
+    if (tty || p.seeds_done == p.seeds_total || p.wall_seconds - *last_printed >= 5.0) {
+      *last_printed = p.wall_seconds;
+      print_progress(p, tty);
+    }
+  };
+}
+
+void write_reports(const scenarios::Scenario& scenario, const reports::CampaignResult& result,
+                   std::optional<reports::JUnitWriter>& junit, ReportFiles& files) {
+  reports::write_summary_text(result, std::cout);
+  if (junit.has_value()) {
+    junit->write(result, files.junit->stream());
+    files.junit->commit();
+  }
+  if (files.html.has_value()) {
+    // After an interrupt the stories are skipped: the user asked to stop.
+    const auto stories = result.interrupted_by != 0 ? std::vector<reports::FailureStory>{}
+                                                    : tell_failure_stories(scenario, result);
+    reports::write_html_report(result, stories, files.html->stream());
+    files.html->commit();
+  }
+}
+
 int run(const RunFlags& flags) {
   const std::uint64_t first_seed = parse_seed("--seed", flags.first_seed);
   const std::uint64_t seeds = parse_decimal("--seeds", flags.seeds, 0, UINT64_MAX);
@@ -84,22 +136,9 @@ int run(const RunFlags& flags) {
   check_output_paths({{"--junit", flags.junit_path}, {"--html", flags.html_path}},
                      {{"--scenario", scenario_file_path(flags.scenario)}});
   const auto& scenario = find_scenario(flags.scenario);
-  // Opened before the first seed runs, so a path that cannot be written fails at once; nothing
-  // reaches the final paths until the reports are complete (an earlier report stays whole).
-  std::optional<reports::OutputFile> junit_file;
-  std::optional<reports::OutputFile> html_file;
-  try {
-    if (!flags.junit_path.empty()) {
-      junit_file.emplace(flags.junit_path, "JUnit report");
-    }
-    if (!flags.html_path.empty()) {
-      html_file.emplace(flags.html_path, "HTML report");
-    }
-  } catch (const reports::OutputError& e) {
-    throw UsageError(e.what());
-  }
+  ReportFiles files(flags);
   std::optional<reports::JUnitWriter> junit;
-  if (junit_file.has_value()) {
+  if (files.junit.has_value()) {
     junit.emplace(flags.scenario, flags.swarm);
   }
 
@@ -115,15 +154,7 @@ int run(const RunFlags& flags) {
     options.on_seed = [&junit](const scenarios::SeedOutcome& outcome) { junit->add(outcome); };
   }
   if (!flags.quiet) {
-    const bool tty = isatty(STDERR_FILENO) != 0;
-    // Without a terminal, one progress line every few seconds is plenty.
-    auto last_printed = std::make_shared<double>(-10.0);
-    options.on_progress = [tty, last_printed](const CampaignProgress& p) {
-      if (tty || p.seeds_done == p.seeds_total || p.wall_seconds - *last_printed >= 5.0) {
-        *last_printed = p.wall_seconds;
-        print_progress(p, tty);
-      }
-    };
+    options.on_progress = progress_printer();
   }
   // The first SIGINT/SIGTERM stops the campaign with its results; a second one ends the process.
   const scenarios::StopSignals signals(scenarios::StopSignals::kSecondKills);
@@ -132,18 +163,7 @@ int run(const RunFlags& flags) {
   if (result.interrupted_by != 0 && !flags.quiet && isatty(STDERR_FILENO) != 0) {
     std::fputc('\n', stderr);
   }
-  reports::write_summary_text(result, std::cout);
-  if (junit.has_value()) {
-    junit->write(result, junit_file->stream());
-    junit_file->commit();
-  }
-  if (html_file.has_value()) {
-    // After an interrupt the stories are skipped: the user asked to stop.
-    const auto stories = result.interrupted_by != 0 ? std::vector<reports::FailureStory>{}
-                                                    : tell_failure_stories(scenario, result);
-    reports::write_html_report(result, stories, html_file->stream());
-    html_file->commit();
-  }
+  write_reports(scenario, result, junit, files);
   if (result.interrupted_by != 0) {
     return scenarios::exit_status_for_signal(result.interrupted_by);
   }

@@ -175,19 +175,28 @@ std::optional<std::string> StoreModel::observe_write(const store::WriteRequest& 
     }
     return observe_now(got->now_ms, "write");
   }
-  const auto& counters = std::get<ExpectApplied>(expected).counters;
   const auto* applied = std::get_if<store::Applied>(&result);
   if (applied == nullptr) {
     return mismatch;
   }
-  if (applied->outcomes.size() != request.mutations.size()) {
-    return "write: " + std::to_string(applied->outcomes.size()) + " outcomes for " +
+  const auto& counters = std::get<ExpectApplied>(expected).counters;
+  // Check every outcome before changing anything, then apply all: the model is all-or-nothing too.
+  if (auto problem = check_applied(request, counters, *applied)) {
+    return problem;
+  }
+  apply(request, counters, *applied);
+  return std::nullopt;
+}
+
+std::optional<std::string> StoreModel::check_applied(const store::WriteRequest& request, const Counters& counters,
+                                                     const store::Applied& applied) {
+  if (applied.outcomes.size() != request.mutations.size()) {
+    return "write: " + std::to_string(applied.outcomes.size()) + " outcomes for " +
            std::to_string(request.mutations.size()) + " mutations";
   }
-  // Check every outcome before changing anything, then apply all: the model is all-or-nothing too.
   for (std::size_t i = 0; i < request.mutations.size(); ++i) {
     const Key& key = key_of(request.mutations[i]);
-    const store::MutationOutcome& outcome = applied->outcomes[i];
+    const store::MutationOutcome& outcome = applied.outcomes[i];
     if (std::holds_alternative<store::Delete>(request.mutations[i])) {
       if (outcome.version.value != 0) {
         return "write: Delete of '" + key + "' reported a non-zero version";
@@ -202,13 +211,14 @@ std::optional<std::string> StoreModel::observe_write(const store::WriteRequest& 
              std::to_string(*counters[i]);
     }
   }
-  if (auto problem = observe_now(applied->now_ms, "write")) {
-    return problem;
-  }
+  return observe_now(applied.now_ms, "write");
+}
+
+void StoreModel::apply(const store::WriteRequest& request, const Counters& counters, const store::Applied& applied) {
   for (std::size_t i = 0; i < request.mutations.size(); ++i) {
     const store::Mutation& mutation = request.mutations[i];
     const Key& key = key_of(mutation);
-    const StoreVersion version = applied->outcomes[i].version;
+    const StoreVersion version = applied.outcomes[i].version;
     if (std::holds_alternative<store::Delete>(mutation)) {
       _records.erase(key);
       continue;
@@ -224,7 +234,6 @@ std::optional<std::string> StoreModel::observe_write(const store::WriteRequest& 
     const bool fresh = _issued_versions[key].insert(version.value).second;
     SPOTCHECK_ASSERT_ABORT(fresh);
   }
-  return std::nullopt;
 }
 
 // ---- Same-point-in-time scans --------------------------------------------------------------------
@@ -291,7 +300,29 @@ std::optional<std::string> StoreModel::observe_scan_page(ModelScanId id, const s
     _scans.erase(it);
     return "scan: a page for a continuation unused longer than the TTL (should be ScanExpired)";
   }
+  if (auto problem = check_page(scan, request, *page)) {
+    return problem;
+  }
   const std::size_t count = page->entries.size();
+  const bool more = count < scan.remaining.size();
+  if (auto problem = observe_now(page->now_ms, "scan")) {
+    return problem;
+  }
+  scan.remaining.erase(scan.remaining.begin(), scan.remaining.begin() + static_cast<std::ptrdiff_t>(count));
+  scan.first_page_seen = true;
+  scan.last_used_ms = page->now_ms;
+  scan.may_have_been_evicted = false;
+  if (!more) {
+    _scans.erase(it);
+  }
+  return std::nullopt;
+}
+
+// A page against the snapshot: its size bounds, the next keys in order with their values and
+// versions, and a continuation exactly when entries remain.
+std::optional<std::string> StoreModel::check_page(const ModelScan& scan, const store::ScanRequest& request,
+                                                  const store::ScanPage& page) {
+  const std::size_t count = page.entries.size();
   if (count > request.max_entries) {
     return "scan: " + std::to_string(count) + " entries on a page of at most " + std::to_string(request.max_entries);
   }
@@ -304,7 +335,7 @@ std::optional<std::string> StoreModel::observe_scan_page(ModelScanId id, const s
   }
   std::size_t page_bytes = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    const store::ScanEntry& got = page->entries[i];
+    const store::ScanEntry& got = page.entries[i];
     const auto& [key, want] = scan.remaining[i];
     if (got.key != key) {
       return "scan: entry " + std::to_string(i) + " is '" + got.key + "', the snapshot's next key is '" + key + "'";
@@ -318,23 +349,13 @@ std::optional<std::string> StoreModel::observe_scan_page(ModelScanId id, const s
     return "scan: page larger than 4 MiB";
   }
   const bool more = count < scan.remaining.size();
-  if (more != page->continuation.has_value()) {
+  if (more != page.continuation.has_value()) {
     return more ? "scan: no continuation, but the snapshot holds more entries"
                 : "scan: a continuation after the snapshot's last entry";
   }
-  if (page->continuation.has_value() &&
-      (page->continuation->empty() || page->continuation->size() > store::kMaxContinuationBytes)) {
-    return "scan: continuation of " + std::to_string(page->continuation->size()) + " bytes";
-  }
-  if (auto problem = observe_now(page->now_ms, "scan")) {
-    return problem;
-  }
-  scan.remaining.erase(scan.remaining.begin(), scan.remaining.begin() + static_cast<std::ptrdiff_t>(count));
-  scan.first_page_seen = true;
-  scan.last_used_ms = page->now_ms;
-  scan.may_have_been_evicted = false;
-  if (!more) {
-    _scans.erase(it);
+  if (page.continuation.has_value() &&
+      (page.continuation->empty() || page.continuation->size() > store::kMaxContinuationBytes)) {
+    return "scan: continuation of " + std::to_string(page.continuation->size()) + " bytes";
   }
   return std::nullopt;
 }

@@ -95,6 +95,12 @@ class StoreModel {
 
   std::optional<std::string> observe_now(StoreNowMs now_ms, const char* what);
   std::optional<std::string> check_new_version(const Key& key, StoreVersion version) const;
+  using Counters = std::vector<std::optional<std::int64_t>>;
+  std::optional<std::string> check_applied(const store::WriteRequest& request, const Counters& counters,
+                                           const store::Applied& applied);
+  void apply(const store::WriteRequest& request, const Counters& counters, const store::Applied& applied);
+  static std::optional<std::string> check_page(const ModelScan& scan, const store::ScanRequest& request,
+                                               const store::ScanPage& page);
 
   ScanExpiryPolicy _scan_policy;
   std::map<Key, ModelRecord> _records;

@@ -1,5 +1,6 @@
 #include "reports/redis_summary.h"
 
+#include <ostream>
 #include <sstream>
 
 #include "sim/time/time_text.h"
@@ -22,22 +23,27 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
-}  // namespace
+// "name count, name count" of a map of counts.
+template <typename Counts>
+std::string counts_text(const Counts& counts) {
+  std::vector<std::string> parts;
+  for (const auto& [name, count] : counts) {
+    parts.push_back(name + " " + std::to_string(count));
+  }
+  return join(parts, ", ");
+}
 
-std::string format_redis_summary(const IntegrationReport& report) {
-  std::ostringstream out;
+void write_run(std::ostream& out, const IntegrationReport& report) {
   out << "scenario " << report.scenario << " on " << report.url << ", namespace '" << report.key_namespace << "'\n";
   out << "  seed " << report.seed << ", " << report.node_count << " nodes, traffic " << sim::duration_text(report.duration_us)
       << ", ran " << sim::duration_text(report.run.end_time_us) << " (" << report.run.steps << " steps, "
       << report.run.events << " events)\n";
-  const properties::ActivityCounts& a = report.activity;
+}
+
+void write_activity(std::ostream& out, const properties::ActivityCounts& a) {
   out << "requests: " << a.requests_started << " started, " << a.requests_ended << " ended";
   if (!a.request_outcomes.empty()) {
-    std::vector<std::string> outcomes;
-    for (const auto& [outcome, count] : a.request_outcomes) {
-      outcomes.push_back(outcome + " " + std::to_string(count));
-    }
-    out << " (" << join(outcomes, ", ") << ")";
+    out << " (" << counts_text(a.request_outcomes) << ")";
   }
   out << "\n";
   out << "protocol: leases registered " << a.leases_registered << ", renewed " << a.leases_renewed << ", lost "
@@ -46,22 +52,14 @@ std::string format_redis_summary(const IntegrationReport& report) {
       << a.conflicts << "\n";
   out << "store replies: lost " << a.indeterminate_replies;
   if (!a.indeterminate_by_op.empty()) {
-    std::vector<std::string> ops;
-    for (const auto& [op, count] : a.indeterminate_by_op) {
-      ops.push_back(op + " " + std::to_string(count));
-    }
-    out << " (" << join(ops, ", ") << ")";
+    out << " (" << counts_text(a.indeterminate_by_op) << ")";
   }
   out << ", resolved by re-read " << a.resolved_by_reread
       << ", left indeterminate " << a.indeterminate_outcomes << ", store errors " << a.store_errors << "\n";
   out << "host runs " << a.host_runs << ", kills " << a.kills << ", pauses " << a.pauses << "\n";
-  for (const std::string& fault : report.fault_log) {
-    out << "  fault: " << fault << "\n";
-  }
-  if (report.stopped()) {
-    out << "interrupted: " << signal_name(report.stopped_by) << " at t=" << sim::duration_text(report.stopped_at_us)
-        << "; the run stopped there (no end-of-run checks, no store audit)\n";
-  }
+}
+
+void write_properties(std::ostream& out, const IntegrationReport& report) {
   if (report.violation.has_value()) {
     out << "properties: VIOLATED " << report.violation->property << ": " << report.violation->message << "\n";
   } else if (!report.run.ok()) {
@@ -74,11 +72,9 @@ std::string format_redis_summary(const IntegrationReport& report) {
   for (const std::string& line : report.problem_context) {
     out << "  | " << line << "\n";
   }
-  if (report.stopped()) {
-    out << "namespace: " << report.namespace_outcome << "\n";
-    out << "verdict: INTERRUPTED (" << signal_name(report.stopped_by) << ")\n";
-    return out.str();
-  }
+}
+
+void write_store_audit(std::ostream& out, const IntegrationReport& report) {
   if (auto text = report.capacity.violation()) {
     out << "store audit: " << *text << "\n";
   } else {
@@ -94,6 +90,9 @@ std::string format_redis_summary(const IntegrationReport& report) {
   for (const std::string& line : report.owners.unresolved) {
     out << "  unresolved (a lost reply): " << line << "\n";
   }
+}
+
+void write_store_clock(std::ostream& out, const IntegrationReport& report) {
   out << "store clock: StoreNow = " << report.store_clock.epoch_ms << " + t/1000 (from Redis TIME); at the end "
       << (report.store_clock.end_lead_ms ? std::to_string(*report.store_clock.end_lead_ms) + " ms ahead of Redis"
                                          : std::string("unknown"))
@@ -101,6 +100,29 @@ std::string format_redis_summary(const IntegrationReport& report) {
                                         : " (INCONSISTENT: allowed 0.." + std::to_string(report.store_clock.lead_max_ms) +
                                               " ms)")
       << "\n";
+}
+
+}  // namespace
+
+std::string format_redis_summary(const IntegrationReport& report) {
+  std::ostringstream out;
+  write_run(out, report);
+  write_activity(out, report.activity);
+  for (const std::string& fault : report.fault_log) {
+    out << "  fault: " << fault << "\n";
+  }
+  if (report.stopped()) {
+    out << "interrupted: " << signal_name(report.stopped_by) << " at t=" << sim::duration_text(report.stopped_at_us)
+        << "; the run stopped there (no end-of-run checks, no store audit)\n";
+  }
+  write_properties(out, report);
+  if (report.stopped()) {
+    out << "namespace: " << report.namespace_outcome << "\n";
+    out << "verdict: INTERRUPTED (" << signal_name(report.stopped_by) << ")\n";
+    return out.str();
+  }
+  write_store_audit(out, report);
+  write_store_clock(out, report);
   for (const std::string& missing : report.missing_activity) {
     out << "warning: " << missing << "\n";
   }

@@ -11,7 +11,7 @@
 #include "sim/choice/decision_log.h"
 #include "sim/fiber/stack_size.h"
 #include "sim/ids.h"
-#include "sim/network/network_config.h"
+#include "sim/network_config.h"
 #include "sim/scheduler/strategy.h"
 #include "sim/trace/trace.h"
 

@@ -162,7 +162,7 @@ inline constexpr std::string_view kAction = "action";  // {action}: a scheduled 
 inline constexpr std::string_view kViolation = "violation";  // {what, event}: a property checker objected to event #event
 inline constexpr std::string_view kFailure = "failure";  // {what, ...}: the run itself broke (sim/kernel)
 
-// ==== the simulator: the network (sim/network) ==================================================
+// ==== the simulator: the network (sim/kernel/network) =================================================
 inline constexpr std::string_view kNetLink = "net.link";
 inline constexpr std::string_view kNetPartition = "net.partition";
 inline constexpr std::string_view kNetHeal = "net.heal";

@@ -181,7 +181,7 @@ void read_capacity(CanonicalJsonReader& r, AllocationCapacity& capacity) {
                                                   parse_object_kind);
     }
     if (r.key(kSpotType, 2)) {
-      r.string_into(slot.stable_type, "allocation.capacity.spotType.stableType");
+      slot.stable_type = r.string("allocation.capacity.spotType.stableType");
     }
     r.end_object(kSpotType);
   }
@@ -200,10 +200,10 @@ void read_allocation(CanonicalJsonReader& r, Allocation& allocation) {
   }
   if (r.key(kAllocation, 1) && r.begin_object(kDescriptor.path)) {
     if (r.key(kDescriptor, 0)) {
-      r.string_into(allocation.descriptor.mesh_name, "allocation.descriptor.meshName");
+      allocation.descriptor.mesh_name = r.string("allocation.descriptor.meshName");
     }
     if (r.key(kDescriptor, 1)) {
-      r.string_into(allocation.descriptor.routing_id_hex, "allocation.descriptor.routingIdHex");
+      allocation.descriptor.routing_id_hex = r.string("allocation.descriptor.routingIdHex");
     }
     r.end_object(kDescriptor);
   }
@@ -215,7 +215,7 @@ void read_allocation(CanonicalJsonReader& r, Allocation& allocation) {
     allocation.object_kind = r.enum_value<ObjectKind>("allocation.objectKind", parse_object_kind);
   }
   if (r.key(kAllocation, 4)) {
-    r.string_into(allocation.stable_type, "allocation.stableType");
+    allocation.stable_type = r.string("allocation.stableType");
   }
   if (r.key(kAllocation, 5)) {
     allocation.state =
@@ -230,17 +230,17 @@ void read_pending(CanonicalJsonReader& r, std::optional<PendingCreation>& out) {
   }
   PendingCreation& pending = out.emplace();
   if (r.key(kPending, 0)) {
-    r.string_into(pending.request_content_reference, "pendingCreation.requestContentReference");
+    pending.request_content_reference = r.string("pendingCreation.requestContentReference");
   }
   if (r.key(kPending, 1)) {
     pending.request_encoded_size =
         r.number("pendingCreation.requestEncodedSize", kCreationRequestBytesMax);
   }
   if (r.key(kPending, 2)) {
-    r.string_into(pending.request_sha256, "pendingCreation.requestSha256");
+    pending.request_sha256 = r.string("pendingCreation.requestSha256");
   }
   if (r.key(kPending, 3)) {
-    r.string_into(pending.reservation_id, "pendingCreation.reservationId");
+    pending.reservation_id = r.string("pendingCreation.reservationId");
   }
   r.end_object(kPending);
 }
@@ -318,13 +318,13 @@ RecordResult<AuthorityRecord> decode_authority_record(std::string_view bytes) {
     record.object_generation = r.decimal_string("objectGeneration", kRevisionMax);
   }
   if (r.key(kTop, 3)) {
-    r.string_into(record.owner_id, "ownerId");
+    record.owner_id = r.string("ownerId");
   }
   if (r.key(kTop, 4)) {
     record.owner_lease_generation = r.decimal_string("ownerLeaseGeneration", kRevisionMax);
   }
   if (r.key(kTop, 5)) {
-    r.base64_into(record.payload, "payload");
+    record.payload = r.base64("payload");
   }
   if (r.key(kTop, 6)) {
     read_pending(r, record.pending_creation);

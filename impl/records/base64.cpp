@@ -67,7 +67,10 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
-Base64Status base64_decode(std::string_view text, std::string& out) {
+namespace {
+
+// Appends the decoded bytes to `out` on kOk.
+Base64Status decode_append(std::string_view text, std::string& out) {
   if (text.size() % 4 != 0) {
     return Base64Status::kInvalid;
   }
@@ -101,6 +104,17 @@ Base64Status base64_decode(std::string_view text, std::string& out) {
     return Base64Status::kNotCanonical;
   }
   return Base64Status::kOk;
+}
+
+}  // namespace
+
+Base64Decoded base64_decode(std::string_view text) {
+  Base64Decoded decoded;
+  decoded.status = decode_append(text, decoded.bytes);
+  if (decoded.status != Base64Status::kOk) {
+    decoded.bytes.clear();
+  }
+  return decoded;
 }
 
 }  // namespace spotcheck::records

@@ -20,7 +20,10 @@ enum class Base64Status {
   kInvalid,       // a character outside the alphabet, bad length, misplaced '='
   kNotCanonical,  // the unused low bits of the last group are not zero
 };
-// Appends the decoded bytes to `out` on kOk; `out` is unspecified otherwise.
-Base64Status base64_decode(std::string_view text, std::string& out);
+struct Base64Decoded {
+  Base64Status status = Base64Status::kInvalid;
+  std::string bytes;  // the decoded bytes when status is kOk, empty otherwise
+};
+Base64Decoded base64_decode(std::string_view text);
 
 }  // namespace spotcheck::records

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "impl/bytes/hex.h"
 #include "impl/check/check.h"
@@ -221,8 +222,7 @@ void CanonicalJsonReader::fail_unexpected_key(const ObjectSchema& schema, std::s
     }
     return;
   }
-  std::string actual;
-  string_into(actual, schema.path);
+  const std::string actual = string(schema.path);
   if (failed()) {
     return;
   }
@@ -281,8 +281,7 @@ void CanonicalJsonReader::fail_extra_key(const ObjectSchema& schema) {
     fail(RecordErrorKind::kMalformedJson, schema.path, "expected a key string after ','");
     return;
   }
-  std::string actual;
-  string_into(actual, schema.path);
+  const std::string actual = string(schema.path);
   if (failed()) {
     return;
   }
@@ -297,30 +296,33 @@ void CanonicalJsonReader::fail_extra_key(const ObjectSchema& schema) {
        "not a field of record version 1");
 }
 
-bool CanonicalJsonReader::next_member(std::size_t index, std::size_t entries_max,
-                                      std::string& key_out, std::string_view path) {
+std::optional<std::string> CanonicalJsonReader::next_member(std::size_t index,
+                                                            std::size_t entries_max,
+                                                            std::string_view path) {
   if (failed()) {
-    return false;
+    return std::nullopt;
   }
   if (_pos < _input.size() && _input[_pos] == '}') {
     ++_pos;
-    return false;
+    return std::nullopt;
   }
   if (index > 0 && !expect_char(',', path)) {
-    return false;
+    return std::nullopt;
   }
   if (index >= entries_max) {
     fail(RecordErrorKind::kTooLarge, path,
          "more than " + std::to_string(entries_max) + " entries");
-    return false;
+    return std::nullopt;
   }
   if (value_kind() != ValueKind::kString) {
     fail_expected(value_kind(), path, "a key string");
-    return false;
+    return std::nullopt;
   }
-  key_out.clear();
-  string_into(key_out, path);
-  return expect_char(':', path);
+  std::string key = string(path);
+  if (!expect_char(':', path)) {
+    return std::nullopt;
+  }
+  return key;
 }
 
 // ---- Arrays ----------------------------------------------------------------------------------
@@ -426,7 +428,7 @@ void CanonicalJsonReader::read_escape(std::string& out, std::string_view path) {
   _pos += 2;
 }
 
-void CanonicalJsonReader::string_into(std::string& out, std::string_view path) {
+void CanonicalJsonReader::append_string(std::string& out, std::string_view path) {
   if (failed()) {
     return;
   }
@@ -489,7 +491,7 @@ void CanonicalJsonReader::string_into(std::string& out, std::string_view path) {
 
 std::string CanonicalJsonReader::string(std::string_view path) {
   std::string out;
-  string_into(out, path);
+  append_string(out, path);
   return out;
 }
 
@@ -566,7 +568,7 @@ std::uint64_t CanonicalJsonReader::decimal_string(std::string_view path, std::ui
   if (pos >= _input.size() || _input[pos] != '"' || digit_count == 0) {
     // Not digits only: find out whether it is a string at all.
     _scratch.clear();
-    string_into(_scratch, path);
+    append_string(_scratch, path);
     if (failed()) {
       return 0;
     }
@@ -607,26 +609,27 @@ bool CanonicalJsonReader::boolean(std::string_view path) {
   return value;
 }
 
-void CanonicalJsonReader::base64_into(std::string& out, std::string_view path) {
+std::string CanonicalJsonReader::base64(std::string_view path) {
   if (failed()) {
-    return;
+    return {};
   }
   const std::size_t start = _pos;
   _scratch.clear();
-  string_into(_scratch, path);
+  append_string(_scratch, path);
   if (failed()) {
-    return;
+    return {};
   }
-  const Base64Status status = base64_decode(_scratch, out);
-  if (status == Base64Status::kOk) {
-    return;
+  Base64Decoded decoded = base64_decode(_scratch);
+  if (decoded.status == Base64Status::kOk) {
+    return std::move(decoded.bytes);
   }
   _pos = start;
-  if (status == Base64Status::kNotCanonical) {
+  if (decoded.status == Base64Status::kNotCanonical) {
     fail(RecordErrorKind::kNotCanonical, path, "base64 with non-zero padding bits");
   } else {
     fail(RecordErrorKind::kInvalidBase64, path, "not standard padded base64");
   }
+  return {};
 }
 
 void CanonicalJsonReader::record_version(std::string_view path) {

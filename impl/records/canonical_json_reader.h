@@ -44,10 +44,10 @@ class CanonicalJsonReader {
   void end_object(const ObjectSchema& schema);
 
   // ---- Objects with free keys (channelWeights) ---------------------------------------------
-  // After begin_object: true with the next key in `key_out` (':' consumed), false at '}'.
+  // After begin_object: the next key (':' consumed), or nothing at '}' or on an error.
   // More than `entries_max` members is kTooLarge. The caller checks key order.
-  bool next_member(std::size_t index, std::size_t entries_max, std::string& key_out,
-                   std::string_view path);
+  std::optional<std::string> next_member(std::size_t index, std::size_t entries_max,
+                                         std::string_view path);
 
   // ---- Arrays ------------------------------------------------------------------------------
   bool begin_array(std::string_view path);
@@ -57,12 +57,11 @@ class CanonicalJsonReader {
 
   // ---- Values ------------------------------------------------------------------------------
   bool consume_null();  // true (and consumed) when the next value is null
-  void string_into(std::string& out, std::string_view path);
   std::string string(std::string_view path);
   std::uint64_t number(std::string_view path, std::uint64_t max);          // a JSON integer
   std::uint64_t decimal_string(std::string_view path, std::uint64_t max);  // "123"
   bool boolean(std::string_view path);
-  void base64_into(std::string& out, std::string_view path);
+  std::string base64(std::string_view path);  // the decoded bytes of a base64 string
   // The number 1, else kUnknownRecordVersion.
   void record_version(std::string_view path);
 
@@ -73,7 +72,7 @@ class CanonicalJsonReader {
   E enum_value(std::string_view path, Parse parse) {
     const std::size_t at = _pos;
     _scratch.clear();
-    string_into(_scratch, path);
+    append_string(_scratch, path);
     if (failed()) {
       return E{};
     }
@@ -96,6 +95,8 @@ class CanonicalJsonReader {
   bool expect_char(char c, std::string_view path);
   void fail_unexpected_key(const ObjectSchema& schema, std::size_t index);
   void fail_extra_key(const ObjectSchema& schema);
+  // The string value's decoded text appended to `out` (a buffer the caller reuses).
+  void append_string(std::string& out, std::string_view path);
   void read_escape(std::string& out, std::string_view path);
 
   std::string_view _input;

@@ -81,7 +81,7 @@ struct FieldReader {
   CanonicalJsonReader& r;
   std::string_view path;
 
-  void text(std::string& value) { r.string_into(value, path); }
+  void text(std::string& value) { value = r.string(path); }
   void decimal_string(std::uint64_t& value, std::uint64_t max) {
     value = r.decimal_string(path, max);
   }

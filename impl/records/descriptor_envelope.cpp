@@ -36,7 +36,7 @@ EnvelopeFacts read_descriptor_envelope_end(CanonicalJsonReader& r) {
     top.lease_generation = r.decimal_string("leaseGeneration", kRevisionMax);
   }
   if (r.key(kEnvelope, 3)) {
-    r.string_into(top.owner_id, "ownerId");
+    top.owner_id = r.string("ownerId");
   }
   if (r.key(kEnvelope, 4)) {
     r.record_version("recordVersion");

@@ -1,6 +1,9 @@
 #include "impl/records/mesh_node_descriptor_record.h"
 
 #include <array>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "impl/check/check.h"
 #include "impl/records/canonical_json_reader.h"
@@ -231,7 +234,7 @@ void read_spot_types(CanonicalJsonReader& r, std::vector<SpotTypeUsage>& entries
           r.number("descriptor.capacity.spotTypes[].reserved", kSlotsMax));
     }
     if (r.key(kSpotType, 4)) {
-      r.string_into(entry.stable_type, "descriptor.capacity.spotTypes[].stableType");
+      entry.stable_type = r.string("descriptor.capacity.spotTypes[].stableType");
     }
     r.end_object(kSpotType);
   }
@@ -279,7 +282,7 @@ void read_capabilities(CanonicalJsonReader& r, std::vector<ObjectCapability>& en
                                                     parse_capability_policy);
     }
     if (r.key(kCapability, 4)) {
-      r.string_into(entry.stable_type, "descriptor.objectCapabilities[].stableType");
+      entry.stable_type = r.string("descriptor.objectCapabilities[].stableType");
     }
     r.end_object(kCapability);
   }
@@ -290,25 +293,23 @@ void read_channel_weights(CanonicalJsonReader& r, ChannelWeights& weights) {
   if (!r.begin_object(kPath)) {
     return;
   }
-  std::string name;
-  for (std::size_t i = 0; r.next_member(i, kChannelWeightEntriesMax, name, kPath); ++i) {
-    if (!weights.empty() && !(weights.rbegin()->first < name)) {
+  std::size_t i = 0;
+  while (std::optional<std::string> name = r.next_member(i++, kChannelWeightEntriesMax, kPath)) {
+    if (!weights.empty() && !(weights.rbegin()->first < *name)) {
       r.fail(RecordErrorKind::kNotCanonical, kPath,
-             "key \"" + name.substr(0, 64) + "\" is duplicated or out of byte order");
+             "key \"" + name->substr(0, 64) + "\" is duplicated or out of byte order");
       return;
     }
     const auto weight = static_cast<std::uint32_t>(r.number(kPath, kWeightMax));
-    weights.emplace_hint(weights.end(), name, weight);
+    weights.emplace_hint(weights.end(), std::move(*name), weight);
   }
 }
 
-void read_optional_string(CanonicalJsonReader& r, std::optional<std::string>& out,
-                          std::string_view path) {
+std::optional<std::string> read_optional_string(CanonicalJsonReader& r, std::string_view path) {
   if (r.consume_null()) {
-    out.reset();
-    return;
+    return std::nullopt;
   }
-  r.string_into(out.emplace(), path);
+  return r.string(path);
 }
 
 }  // namespace
@@ -446,6 +447,88 @@ RecordResult<std::string> encode_checked(const MeshNodeDescriptorRecord& record)
   return detail::encode_checked_impl(record);
 }
 
+namespace {
+
+// The descriptor object's keys come in canonical (sorted) order, so it is read in two runs of
+// that order: activationConcurrency..maintenanceWave, then meshName..updatedAtEpochMs.
+void read_descriptor_fields_to_maintenance_wave(CanonicalJsonReader& r,
+                                                MeshNodeDescriptorRecord& record) {
+  if (r.key(kDescriptor, 0) && r.begin_object(kConcurrency.path)) {
+    if (r.key(kConcurrency, 0)) {
+      record.activation_concurrency.active = static_cast<std::uint32_t>(
+          r.number("descriptor.activationConcurrency.active", kSlotsMax));
+    }
+    if (r.key(kConcurrency, 1)) {
+      record.activation_concurrency.limit = static_cast<std::uint32_t>(
+          r.number("descriptor.activationConcurrency.limit", kLimitMax));
+    }
+    r.end_object(kConcurrency);
+  }
+  if (r.key(kDescriptor, 1)) {
+    record.application_version = r.decimal_string("descriptor.applicationVersion", kSequenceMax);
+  }
+  if (r.key(kDescriptor, 2)) {
+    read_capacity(r, record.capacity);
+  }
+  if (r.key(kDescriptor, 3)) {
+    read_channel_weights(r, record.channel_weights);
+  }
+  if (r.key(kDescriptor, 4)) {
+    record.descriptor_revision = r.decimal_string("descriptor.descriptorRevision", kRevisionMax);
+  }
+  if (r.key(kDescriptor, 5)) {
+    record.endpoint = r.string("descriptor.endpoint");
+  }
+  if (r.key(kDescriptor, 6)) {
+    record.entry_spot_id = read_optional_string(r, "descriptor.entrySpotId");
+  }
+  if (r.key(kDescriptor, 7)) {
+    record.lease_generation = r.decimal_string("descriptor.leaseGeneration", kRevisionMax);
+  }
+  if (r.key(kDescriptor, 8)) {
+    record.lifecycle_generation =
+        r.decimal_string("descriptor.lifecycleGeneration", kRevisionMax);
+  }
+  if (r.key(kDescriptor, 9)) {
+    record.maintenance_wave = read_optional_string(r, "descriptor.maintenanceWave");
+  }
+}
+
+void read_descriptor_fields_from_mesh_name(CanonicalJsonReader& r,
+                                           MeshNodeDescriptorRecord& record) {
+  if (r.key(kDescriptor, 10)) {
+    record.mesh_name = r.string("descriptor.meshName");
+  }
+  if (r.key(kDescriptor, 11)) {
+    read_capabilities(r, record.object_capabilities);
+  }
+  if (r.key(kDescriptor, 12)) {
+    record.object_role = r.enum_value<ObjectRole>("descriptor.objectRole", parse_object_role);
+  }
+  if (r.key(kDescriptor, 13)) {
+    record.owner_id = r.string("descriptor.ownerId");
+  }
+  if (r.key(kDescriptor, 14)) {
+    record.placement_weight =
+        static_cast<std::uint32_t>(r.number("descriptor.placementWeight", kWeightMax));
+  }
+  if (r.key(kDescriptor, 15)) {
+    record.routing_id_hex = r.string("descriptor.routingIdHex");
+  }
+  if (r.key(kDescriptor, 16)) {
+    record.security_identity = r.string("descriptor.securityIdentity");
+  }
+  if (r.key(kDescriptor, 17)) {
+    record.state = r.enum_value<DescriptorState>("descriptor.state", parse_descriptor_state);
+  }
+  if (r.key(kDescriptor, 18)) {
+    record.updated_at_epoch_ms =
+        static_cast<std::int64_t>(r.decimal_string("descriptor.updatedAtEpochMs", kSequenceMax));
+  }
+}
+
+}  // namespace
+
 RecordResult<MeshNodeDescriptorRecord> decode_mesh_node_descriptor_record(
     std::string_view bytes) {
   if (auto error = detail::check_record_size(bytes)) {
@@ -454,74 +537,8 @@ RecordResult<MeshNodeDescriptorRecord> decode_mesh_node_descriptor_record(
   CanonicalJsonReader r(bytes);
   MeshNodeDescriptorRecord record;
   if (detail::read_descriptor_envelope_start(r)) {
-    if (r.key(kDescriptor, 0) && r.begin_object(kConcurrency.path)) {
-      if (r.key(kConcurrency, 0)) {
-        record.activation_concurrency.active = static_cast<std::uint32_t>(
-            r.number("descriptor.activationConcurrency.active", kSlotsMax));
-      }
-      if (r.key(kConcurrency, 1)) {
-        record.activation_concurrency.limit = static_cast<std::uint32_t>(
-            r.number("descriptor.activationConcurrency.limit", kLimitMax));
-      }
-      r.end_object(kConcurrency);
-    }
-    if (r.key(kDescriptor, 1)) {
-      record.application_version = r.decimal_string("descriptor.applicationVersion", kSequenceMax);
-    }
-    if (r.key(kDescriptor, 2)) {
-      read_capacity(r, record.capacity);
-    }
-    if (r.key(kDescriptor, 3)) {
-      read_channel_weights(r, record.channel_weights);
-    }
-    if (r.key(kDescriptor, 4)) {
-      record.descriptor_revision = r.decimal_string("descriptor.descriptorRevision", kRevisionMax);
-    }
-    if (r.key(kDescriptor, 5)) {
-      r.string_into(record.endpoint, "descriptor.endpoint");
-    }
-    if (r.key(kDescriptor, 6)) {
-      read_optional_string(r, record.entry_spot_id, "descriptor.entrySpotId");
-    }
-    if (r.key(kDescriptor, 7)) {
-      record.lease_generation = r.decimal_string("descriptor.leaseGeneration", kRevisionMax);
-    }
-    if (r.key(kDescriptor, 8)) {
-      record.lifecycle_generation =
-          r.decimal_string("descriptor.lifecycleGeneration", kRevisionMax);
-    }
-    if (r.key(kDescriptor, 9)) {
-      read_optional_string(r, record.maintenance_wave, "descriptor.maintenanceWave");
-    }
-    if (r.key(kDescriptor, 10)) {
-      r.string_into(record.mesh_name, "descriptor.meshName");
-    }
-    if (r.key(kDescriptor, 11)) {
-      read_capabilities(r, record.object_capabilities);
-    }
-    if (r.key(kDescriptor, 12)) {
-      record.object_role = r.enum_value<ObjectRole>("descriptor.objectRole", parse_object_role);
-    }
-    if (r.key(kDescriptor, 13)) {
-      r.string_into(record.owner_id, "descriptor.ownerId");
-    }
-    if (r.key(kDescriptor, 14)) {
-      record.placement_weight =
-          static_cast<std::uint32_t>(r.number("descriptor.placementWeight", kWeightMax));
-    }
-    if (r.key(kDescriptor, 15)) {
-      r.string_into(record.routing_id_hex, "descriptor.routingIdHex");
-    }
-    if (r.key(kDescriptor, 16)) {
-      r.string_into(record.security_identity, "descriptor.securityIdentity");
-    }
-    if (r.key(kDescriptor, 17)) {
-      record.state = r.enum_value<DescriptorState>("descriptor.state", parse_descriptor_state);
-    }
-    if (r.key(kDescriptor, 18)) {
-      record.updated_at_epoch_ms =
-          static_cast<std::int64_t>(r.decimal_string("descriptor.updatedAtEpochMs", kSequenceMax));
-    }
+    read_descriptor_fields_to_maintenance_wave(r, record);
+    read_descriptor_fields_from_mesh_name(r, record);
     r.end_object(kDescriptor);
   }
   const detail::EnvelopeFacts top = detail::read_descriptor_envelope_end(r);

@@ -76,7 +76,7 @@ RecordResult<OwnerLeaseRecord> decode_owner_lease_record(std::string_view bytes)
     record.lease_generation = r.decimal_string("leaseGeneration", kGenerationExhausted);
   }
   if (r.key(kTop, 2)) {
-    r.string_into(record.owner_id, "ownerId");
+    record.owner_id = r.string("ownerId");
   }
   if (r.key(kTop, 3)) {
     r.record_version("recordVersion");

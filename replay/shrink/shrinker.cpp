@@ -51,6 +51,110 @@ std::string describe_outcome(const SeedOutcome& outcome) {
   return "passes";
 }
 
+// The run the search stands on: a configuration and what it did.
+struct Standing {
+  AuthorityScenarioConfig config;
+  SeedOutcome outcome;
+};
+
+// 1. The seed as the campaign ran it must violate a property: that property's name.
+std::string confirm_violation(Search& search, const AuthorityScenarioConfig& config, std::uint64_t seed,
+                              bool swarm) {
+  const SeedOutcome first = search.run(config, swarm);
+  if (first.failure.has_value() && !first.violation.has_value()) {
+    throw ShrinkRefused(ShrinkRefusal::kRunFailure, "seed " + std::to_string(seed) +
+                                                        " does not violate a property: the run " + "broke (" +
+                                                        *first.failure + "); replay it instead");
+  }
+  if (!first.violation.has_value()) {
+    throw ShrinkRefused(ShrinkRefusal::kSeedPasses, "seed " + std::to_string(seed) + " of " + config.name +
+                                                        (swarm ? " (swarm)" : "") +
+                                                        " passes: there is no failure to shrink");
+  }
+  return first.violation->property;
+}
+
+// 2. The same seed with its plan explicit (and durations in whole ms, as a file holds them).
+Standing explicit_plan(Search& search, const AuthorityScenarioConfig& config, std::uint64_t seed, bool swarm,
+                       const std::string& property) {
+  AuthorityScenarioConfig fixed = with_fixed_plan(config, round_to_millis(seed_fault_plan(config, seed, swarm)));
+  SeedOutcome outcome = search.run(fixed, false);
+  if (!same_property(outcome, property)) {
+    throw ShrinkRefused(ShrinkRefusal::kNotRepresentable, "seed " + std::to_string(seed) + " violates " + property +
+                                                              ", but with its fault plan written as a "
+                                                              "scenario file (durations in whole milliseconds) it " +
+                                                              describe_outcome(outcome));
+  }
+  return Standing{std::move(fixed), std::move(outcome)};
+}
+
+// 3. Greedy passes over the steps, each kept change becoming the new standing.
+class GreedyPasses {
+ public:
+  GreedyPasses(Search& search, std::string property, Standing start,
+               const std::function<void(const ShrinkProgress&)>& on_progress)
+      : _search(search), _property(std::move(property)), _current(std::move(start)), _on_progress(on_progress) {}
+
+  // Runs passes to a fixed point (true) or the end of the budget (false).
+  bool run_to_fixed_point() {
+    const std::vector<ShrinkStepKind> steps = shrink_steps();
+    for (std::uint32_t pass = 0; pass < kPassesMax && _search.budget_left(); ++pass) {
+      bool kept_in_pass = false;
+      bool pass_complete = true;
+      for (const ShrinkStepKind& step : steps) {
+        const StepResult result = repeat_step(step);
+        kept_in_pass = kept_in_pass || result.kept;
+        pass_complete = pass_complete && !result.budget_ran_out;
+      }
+      if (pass_complete && !kept_in_pass) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  const Standing& current() const { return _current; }
+  std::vector<ShrinkProgress> take_steps() { return std::move(_steps); }
+
+ private:
+  struct StepResult {
+    bool kept = false;
+    bool budget_ran_out = false;
+  };
+
+  // Repeats a kept step: each step moves towards a floor, so this ends.
+  StepResult repeat_step(const ShrinkStepKind& step) {
+    StepResult result;
+    for (std::uint32_t repeat = 0; repeat < kStepRepeatsMax; ++repeat) {
+      auto candidate = step.propose(_current.config, *_current.outcome.violation);
+      if (!candidate.has_value()) {
+        break;
+      }
+      if (!_search.budget_left()) {
+        result.budget_ran_out = true;
+        break;
+      }
+      SeedOutcome outcome = _search.run(candidate->config, false);
+      if (!same_property(outcome, _property)) {
+        break;
+      }
+      _current = Standing{std::move(candidate->config), std::move(outcome)};
+      result.kept = true;
+      _steps.push_back(ShrinkProgress{candidate->change, _search.runs(), *_current.outcome.violation});
+      if (_on_progress) {
+        _on_progress(_steps.back());
+      }
+    }
+    return result;
+  }
+
+  Search& _search;
+  std::string _property;
+  Standing _current;
+  const std::function<void(const ShrinkProgress&)>& _on_progress;
+  std::vector<ShrinkProgress> _steps;
+};
+
 }  // namespace
 
 std::uint32_t enabled_fault_kinds(const AuthorityScenarioConfig& config) {
@@ -70,80 +174,31 @@ ShrinkResult shrink(const AuthorityScenarioConfig& config, std::uint64_t seed, b
   result.seed = seed;
   result.swarm = swarm;
 
-  // 1. The seed as the campaign ran it must violate a property.
-  const SeedOutcome first = search.run(config, swarm);
-  if (first.failure.has_value() && !first.violation.has_value()) {
-    throw ShrinkRefused(ShrinkRefusal::kRunFailure, "seed " + std::to_string(seed) +
-                                                        " does not violate a property: the run " + "broke (" +
-                                                        *first.failure + "); replay it instead");
-  }
-  if (!first.violation.has_value()) {
-    throw ShrinkRefused(ShrinkRefusal::kSeedPasses, "seed " + std::to_string(seed) + " of " + config.name +
-                                                        (swarm ? " (swarm)" : "") +
-                                                        " passes: there is no failure to shrink");
-  }
-  const std::string property = first.violation->property;
+  const std::string property = confirm_violation(search, config, seed, swarm);
+  Standing start = explicit_plan(search, config, seed, swarm, property);
+  result.original = start.config;
+  result.original_outcome = start.outcome;
 
-  // 2. The same seed with its plan explicit (and durations in whole ms, as a file holds them).
-  AuthorityScenarioConfig current = with_fixed_plan(config, round_to_millis(seed_fault_plan(config, seed, swarm)));
-  SeedOutcome current_outcome = search.run(current, false);
-  if (!same_property(current_outcome, property)) {
-    throw ShrinkRefused(ShrinkRefusal::kNotRepresentable, "seed " + std::to_string(seed) + " violates " + property +
-                                                              ", but with its fault plan written as a "
-                                                              "scenario file (durations in whole milliseconds) it " +
-                                                              describe_outcome(current_outcome));
-  }
-  result.original = current;
-  result.original_outcome = current_outcome;
-
-  // 3. Greedy passes to a fixed point or the end of the budget.
-  const std::vector<ShrinkStepKind> steps = shrink_steps();
-  bool fixed_point = false;
-  for (std::uint32_t pass = 0; pass < kPassesMax && !fixed_point && search.budget_left(); ++pass) {
-    bool kept_in_pass = false;
-    bool pass_complete = true;
-    for (const ShrinkStepKind& step : steps) {
-      // Repeat a kept step: each step moves towards a floor, so this ends.
-      for (std::uint32_t repeat = 0; repeat < kStepRepeatsMax; ++repeat) {
-        auto candidate = step.propose(current, *current_outcome.violation);
-        if (!candidate.has_value()) {
-          break;
-        }
-        if (!search.budget_left()) {
-          pass_complete = false;
-          break;
-        }
-        SeedOutcome outcome = search.run(candidate->config, false);
-        if (!same_property(outcome, property)) {
-          break;
-        }
-        current = std::move(candidate->config);
-        current_outcome = std::move(outcome);
-        kept_in_pass = true;
-        result.steps.push_back(ShrinkProgress{candidate->change, search.runs(), *current_outcome.violation});
-        if (on_progress) {
-          on_progress(result.steps.back());
-        }
-      }
-    }
-    fixed_point = pass_complete && !kept_in_pass;
-  }
+  GreedyPasses passes(search, property, std::move(start), on_progress);
+  const bool fixed_point = passes.run_to_fixed_point();
+  result.steps = passes.take_steps();
   result.runs_used = search.runs();
   result.budget_spent = !fixed_point;
 
   // 4. The result's run again, keeping its trace for the story. Determinism: it must be the run the
   // search saw.
-  result.shrunk = current;
+  const Standing& current = passes.current();
+  result.shrunk = current.config;
   result.shrunk.name = config.name + "-seed-" + std::to_string(seed) + "-shrunk";
   result.shrunk.description = "spotcheck shrink of " + config.name + " seed " + std::to_string(seed) +
                               (swarm ? " (swarm)" : "") + ": " + std::to_string(result.steps.size()) + " step(s) in " +
                               std::to_string(result.runs_used) + " run(s)";
-  result.shrunk_outcome = AuthorityScenario(current).run(SeedRequest{seed, false, true});
-  if (result.shrunk_outcome.trace_hash != current_outcome.trace_hash ||
+  result.shrunk_outcome = AuthorityScenario(current.config).run(SeedRequest{seed, false, true});
+  if (result.shrunk_outcome.trace_hash != current.outcome.trace_hash ||
       !same_property(result.shrunk_outcome, property)) {
     throw ShrinkRefused(ShrinkRefusal::kNondeterministic,
                         "the shrunk configuration did not run the same way twice (a determinism bug): seed " +
-                            std::to_string(seed) + " " + describe_outcome(current_outcome) + ", then " +
+                            std::to_string(seed) + " " + describe_outcome(current.outcome) + ", then " +
                             describe_outcome(result.shrunk_outcome));
   }
   return result;

@@ -92,67 +92,74 @@ bool about_subjects(const TraceLine& line, const ViolationSubjects& s) {
   return false;
 }
 
-}  // namespace
-
-Story tell_story(const std::vector<std::string>& event_lines, const scenarios::Violation& violation,
-                 std::size_t events_max) {
-  SPOTCHECK_ASSERT_ABORT(events_max >= 1);
-  ViolationSubjects subjects = violation.subjects;
-  Story story;
-
-  // Events up to the violating one (an end-of-run violation: the whole trace).
+// The events up to the violating one (an end-of-run violation: the whole trace), the names of the
+// processes they add, and the subjects widened by what the key events name.
+struct StoryInput {
   std::vector<TraceLine> lines;
   ProcessNames names;
-  const std::uint64_t last = violation.event_index;
+  ViolationSubjects subjects;
+};
+
+bool is_key(const TraceLine& line, const scenarios::Violation& violation, const ViolationSubjects& s) {
+  return line.index == violation.event_index || s.cites(line.index);
+}
+
+StoryInput read_story_input(const std::vector<std::string>& event_lines, const scenarios::Violation& violation) {
+  StoryInput input{{}, {}, violation.subjects};
   for (const std::string& text : event_lines) {
     auto line = parse_trace_line(text);
-    if (!line.has_value() || line->index > last) {
+    if (!line.has_value() || line->index > violation.event_index) {
       continue;
     }
     if (line->kind == kinds::kProcessAdd) {
-      names.by_pid.push_back(line->node);
+      input.names.by_pid.push_back(line->node);
       if (const auto rid = number_field(*line, "routing_id")) {
-        names.by_routing_id[*rid] = line->node;
+        input.names.by_routing_id[*rid] = line->node;
       }
     }
-    if (line->index == violation.event_index || subjects.cites(line->index)) {
-      add_named_by(subjects, *line);
+    if (is_key(*line, violation, input.subjects)) {
+      add_named_by(input.subjects, *line);
     }
-    lines.push_back(std::move(*line));
+    input.lines.push_back(std::move(*line));
   }
-  story.objects = subjects.objects;
-  story.owners = subjects.host_runs;
+  return input;
+}
 
-  // Pass 1: the events about the subjects, and the nodes they happened on.
-  std::vector<StoryEvent> relevant;
+// The events about the subjects and the faults that hit their nodes, the store or the whole world.
+struct Relevant {
+  std::vector<StoryEvent> events;
   std::set<std::string> nodes;
-  std::vector<bool> taken(lines.size(), false);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const TraceLine& line = lines[i];
-    const bool key = line.index == violation.event_index || subjects.cites(line.index);
-    if (key || about_subjects(line, subjects)) {
+};
+
+Relevant relevant_events(const StoryInput& input, const scenarios::Violation& violation) {
+  Relevant relevant;
+  // Pass 1: the events about the subjects, and the nodes they happened on.
+  std::vector<bool> taken(input.lines.size(), false);
+  for (std::size_t i = 0; i < input.lines.size(); ++i) {
+    const TraceLine& line = input.lines[i];
+    if (is_key(line, violation, input.subjects) || about_subjects(line, input.subjects)) {
       taken[i] = true;
       if (line.node != "world") {
-        nodes.insert(line.node);
+        relevant.nodes.insert(line.node);
       }
     }
   }
   // Pass 2: add the faults that hit those nodes, the store or the whole world.
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const TraceLine& line = lines[i];
+  for (std::size_t i = 0; i < input.lines.size(); ++i) {
+    const TraceLine& line = input.lines[i];
     bool fault = is_world_fault(line.kind);
-    for (const std::string& target : fault_targets(line, names)) {
-      fault = fault || nodes.count(target) > 0;
+    for (const std::string& target : fault_targets(line, input.names)) {
+      fault = fault || relevant.nodes.count(target) > 0;
     }
     if (taken[i] || fault) {
-      const bool key = line.index == violation.event_index || subjects.cites(line.index);
-      relevant.push_back(StoryEvent{line, key, fault && !taken[i]});
+      relevant.events.push_back(StoryEvent{line, is_key(line, violation, input.subjects), fault && !taken[i]});
     }
   }
-  story.nodes.assign(nodes.begin(), nodes.end());
-  story.relevant = relevant.size();
+  return relevant;
+}
 
-  // Keep every key event, and the latest others up to the bound.
+// Every key event, and the latest others up to the bound, in trace order.
+std::vector<StoryEvent> keep_within_bound(std::vector<StoryEvent> relevant, std::size_t events_max) {
   std::size_t keys = 0;
   for (const auto& e : relevant) {
     keys += e.key ? 1 : 0;
@@ -167,13 +174,30 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
       --others_left;
     }
   }
+  std::vector<StoryEvent> kept;
   for (std::size_t i = 0; i < relevant.size(); ++i) {
     if (keep[i]) {
-      story.events.push_back(std::move(relevant[i]));
+      kept.push_back(std::move(relevant[i]));
     }
   }
+  SPOTCHECK_ASSERT_ABORT(kept.size() <= std::max(events_max, keys));
+  return kept;
+}
+
+}  // namespace
+
+Story tell_story(const std::vector<std::string>& event_lines, const scenarios::Violation& violation,
+                 std::size_t events_max) {
+  SPOTCHECK_ASSERT_ABORT(events_max >= 1);
+  const StoryInput input = read_story_input(event_lines, violation);
+  Relevant relevant = relevant_events(input, violation);
+  Story story;
+  story.objects = input.subjects.objects;
+  story.owners = input.subjects.host_runs;
+  story.nodes.assign(relevant.nodes.begin(), relevant.nodes.end());
+  story.relevant = relevant.events.size();
+  story.events = keep_within_bound(std::move(relevant.events), events_max);
   story.left_out = story.relevant - story.events.size();
-  SPOTCHECK_ASSERT_ABORT(story.events.size() <= std::max(events_max, keys));
   return story;
 }
 

@@ -27,6 +27,65 @@ std::optional<std::int64_t> parse_int(std::string_view text) {
   return value;
 }
 
+
+// UNLINKs keys in batches of at most kUnlinkBatch, counting what it removed.
+class UnlinkBatch {
+ public:
+  explicit UnlinkBatch(redis::RedisSession& session) : _session(session) { _command.assign(1, "UNLINK"); }
+
+  // Adds `key` (it must outlive the batch), sending the batch when it is full; "" or the error.
+  std::string add(std::string_view key) {
+    _command.push_back(key);
+    return _command.size() > kUnlinkBatch ? flush() : std::string();
+  }
+
+  // Sends what is queued; "" or the error.
+  std::string flush() {
+    if (_command.size() <= 1) {
+      return {};
+    }
+    CallResult result = _session.command(_command);
+    if (result.failure != redis::CallFailure::kNone) {
+      return "UNLINK failed: " + result.message;
+    }
+    if (result.reply->type == REDIS_REPLY_ERROR) {
+      return "UNLINK failed: " + std::string(redis::reply_text(result.reply.get()));
+    }
+    _removed += static_cast<long>(_command.size() - 1);
+    _command.assign(1, "UNLINK");
+    return {};
+  }
+
+  long removed() const { return _removed; }
+
+ private:
+  static constexpr std::size_t kUnlinkBatch = 256;
+  redis::RedisSession& _session;
+  std::vector<std::string_view> _command;
+  long _removed = 0;
+};
+
+// The cleanup of a run whose last listing found nothing more of its own: `removed` keys went, and
+// the namespace keeps what it held before and what the provider never writes.
+NamespaceCleanup cleaned_up(long removed, long kept_before, long not_ours) {
+  NamespaceCleanup out;
+  out.removed_keys = removed;
+  out.left_keys = kept_before + not_ours;
+  if (out.left_keys == 0) {
+    out.outcome = "removed (" + std::to_string(removed) + " keys)";
+    return out;
+  }
+  out.outcome = "the run's " + std::to_string(removed) + " keys removed; left as they were: ";
+  if (kept_before > 0) {
+    out.outcome += std::to_string(kept_before) + " keys it held before the run";
+  }
+  if (not_ours > 0) {
+    out.outcome += std::string(kept_before > 0 ? ", " : "") + std::to_string(not_ours) +
+                   " keys at names spotcheck never writes";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string fresh_namespace() {
@@ -148,88 +207,60 @@ RedisTarget::KeysLeft RedisTarget::count_left() {
   return KeysLeft{static_cast<long>(listed.keys.size()), {}};
 }
 
-NamespaceCleanup RedisTarget::remove_run_keys() {
-  NamespaceCleanup out;
-  redis::RedisSession& session = *_stores.session;
-  const std::string& ns = _options.key_namespace;
+RedisTarget::RemovalRound RedisTarget::remove_round() {
   constexpr std::size_t kRunKeysMax = 100'000'000;
-  constexpr std::size_t kUnlinkBatch = 256;
+  RemovalRound round;
+  const redis::RedisSession::KeyList listed = _stores.session->list_keys(kRunKeysMax);
+  if (!listed.error.empty()) {
+    round.error = listed.error;
+    return round;
+  }
+  UnlinkBatch batch(*_stores.session);
+  for (const std::string& key : listed.keys) {
+    if (std::binary_search(_keys_before.begin(), _keys_before.end(), key)) {
+      ++round.kept_before;
+    } else if (!redis::is_provider_key(_options.key_namespace, key)) {
+      ++round.not_ours;
+    } else if (round.error = batch.add(key); !round.error.empty()) {
+      break;
+    }
+  }
+  if (round.error.empty()) {
+    round.error = batch.flush();
+  }
+  round.removed = batch.removed();
+  return round;
+}
+
+NamespaceCleanup RedisTarget::removal_failed(const std::string& error, long removed) {
+  NamespaceCleanup out;
+  out.removed_keys = removed;
+  out.failed = true;
+  out.left_keys = count_left().count;  // -1 when it fails too
+  out.left = "namespace '" + _options.key_namespace + "' on " + url_redacted() + ": " +
+             (out.left_keys >= 0 ? std::to_string(out.left_keys) + " keys left"
+                                 : "an unknown number of keys left (counting them failed too)");
+  out.outcome = "removing the run's keys FAILED (" + error + "); " + out.left;
+  return out;
+}
+
+NamespaceCleanup RedisTarget::remove_run_keys() {
   // A write a node sent before the stop may still be applied (the server had it buffered) after
   // a listing: list again until a listing finds nothing to remove (bounded).
   constexpr int kRoundsMax = 3;
-  long kept_before = 0;  // keys the namespace held before the run
-  long not_ours = 0;     // keys that appeared, at names the provider never writes
-  std::string error;
-  std::vector<std::string_view> batch;
-  const auto flush = [&]() -> std::string {
-    if (batch.size() <= 1) {
-      return {};
+  long removed = 0;
+  RemovalRound last;
+  for (int round = 0; round < kRoundsMax; ++round) {
+    last = remove_round();
+    removed += last.removed;
+    if (!last.error.empty()) {
+      return removal_failed(last.error, removed);
     }
-    CallResult result = session.command(batch);
-    if (result.failure != redis::CallFailure::kNone) {
-      return "UNLINK failed: " + result.message;
-    }
-    if (result.reply->type == REDIS_REPLY_ERROR) {
-      return "UNLINK failed: " + std::string(redis::reply_text(result.reply.get()));
-    }
-    out.removed_keys += static_cast<long>(batch.size() - 1);
-    batch.assign(1, "UNLINK");
-    return {};
-  };
-  for (int round = 0; round < kRoundsMax && error.empty(); ++round) {
-    const redis::RedisSession::KeyList listed = session.list_keys(kRunKeysMax);
-    error = listed.error;
-    const std::vector<std::string>& keys = listed.keys;
-    kept_before = 0;
-    not_ours = 0;
-    const long removed_before = out.removed_keys;
-    batch.assign(1, "UNLINK");
-    for (std::size_t i = 0; error.empty() && i < keys.size(); ++i) {
-      const std::string& key = keys[i];
-      if (std::binary_search(_keys_before.begin(), _keys_before.end(), key)) {
-        ++kept_before;
-      } else if (!redis::is_provider_key(ns, key)) {
-        ++not_ours;
-      } else {
-        batch.push_back(key);
-        if (batch.size() > kUnlinkBatch) {
-          error = flush();
-        }
-      }
-    }
-    if (error.empty()) {
-      error = flush();
-    }
-    if (error.empty() && out.removed_keys == removed_before) {
-      break;  // this listing found nothing of the run's: the counts are final
-    }
-    if (error.empty() && round + 1 == kRoundsMax) {
-      error = "keys of the run kept appearing";
+    if (last.removed == 0) {
+      return cleaned_up(removed, last.kept_before, last.not_ours);  // this listing found nothing of the run's: the counts are final
     }
   }
-  if (!error.empty()) {
-    out.failed = true;
-    out.left_keys = count_left().count;  // -1 when it fails too
-    out.left = "namespace '" + ns + "' on " + url_redacted() + ": " +
-               (out.left_keys >= 0 ? std::to_string(out.left_keys) + " keys left"
-                                   : "an unknown number of keys left (counting them failed too)");
-    out.outcome = "removing the run's keys FAILED (" + error + "); " + out.left;
-    return out;
-  }
-  out.left_keys = kept_before + not_ours;
-  if (out.left_keys == 0) {
-    out.outcome = "removed (" + std::to_string(out.removed_keys) + " keys)";
-    return out;
-  }
-  out.outcome = "the run's " + std::to_string(out.removed_keys) + " keys removed; left as they were: ";
-  if (kept_before > 0) {
-    out.outcome += std::to_string(kept_before) + " keys it held before the run";
-  }
-  if (not_ours > 0) {
-    out.outcome += std::string(kept_before > 0 ? ", " : "") + std::to_string(not_ours) +
-                   " keys at names spotcheck never writes";
-  }
-  return out;
+  return removal_failed("keys of the run kept appearing", removed);
 }
 
 NamespaceCleanup RedisTarget::finish() {

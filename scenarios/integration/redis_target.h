@@ -122,6 +122,15 @@ class RedisTarget {
   // Read-only checks of the namespace by the admin session, before anything is written.
   std::string check_namespace(store::redis::RedisSession& session);
   NamespaceCleanup remove_run_keys();
+  // One listing of the namespace and the UNLINKs of the run's keys it found.
+  struct RemovalRound {
+    long kept_before = 0;  // keys the namespace held before the run
+    long not_ours = 0;     // keys that appeared, at names the provider never writes
+    long removed = 0;      // keys unlinked
+    std::string error;     // empty unless listing or unlinking failed
+  };
+  RemovalRound remove_round();
+  NamespaceCleanup removal_failed(const std::string& error, long removed);
   // Keys the namespace still holds (-1 and `error` when they could not be counted).
   struct KeysLeft {
     long count = -1;

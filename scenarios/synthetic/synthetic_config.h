@@ -11,7 +11,7 @@
 
 #include "impl/platform/time.h"
 #include "sim/choice/decision_log.h"
-#include "sim/network/network_config.h"
+#include "sim/network_config.h"
 
 namespace spotcheck::scenarios::synthetic {
 

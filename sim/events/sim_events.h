@@ -9,7 +9,7 @@
 //                              net.deliver of typed arrivals held back by a pause (NetDrop, NetDeliver)
 //   sim/kernel/kernel.cpp      spawn, spawn.refused, exit, action, violation, failure (Spawn,
 //                              SpawnRefused, ProcessRun, Action, Violation, Failure)
-//   sim/network/network.cpp    net.link, net.partition, net.heal|disconnect|reconnect,
+//   sim/kernel/network.cpp    net.link, net.partition, net.heal|disconnect|reconnect,
 //                              net.drop, net.post|send, net.deliver|deferred (NetLink,
 //                              NetPartition, NetPair, NetDrop, NetSend, NetDeliver)
 //   sim/store_host/            store.request_lost, store.refused, store.write_held (store_server.h);

@@ -123,65 +123,10 @@ RunOutcome Kernel::run_until(TimeUs end_us, std::uint64_t max_steps) {
   const std::uint64_t step_limit = steps_ + max_steps;
   RunStatus status = RunStatus::quiescent;
   for (;;) {
-    if (stopped_) {
-      status = stop_status_;
+    if (const std::optional<RunStatus> stop = turn(end_us, step_limit)) {
+      status = *stop;
       break;
     }
-    if (real_time_) {
-      // Real-time mode: time is the steady clock. Entries due by now join the ready set at every
-      // step (so a busy ready set cannot starve timers); with nothing runnable the thread sleeps
-      // until the next entry is due or end_us passes.
-      sync_real_time();
-      pop_due_real_time();
-      if (ready_.empty()) {
-        if (queue_.empty()) {
-          status = RunStatus::quiescent;
-          break;
-        }
-        if (now_us_ >= end_us) {
-          status = RunStatus::time_limit;
-          break;
-        }
-        real_time_->sleep_until(std::min(queue_.next_time_us(), end_us));
-        continue;
-      }
-      if (now_us_ > end_us) {
-        status = RunStatus::time_limit;
-        break;
-      }
-    }
-    if (ready_.empty()) {
-      if (queue_.empty()) {
-        status = RunStatus::quiescent;
-        break;
-      }
-      const TimeUs next_us = queue_.next_time_us();
-      SPOTCHECK_ASSERT_ABORT(next_us >= now_us_);
-      if (next_us > end_us) {
-        now_us_ = std::max(now_us_, end_us);
-        status = RunStatus::time_limit;
-        break;
-      }
-      now_us_ = next_us;
-      queue_.pop_due(now_us_, ready_);
-      SPOTCHECK_ASSERT_ABORT(!ready_.empty());
-      continue;
-    }
-    if (steps_ >= step_limit) {
-      status = RunStatus::step_limit;
-      break;
-    }
-    const std::optional<std::size_t> chosen = pick_ready();
-    if (!chosen) {
-      SPOTCHECK_ASSERT_ABORT(ready_.empty());
-      continue;  // every entry was dead
-    }
-    const ReadyEntry entry = ready_[*chosen];
-    ready_[*chosen] = ready_.back();
-    ready_.pop_back();
-    const bool executed = execute(entry);
-    SPOTCHECK_ASSERT_ABORT(executed);  // only live entries are picked
-    ++steps_;
   }
   running_ = false;
   SPOTCHECK_ASSERT_ABORT(current_ == nullptr);
@@ -194,6 +139,78 @@ RunOutcome Kernel::run_until(TimeUs end_us, std::uint64_t max_steps) {
   outcome.events = trace_.size();
   outcome.trace_hash = trace_.hash();
   return outcome;
+}
+
+// One turn of the run loop: runs one ready entry or moves time on, or says why the run ends.
+std::optional<RunStatus> Kernel::turn(TimeUs end_us, std::uint64_t step_limit) {
+  if (stopped_) {
+    return stop_status_;
+  }
+  if (real_time_) {
+    // Real-time mode: time is the steady clock. Entries due by now join the ready set at every
+    // step (so a busy ready set cannot starve timers).
+    sync_real_time();
+    pop_due_real_time();
+    if (ready_.empty()) {
+      return wait_real_time(end_us);
+    }
+    if (now_us_ > end_us) {
+      return RunStatus::time_limit;
+    }
+  }
+  if (ready_.empty()) {
+    return advance_virtual_time(end_us);
+  }
+  if (steps_ >= step_limit) {
+    return RunStatus::step_limit;
+  }
+  run_one_ready();
+  return std::nullopt;
+}
+
+// Real time with nothing runnable: the thread sleeps until the next entry is due or end_us passes.
+std::optional<RunStatus> Kernel::wait_real_time(TimeUs end_us) {
+  SPOTCHECK_ASSERT_ABORT(ready_.empty());
+  if (queue_.empty()) {
+    return RunStatus::quiescent;
+  }
+  if (now_us_ >= end_us) {
+    return RunStatus::time_limit;
+  }
+  real_time_->sleep_until(std::min(queue_.next_time_us(), end_us));
+  return std::nullopt;
+}
+
+// Virtual time with nothing runnable: jump to the next due entry, unless it lies past end_us.
+std::optional<RunStatus> Kernel::advance_virtual_time(TimeUs end_us) {
+  SPOTCHECK_ASSERT_ABORT(ready_.empty());
+  if (queue_.empty()) {
+    return RunStatus::quiescent;
+  }
+  const TimeUs next_us = queue_.next_time_us();
+  SPOTCHECK_ASSERT_ABORT(next_us >= now_us_);
+  if (next_us > end_us) {
+    now_us_ = std::max(now_us_, end_us);
+    return RunStatus::time_limit;
+  }
+  now_us_ = next_us;
+  queue_.pop_due(now_us_, ready_);
+  SPOTCHECK_ASSERT_ABORT(!ready_.empty());
+  return std::nullopt;
+}
+
+void Kernel::run_one_ready() {
+  const std::optional<std::size_t> chosen = pick_ready();
+  if (!chosen) {
+    SPOTCHECK_ASSERT_ABORT(ready_.empty());
+    return;  // every entry was dead
+  }
+  const ReadyEntry entry = ready_[*chosen];
+  ready_[*chosen] = ready_.back();
+  ready_.pop_back();
+  const bool executed = execute(entry);
+  SPOTCHECK_ASSERT_ABORT(executed);  // only live entries are picked
+  ++steps_;
 }
 
 std::optional<std::size_t> Kernel::pick_ready() {

@@ -23,8 +23,8 @@
 #include "sim/choice/seeded_choice_source.h"
 #include "sim/fiber/stack_allocator.h"
 #include "sim/kernel/task.h"
-#include "sim/network/network.h"
-#include "sim/process/process.h"
+#include "sim/kernel/network.h"
+#include "sim/kernel/process.h"
 #include "sim/random/streams.h"
 #include "sim/runtime/realtime/steady_time_source.h"
 #include "sim/run_outcome.h"
@@ -156,6 +156,10 @@ class Kernel {
   void make_choice_source();
   // Drops the dead entries of the ready set (keeping the order of the live ones) and returns the
   // index of the one to run next, or nothing if none is live.
+  std::optional<RunStatus> turn(TimeUs end_us, std::uint64_t step_limit);
+  std::optional<RunStatus> wait_real_time(TimeUs end_us);
+  std::optional<RunStatus> advance_virtual_time(TimeUs end_us);
+  void run_one_ready();
   std::optional<std::size_t> pick_ready();
   void drop_dead_ready();
   ReadyCandidate candidate(const ReadyEntry& entry) const;

@@ -14,9 +14,9 @@ TEST(RecordBase64, Rfc4648Vectors) {
       {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"}};
   for (const auto& [bytes, text] : vectors) {
     EXPECT_EQ(base64_encode(bytes), text);
-    std::string decoded;
-    EXPECT_EQ(base64_decode(text, decoded), Base64Status::kOk) << text;
-    EXPECT_EQ(decoded, bytes);
+    const Base64Decoded decoded = base64_decode(text);
+    EXPECT_EQ(decoded.status, Base64Status::kOk) << text;
+    EXPECT_EQ(decoded.bytes, bytes);
   }
 }
 
@@ -28,22 +28,21 @@ TEST(RecordBase64, AllByteValuesRoundTrip) {
   const std::string text = base64_encode(bytes);
   EXPECT_NE(text.find('+'), std::string::npos);
   EXPECT_NE(text.find('/'), std::string::npos);
-  std::string decoded;
-  ASSERT_EQ(base64_decode(text, decoded), Base64Status::kOk);
-  EXPECT_EQ(decoded, bytes);
+  const Base64Decoded decoded = base64_decode(text);
+  ASSERT_EQ(decoded.status, Base64Status::kOk);
+  EXPECT_EQ(decoded.bytes, bytes);
 }
 
 TEST(RecordBase64, StrictDecoding) {
-  std::string out;
-  EXPECT_EQ(base64_decode("Zg", out), Base64Status::kInvalid);     // missing padding
-  EXPECT_EQ(base64_decode("Zg=", out), Base64Status::kInvalid);
-  EXPECT_EQ(base64_decode("Z===", out), Base64Status::kInvalid);
-  EXPECT_EQ(base64_decode("=Zg=", out), Base64Status::kInvalid);
-  EXPECT_EQ(base64_decode("Zg==Zg==", out), Base64Status::kInvalid);  // padding inside
-  EXPECT_EQ(base64_decode("Zm9v\n", out), Base64Status::kInvalid);
-  EXPECT_EQ(base64_decode("Zm-_", out), Base64Status::kInvalid);      // base64url alphabet
-  EXPECT_EQ(base64_decode("Zh==", out), Base64Status::kNotCanonical); // non-zero unused bits
-  EXPECT_EQ(base64_decode("Zm9=", out), Base64Status::kNotCanonical);
+  EXPECT_EQ(base64_decode("Zg").status, Base64Status::kInvalid);     // missing padding
+  EXPECT_EQ(base64_decode("Zg=").status, Base64Status::kInvalid);
+  EXPECT_EQ(base64_decode("Z===").status, Base64Status::kInvalid);
+  EXPECT_EQ(base64_decode("=Zg=").status, Base64Status::kInvalid);
+  EXPECT_EQ(base64_decode("Zg==Zg==").status, Base64Status::kInvalid);  // padding inside
+  EXPECT_EQ(base64_decode("Zm9v\n").status, Base64Status::kInvalid);
+  EXPECT_EQ(base64_decode("Zm-_").status, Base64Status::kInvalid);      // base64url alphabet
+  EXPECT_EQ(base64_decode("Zh==").status, Base64Status::kNotCanonical); // non-zero unused bits
+  EXPECT_EQ(base64_decode("Zm9=").status, Base64Status::kNotCanonical);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 namespace spotcheck::records::testing {
 namespace {
@@ -42,11 +43,11 @@ std::optional<std::string> optional_string(const nlohmann::json& value) {
 }
 
 std::string base64_decode_for_test(const std::string& text) {
-  std::string bytes;
-  if (base64_decode(text, bytes) != Base64Status::kOk) {
+  Base64Decoded decoded = base64_decode(text);
+  if (decoded.status != Base64Status::kOk) {
     throw std::runtime_error("bad base64 in fixture");
   }
-  return bytes;
+  return std::move(decoded.bytes);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "impl/location/creation/stored_records.h"
 
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "impl/check/check.h"
@@ -38,11 +40,11 @@ std::uint64_t decimal_of(const json& j, const char* key) {
 }
 
 std::string bytes_of(const json& j, const char* key) {
-  std::string out;
-  if (records::base64_decode(text_of(j, key), out) != records::Base64Status::kOk) {
+  records::Base64Decoded decoded = records::base64_decode(text_of(j, key));
+  if (decoded.status != records::Base64Status::kOk) {
     throw ShapeError{};
   }
-  return out;
+  return std::move(decoded.bytes);
 }
 
 json operation_json(const OperationKey& key) {

@@ -19,12 +19,6 @@ const Key& key_of(const Mutation& mutation) {
   return std::visit([](const auto& m) -> const Key& { return m.key; }, mutation);
 }
 
-// What one mutation will do once the write commits.
-struct PlannedMutation {
-  std::optional<Bytes> new_value;  // nullopt: delete
-  std::int64_t counter = 0;
-};
-
 }  // namespace
 
 MemoryLocationStore::MemoryLocationStore(StoreClock clock, MemoryStoreOptions options)
@@ -76,8 +70,24 @@ WriteResult MemoryLocationStore::write(const WriteRequest& request, DeadlineUs /
   const StoreNowMs now_ms = now();
   _scans.expire(now_ms);
   release_unneeded_revisions();
+  if (const std::optional<std::size_t> failed = first_failing_condition(request)) {
+    return Conflict{Conflict::Reason::kVersionMismatch, *failed, now_ms};
+  }
+  WritePlan plan = plan_mutations(request, now_ms);
+  if (plan.refusal.has_value()) {
+    return std::move(*plan.refusal);
+  }
+  Applied applied = commit(request, std::move(plan.mutations), now_ms);
+  if (applied.outcomes.size() < request.mutations.size()) {
+    SPOTCHECK_ASSERT_ABORT(_faults.partial_write_on_bound_exceeded);
+    return Conflict{Conflict::Reason::kBoundExceeded, applied.outcomes.size(), now_ms};
+  }
+  return applied;
+}
 
-  // 1. Every condition, in order, against the current state.
+// 1. Every condition, in order, against the current state: the index of the first that fails.
+std::optional<std::size_t> MemoryLocationStore::first_failing_condition(
+    const WriteRequest& request) const {
   for (std::size_t i = 0; i < request.conditions.size(); ++i) {
     const std::optional<Record> current = _records.current(key_of(request.conditions[i]));
     const bool holds = std::visit(
@@ -91,44 +101,64 @@ WriteResult MemoryLocationStore::write(const WriteRequest& request, DeadlineUs /
         },
         request.conditions[i]);
     if (!holds) {
-      return Conflict{Conflict::Reason::kVersionMismatch, i, now_ms};
+      return i;
     }
   }
+  return std::nullopt;
+}
 
-  // 2. Plan every mutation; nothing changes until all of them are known to be possible.
-  std::vector<PlannedMutation> plan;
-  plan.reserve(request.mutations.size());
+// 2. Plan every mutation; nothing changes until all of them are known to be possible.
+MemoryLocationStore::WritePlan MemoryLocationStore::plan_mutations(const WriteRequest& request,
+                                                                   StoreNowMs now_ms) const {
+  WritePlan plan;
+  plan.mutations.reserve(request.mutations.size());
   for (std::size_t i = 0; i < request.mutations.size(); ++i) {
     const Mutation& mutation = request.mutations[i];
     PlannedMutation planned;
     if (const auto* put = std::get_if<Put>(&mutation)) {
       planned.new_value = put->value;  // the provider keeps its own copy
     } else if (const auto* increment = std::get_if<Increment>(&mutation)) {
-      std::int64_t current = 0;
-      if (const std::optional<Record> record = _records.current(increment->key)) {
-        const std::optional<std::int64_t> parsed = parse_counter(*record->value);
-        if (!parsed.has_value()) {
-          return StoreError{StoreErrorKind::kInvalidArgument,
-                            "Increment on a value that is not a decimal 64-bit counter"};
+      std::variant<std::int64_t, WriteResult> next = plan_increment(*increment, i, now_ms);
+      if (auto* refusal = std::get_if<WriteResult>(&next)) {
+        if (_faults.partial_write_on_bound_exceeded && i > 0 &&
+            std::holds_alternative<Conflict>(*refusal)) {
+          break;  // deliberate bug: keep the mutations before the failing one
         }
-        current = *parsed;
+        plan.refusal = std::move(*refusal);
+        return plan;
       }
-      const std::optional<std::int64_t> next =
-          bounded_add(current, increment->delta, increment->min, increment->max);
-      if (!next.has_value()) {
-        if (_faults.partial_write_on_bound_exceeded && i > 0) {
-          plan.resize(i);  // deliberate bug: keep the mutations before the failing one
-          break;
-        }
-        return Conflict{Conflict::Reason::kBoundExceeded, i, now_ms};
-      }
-      planned.counter = *next;
-      planned.new_value = format_counter(*next);
+      planned.counter = std::get<std::int64_t>(next);
+      planned.new_value = format_counter(planned.counter);
     }
-    plan.push_back(std::move(planned));
+    plan.mutations.push_back(std::move(planned));
   }
+  return plan;
+}
 
-  // 3. Commit: one commit sequence number for every mutation, a fresh version per stored value.
+// The counter an Increment leaves, or why it cannot apply (not a counter; a bound exceeded).
+std::variant<std::int64_t, WriteResult> MemoryLocationStore::plan_increment(
+    const Increment& increment, std::size_t index, StoreNowMs now_ms) const {
+  std::int64_t current = 0;
+  if (const std::optional<Record> record = _records.current(increment.key)) {
+    const std::optional<std::int64_t> parsed = parse_counter(*record->value);
+    if (!parsed.has_value()) {
+      return WriteResult{StoreError{StoreErrorKind::kInvalidArgument,
+                                    "Increment on a value that is not a decimal 64-bit counter"}};
+    }
+    current = *parsed;
+  }
+  const std::optional<std::int64_t> next =
+      bounded_add(current, increment.delta, increment.min, increment.max);
+  if (!next.has_value()) {
+    return WriteResult{Conflict{Conflict::Reason::kBoundExceeded, index, now_ms}};
+  }
+  return *next;
+}
+
+// 3. Commit: one commit sequence number for every mutation, a fresh version per stored value.
+Applied MemoryLocationStore::commit(const WriteRequest& request,
+                                    std::vector<PlannedMutation> plan, StoreNowMs now_ms) {
+  SPOTCHECK_ASSERT_ABORT(plan.size() <= request.mutations.size());
   const CommitSeq seq = ++_last_commit;
   const CommitSeq floor = prune_floor();
   Applied applied;
@@ -148,11 +178,6 @@ WriteResult MemoryLocationStore::write(const WriteRequest& request, DeadlineUs /
     }
     applied.outcomes.push_back(outcome);
   }
-  if (plan.size() < request.mutations.size()) {
-    SPOTCHECK_ASSERT_ABORT(_faults.partial_write_on_bound_exceeded);
-    return Conflict{Conflict::Reason::kBoundExceeded, plan.size(), now_ms};
-  }
-  SPOTCHECK_ASSERT_ABORT(applied.outcomes.size() == request.mutations.size());
   return applied;
 }
 

@@ -5,6 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <variant>
+#include <vector>
 
 #include "impl/store/memory/live_scans.h"
 #include "impl/store/memory/memory_options.h"
@@ -39,6 +42,24 @@ class MemoryLocationStore final : public LocationStore {
   // Applies (or, when the scan set changed, catches up on) pruning of old revisions.
   void release_unneeded_revisions();
   CommitSeq prune_floor() const;
+
+  // What one mutation will do once the write commits.
+  struct PlannedMutation {
+    std::optional<Bytes> new_value;  // nullopt: delete
+    std::int64_t counter = 0;
+  };
+  // The mutations a write will apply, or the result that refuses it before anything changes.
+  struct WritePlan {
+    std::vector<PlannedMutation> mutations;
+    std::optional<WriteResult> refusal;
+  };
+  std::optional<std::size_t> first_failing_condition(const WriteRequest& request) const;
+  WritePlan plan_mutations(const WriteRequest& request, StoreNowMs now_ms) const;
+  std::variant<std::int64_t, WriteResult> plan_increment(const Increment& increment,
+                                                         std::size_t index,
+                                                         StoreNowMs now_ms) const;
+  Applied commit(const WriteRequest& request, std::vector<PlannedMutation> plan,
+                 StoreNowMs now_ms);
 
   StoreClock _clock;
   MemoryStoreOptions _options;

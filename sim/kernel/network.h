@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "sim/ids.h"
-#include "sim/network/network_config.h"
+#include "sim/network_config.h"
 
 namespace spotcheck::sim {
 

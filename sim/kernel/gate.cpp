@@ -1,4 +1,4 @@
-#include "sim/process/gate.h"
+#include "sim/kernel/gate.h"
 
 #include "impl/check/check.h"
 #include "sim/kernel/kernel.h"

@@ -1,4 +1,4 @@
-#include "sim/network/network.h"
+#include "sim/kernel/network.h"
 #include "impl/platform/event_kinds.h"
 
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include "impl/check/check.h"
 #include "sim/events/sim_events.h"
 #include "sim/kernel/kernel.h"
-#include "sim/network/link.h"
+#include "sim/kernel/link.h"
 
 namespace spotcheck::sim {
 namespace {

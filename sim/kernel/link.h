@@ -1,4 +1,4 @@
-// One direction of a connection (private to sim/network).
+// One direction of a connection (private to the kernel's Network).
 #pragma once
 
 #include <cstdint>
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "sim/ids.h"
-#include "sim/network/network_config.h"
+#include "sim/network_config.h"
 
 namespace spotcheck::sim {
 

@@ -10,9 +10,9 @@
 
 #include "impl/platform/transport.h"
 #include "sim/ids.h"
-#include "sim/process/platform_adapters.h"
-#include "sim/process/process_state.h"
-#include "sim/process/wait_list.h"
+#include "sim/kernel/platform_adapters.h"
+#include "sim/kernel/process_state.h"
+#include "sim/kernel/wait_list.h"
 #include "sim/scheduler/ready_entry.h"
 #include "sim/time/local_clock.h"
 

@@ -4,7 +4,7 @@
 
 #include "impl/platform/tasks.h"
 #include "sim/ids.h"
-#include "sim/process/wait_list.h"
+#include "sim/kernel/wait_list.h"
 
 namespace spotcheck::sim {
 

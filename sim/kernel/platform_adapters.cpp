@@ -1,10 +1,10 @@
-#include "sim/process/platform_adapters.h"
+#include "sim/kernel/platform_adapters.h"
 
 #include <utility>
 
 #include "impl/check/check.h"
 #include "sim/kernel/kernel.h"
-#include "sim/process/gate.h"
+#include "sim/kernel/gate.h"
 
 namespace spotcheck::sim {
 
