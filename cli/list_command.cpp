@@ -5,7 +5,7 @@
 #include "cli/commands.h"
 #include "faults/fault_plan.h"
 #include "properties/registry.h"
-#include "scenarios/files/planted_bugs.h"
+#include "scenarios/files/planted_bug_catalogue.h"
 #include "scenarios/registry/registry.h"
 
 namespace spotcheck::cli {

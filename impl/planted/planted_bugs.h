@@ -21,7 +21,7 @@
 
 namespace spotcheck::planted {
 
-// Every planted bug; the user-facing names and descriptions are scenarios/files/planted_bugs.cpp.
+// Every planted bug; the user-facing names and descriptions are scenarios/files/planted_bug_catalogue.cpp.
 enum class PlantedBug : std::uint8_t {
   kAdmitPastDeadline,             // OwnerLease::admit() lets work through past the deadline (§5)
   kUnfencedWrites,                // authority writes skip the admission check; the store seam

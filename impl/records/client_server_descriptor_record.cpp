@@ -1,6 +1,6 @@
 #include "impl/records/client_server_descriptor_record.h"
 
-#include "impl/records/channel_descriptor_codec.h"
+#include "impl/records/channel_descriptor_codec_impl.h"
 #include "impl/records/keys.h"
 #include "impl/records/record_codec_common.h"
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "impl/check/check.h"
-#include "impl/location/creation/creation_node.h"
+#include "impl/location/manager/creation_node.h"
 #include "impl/location/messaging/operation_id.h"
 #include "impl/platform/event_kinds.h"
 #include "sim/events/harness_events.h"

@@ -1,4 +1,4 @@
-// What the scenario file readers of every family share (scenario_file.cpp, family_files.cpp): a
+// What the scenario file readers of every family share (scenario_file.cpp, any_scenario_file.cpp): a
 // strict JSON object walker, lists of names, the fault plan and "plantedBugs".
 #pragma once
 
@@ -18,8 +18,8 @@
 #include "impl/location/config/location_config.h"
 #include "impl/location/creation/creation_config.h"
 #include "impl/planted/planted_bugs.h"
-#include "scenarios/files/planted_bugs.h"
-#include "scenarios/files/scenario_file.h"
+#include "scenarios/files/planted_bug_catalogue.h"
+#include "scenarios/files/scenario_file_limits.h"
 
 namespace spotcheck::scenarios::files::detail {
 
@@ -163,8 +163,6 @@ std::string read_file_text(const std::string& path);
 json parse_document(std::string_view json_text, const std::string& origin);
 // Reads "scenarioVersion" and "base" (default "default"); refuses a base no file can extend.
 std::string read_version_and_base(ObjectReader& top);
-// The rest of a Location file (everything but "scenarioVersion" and "base").
-authority::AuthorityScenarioConfig read_location_file(ObjectReader& top, const std::string& base);
 
 // "standard", "none" or an object of fault kinds; the plan for `stop_us`.
 faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_us);

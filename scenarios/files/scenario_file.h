@@ -8,23 +8,14 @@
 // before it is parsed (impl/json_guard/).
 #pragma once
 
-#include <cstddef>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "scenarios/authority/authority_scenario.h"
+#include "scenarios/files/scenario_file_limits.h"
 
 namespace spotcheck::scenarios::files {
-
-inline constexpr int kScenarioFileVersion = 1;
-// A scenario file is a few hundred bytes; anything past 1 MiB is a mistake (or /dev/zero).
-inline constexpr std::size_t kScenarioFileBytesMax = 1024 * 1024;
-
-struct ScenarioFileError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Parses a Location scenario document; `origin` names it in errors (a path, or "<text>"). A file
 // whose base is of another family is refused here (any_scenario_file.h reads every family).
@@ -50,5 +41,12 @@ ScenarioFileText write_scenario(const authority::AuthorityScenarioConfig& config
 // The first difference between two configs, as "<what>: <a> vs <b>"; "" when they are the same.
 // Plans are compared as each config gives them at its own faults_stop_us.
 std::string scenario_difference(const authority::AuthorityScenarioConfig& a, const authority::AuthorityScenarioConfig& b);
+
+namespace detail {
+class ObjectReader;  // file_reading.h
+// The rest of a Location file (everything but "scenarioVersion" and "base"): parse_scenario's
+// body, which any_scenario_file.cpp calls for a Location base.
+authority::AuthorityScenarioConfig read_location_file(ObjectReader& top, const std::string& base);
+}  // namespace detail
 
 }  // namespace spotcheck::scenarios::files

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "impl/check/check.h"
-#include "impl/location/creation/creation_node.h"
+#include "impl/location/manager/creation_node.h"
 #include "impl/location/instance/instance_endpoint.h"
 #include "impl/location/instance/instance_registry.h"
 #include "impl/location/messaging/operation_id.h"

@@ -10,17 +10,14 @@
 #include <cstdint>
 #include <span>
 
+#include "sim/random/stream.h"
 #include "sim/scheduler/candidate.h"
 
 namespace spotcheck::sim {
 
-class Stream;
-
-class ChoiceSource {
+// draw(stream) is the stream's DrawSource seam (sim/random/stream.h).
+class ChoiceSource : public DrawSource {
  public:
-  virtual ~ChoiceSource() = default;
-  // One raw 64-bit draw of `stream` (stream.seeded() holds its seed-derived sequence).
-  virtual std::uint64_t draw(Stream& stream) = 0;
   // The scheduler's pick: an index into `ready` (at least two live candidates). `scheduler` is the
   // run's "scheduler" stream, under whose name the pick is logged.
   virtual std::size_t pick(Stream& scheduler, std::span<const ReadyCandidate> ready) = 0;

@@ -95,7 +95,7 @@ void Kernel::make_choice_source() {
     replaying_choices_ = std::make_unique<ReplayingChoiceSource>(config_.replay_decisions, *seeded_choices_, refuse);
     choices_ = replaying_choices_.get();
   }
-  streams_.set_choice_source(*choices_);
+  streams_.set_draw_source(*choices_);
 }
 
 Kernel::~Kernel() {

@@ -2,7 +2,6 @@
 
 #include <utility>
 
-#include "sim/choice/choice_source.h"
 #include "sim/trace/hash.h"
 
 namespace spotcheck::sim {

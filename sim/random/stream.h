@@ -1,7 +1,7 @@
 // One named random stream of a run. Its seeded sequence depends only on (root seed, name), so
 // adding, removing or consuming another stream never changes this one. Every draw goes through the
-// run's ChoiceSource (sim/choice/) when the stream has one; a stand-alone stream draws its seeded
-// sequence directly.
+// stream's DrawSource when it has one (the run's ChoiceSource, sim/choice/); a stand-alone stream
+// draws its seeded sequence directly.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,16 @@
 
 namespace spotcheck::sim {
 
-class ChoiceSource;
+class Stream;
+
+// Seam: where a bound stream's raw draws come from. sim/choice/'s ChoiceSource is the one
+// implementation (it may serve the stream's seeded sequence, log it, or replay a log).
+class DrawSource {
+ public:
+  virtual ~DrawSource() = default;
+  // One raw 64-bit draw of `stream` (stream.seeded() holds its seed-derived sequence).
+  virtual std::uint64_t draw(Stream& stream) = 0;
+};
 
 // Seed of the stream `name` under `root_seed`.
 std::uint64_t stream_seed(std::uint64_t root_seed, std::string_view name);
@@ -31,9 +40,9 @@ class SeededRandom final : public platform::Random {
 class Stream final : public platform::Random {
  public:
   Stream(std::uint64_t root_seed, std::string name);
-  // A stream of a run: `id` is its creation order in the run, `source` the run's choice source
+  // A stream of a run: `id` is its creation order in the run, `source` where its draws come from
   // (null: draw the seeded sequence directly).
-  void bind(std::uint32_t id, ChoiceSource* source) {
+  void bind(std::uint32_t id, DrawSource* source) {
     id_ = id;
     source_ = source;
   }
@@ -48,7 +57,7 @@ class Stream final : public platform::Random {
  private:
   std::string name_;
   SeededRandom seeded_;
-  ChoiceSource* source_ = nullptr;
+  DrawSource* source_ = nullptr;
   std::uint32_t id_ = 0;
   std::uint64_t draws_ = 0;
 };

@@ -17,7 +17,7 @@ Stream& StreamRegistry::get(std::string_view name) {
   return result;
 }
 
-void StreamRegistry::set_choice_source(ChoiceSource& source) {
+void StreamRegistry::set_draw_source(DrawSource& source) {
   source_ = &source;
   for (auto& [name, stream] : streams_) {
     stream->bind(stream->id(), source_);

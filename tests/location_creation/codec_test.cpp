@@ -71,7 +71,7 @@ messaging::InstanceSpotReply sample_instance_reply() {
   messaging::InstanceSpotReply r;
   r.request = 12;
   r.op_id = OperationId{3, 4};
-  r.outcome = instance::InstanceOutcome{instance::InstanceOutcomeKind::kRoute, 6, "00000000000a1002", "Chat", "moved"};
+  r.outcome = messaging::InstanceOutcome{messaging::InstanceOutcomeKind::kRoute, 6, "00000000000a1002", "Chat", "moved"};
   return r;
 }
 
@@ -129,8 +129,8 @@ TEST(Codec, InstanceSpotRequestAndReplyRoundTrip) {
   EXPECT_EQ(std::get<messaging::InstanceSpotRequest>(*messaging::decode(without)), request);
 
   messaging::InstanceSpotReply reply = sample_instance_reply();
-  for (int kind = 0; kind <= static_cast<int>(instance::InstanceOutcomeKind::kSpotMoving); ++kind) {
-    reply.outcome.kind = static_cast<instance::InstanceOutcomeKind>(kind);
+  for (int kind = 0; kind <= static_cast<int>(messaging::InstanceOutcomeKind::kSpotMoving); ++kind) {
+    reply.outcome.kind = static_cast<messaging::InstanceOutcomeKind>(kind);
     const std::string reply_bytes = messaging::encode(Command{reply});
     EXPECT_NE(reply_bytes.find("\"cmd\":51"), std::string::npos) << reply_bytes;
     EXPECT_EQ(std::get<messaging::InstanceSpotReply>(*messaging::decode(reply_bytes)), reply) << reply_bytes;

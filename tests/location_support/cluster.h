@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "impl/location/creation/creation_node.h"
+#include "impl/location/manager/creation_node.h"
 #include "impl/store/spi/relocation_store.h"
 #include "properties/property_suite.h"
 #include "sim/store_host/store_server.h"

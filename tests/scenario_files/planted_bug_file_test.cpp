@@ -1,4 +1,4 @@
-// Every planted bug of the catalogue (scenarios/files/planted_bugs.h) can be planted from a
+// Every planted bug of the catalogue (scenarios/files/planted_bug_catalogue.h) can be planted from a
 // scenario file, and the campaign of that file catches it with the property the catalogue names,
 // in the built-in scenario it names. Files of the creation and Instance Spot families refuse the
 // fields and bugs they cannot hold, naming the JSON path.
@@ -11,7 +11,7 @@
 #include <variant>
 
 #include "scenarios/files/any_scenario_file.h"
-#include "scenarios/files/planted_bugs.h"
+#include "scenarios/files/planted_bug_catalogue.h"
 #include "tests/campaign/needs_planted_bugs.h"
 #include "tests/campaign/seeds_until_violation.h"
 

@@ -61,7 +61,7 @@ TEST(Choice, SeededSourceGivesTheStreamsOwnValues) {
   UniformRandomStrategy strategy(scheduler.seeded());
   SeededChoiceSource seeded(strategy);
   StreamRegistry through_source(7);
-  through_source.set_choice_source(seeded);
+  through_source.set_draw_source(seeded);
   Stream alone(7, "network");
   for (int i = 0; i < 100; ++i) {
     ASSERT_EQ(through_source.get("network").next_u64(), alone.next_u64());

@@ -3,7 +3,7 @@
 // (the source: creation.requested|command_sent|reply_delivered|result_reread|abandoned_cancelled|
 // finished), creation/creation_target.cpp (the target: creation.command_received|verify_failed|
 // factory_run|factory_returned|result|reply_sent), creation/result_store.cpp
-// (creation.result_expired), creation/manager.cpp (find.result) and find/close.cpp (close.*);
+// (creation.result_expired), manager/manager.cpp (find.result) and find/close.cpp (close.*);
 // read back by properties/checkers/creation_checker.cpp. Every creation.* event of one operation
 // carries its OperationId as op_id.
 #pragma once

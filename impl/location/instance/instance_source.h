@@ -29,7 +29,7 @@
 #include <string_view>
 
 #include "impl/location/config/location_config.h"
-#include "impl/location/instance/instance_outcome.h"
+#include "impl/location/instance/outcome.h"
 #include "impl/location/instance/instance_request.h"
 #include "impl/location/lease/owner_lease.h"
 #include "impl/location/messaging/dispatcher.h"

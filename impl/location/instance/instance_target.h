@@ -47,7 +47,7 @@
 
 #include "impl/location/authority/authority_ops.h"
 #include "impl/location/config/location_config.h"
-#include "impl/location/instance/instance_outcome.h"
+#include "impl/location/instance/outcome.h"
 #include "impl/location/instance/instance_registry.h"
 #include "impl/location/instance/instance_request.h"
 #include "impl/location/lease/owner_lease.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "impl/location/descriptor/node_view.h"
-#include "impl/location/instance/instance_outcome.h"
+#include "impl/location/instance/outcome.h"
 
 namespace spotcheck::location::instance {
 

@@ -113,7 +113,7 @@ void fields(Io& io, M& c) {
   io("firstMessage", c.first_message);
 }
 
-template <class Io, FieldsOf<instance::InstanceOutcome> M>
+template <class Io, FieldsOf<InstanceOutcome> M>
 void fields(Io& io, M& o) {
   io("kind", o.kind);
   io("objectGen", o.object_generation);
@@ -154,10 +154,10 @@ class JsonWriter {
   void operator()(const char* key, const std::optional<std::string>& text) {
     _object[key] = text.has_value() ? json(*text) : json(nullptr);
   }
-  void operator()(const char* key, instance::InstanceOutcomeKind kind) {
-    _object[key] = std::string(instance::to_string(kind));
+  void operator()(const char* key, InstanceOutcomeKind kind) {
+    _object[key] = std::string(to_string(kind));
   }
-  void operator()(const char* key, const instance::InstanceOutcome& outcome) { _object[key] = nested(outcome); }
+  void operator()(const char* key, const InstanceOutcome& outcome) { _object[key] = nested(outcome); }
 
  private:
   template <class Nested>
@@ -219,10 +219,10 @@ class JsonReader {
     }
     text = value.get<std::string>();
   }
-  void operator()(const char* key, instance::InstanceOutcomeKind& kind) {
-    kind = known(instance::parse_instance_outcome_kind(text_of(key)));
+  void operator()(const char* key, InstanceOutcomeKind& kind) {
+    kind = known(parse_instance_outcome_kind(text_of(key)));
   }
-  void operator()(const char* key, instance::InstanceOutcome& outcome) { read_nested(_object.at(key), outcome); }
+  void operator()(const char* key, InstanceOutcome& outcome) { read_nested(_object.at(key), outcome); }
 
  private:
   std::string text_of(const char* key) const { return _object.at(key).get<std::string>(); }

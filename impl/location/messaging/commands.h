@@ -24,7 +24,7 @@
 #include <string_view>
 #include <variant>
 
-#include "impl/location/instance/instance_outcome.h"
+#include "impl/location/messaging/instance_outcome.h"
 #include "impl/location/messaging/operation_id.h"
 #include "impl/records/enums.h"
 #include "impl/records/keys.h"
@@ -160,7 +160,7 @@ struct InstanceSpotRequest {
 struct InstanceSpotReply {
   std::uint64_t request = 0;
   OperationId op_id;
-  instance::InstanceOutcome outcome;
+  InstanceOutcome outcome;
 
   CommandCode code() const { return CommandCode::kInstanceSpotReply; }
   friend bool operator==(const InstanceSpotReply&, const InstanceSpotReply&) = default;

@@ -26,7 +26,7 @@ ReplyView view_of(const Command& reply) {
     return ReplyView{final_result->request, final_result->op_id.hex(), to_string(final_result->outcome)};
   }
   const auto& instance_reply = std::get<InstanceSpotReply>(reply);
-  return ReplyView{instance_reply.request, instance_reply.op_id.hex(), instance::to_string(instance_reply.outcome.kind)};
+  return ReplyView{instance_reply.request, instance_reply.op_id.hex(), to_string(instance_reply.outcome.kind)};
 }
 
 CommandCode code_of(const Command& command) {

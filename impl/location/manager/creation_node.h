@@ -17,7 +17,7 @@
 #include "impl/location/creation/creation_client.h"
 #include "impl/location/creation/creation_target.h"
 #include "impl/location/creation/factory.h"
-#include "impl/location/creation/manager.h"
+#include "impl/location/manager/manager.h"
 #include "impl/location/descriptor/descriptor_publisher.h"
 #include "impl/location/find/close.h"
 #include "impl/location/lease/owner_lease.h"

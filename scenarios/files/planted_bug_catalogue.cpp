@@ -1,4 +1,4 @@
-#include "scenarios/files/planted_bugs.h"
+#include "scenarios/files/planted_bug_catalogue.h"
 
 #include <array>
 #include <string>

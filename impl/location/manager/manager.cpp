@@ -1,4 +1,4 @@
-#include "impl/location/creation/manager.h"
+#include "impl/location/manager/manager.h"
 
 #include <utility>
 

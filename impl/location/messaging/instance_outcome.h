@@ -1,4 +1,6 @@
-// How one Instance Spot request ended (spec §7.1), at the target and at the source.
+// How one Instance Spot request ended (spec §7.1), at the target and at the source: the content of
+// command 51 (commands.h), so it lives with the wire. impl/location/instance/ names it through the
+// using-declarations of instance_type.h.
 #pragma once
 
 #include <cstdint>
@@ -6,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace spotcheck::location::instance {
+namespace spotcheck::location::messaging {
 
 enum class InstanceOutcomeKind {
   kCreated,           // this target ran the factory, Ready was recorded and the first message ran
@@ -37,4 +39,4 @@ struct InstanceOutcome {
   friend bool operator==(const InstanceOutcome&, const InstanceOutcome&) = default;
 };
 
-}  // namespace spotcheck::location::instance
+}  // namespace spotcheck::location::messaging

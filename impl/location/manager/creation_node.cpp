@@ -1,4 +1,4 @@
-#include "impl/location/creation/creation_node.h"
+#include "impl/location/manager/creation_node.h"
 
 #include <utility>
 

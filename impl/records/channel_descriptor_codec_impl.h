@@ -1,12 +1,14 @@
-#include "impl/records/channel_descriptor_codec.h"
+// The member definitions of ChannelDescriptorCodec (channel_descriptor_codec.h). Included only by
+// the .cpp of each channel descriptor record, whose constexpr codec instantiates them for its own
+// record: the codec knows neither record.
+#pragma once
 
 #include <utility>
 
 #include "impl/check/check.h"
-#include "impl/records/client_server_descriptor_record.h"
+#include "impl/records/channel_descriptor_codec.h"
 #include "impl/records/descriptor_envelope.h"
 #include "impl/records/enums.h"
-#include "impl/records/fanout_publisher_descriptor_record.h"
 #include "impl/records/limits.h"
 #include "impl/records/record_codec_common.h"
 #include "impl/records/validate.h"
@@ -64,7 +66,7 @@ std::optional<RecordError> ChannelDescriptorCodec<Record>::validate(const Record
                      static_cast<std::uint64_t>(record.updated_at_epoch_ms), 0, kSequenceMax);
 }
 
-namespace {
+namespace channel_codec {
 
 // The two sides of visit_field: one method per JSON spelling, each given the member itself.
 struct FieldWriter {
@@ -96,7 +98,7 @@ struct FieldReader {
   }
 };
 
-}  // namespace
+}  // namespace channel_codec
 
 template <class Record>
 template <class R, class Io>
@@ -147,7 +149,7 @@ std::string ChannelDescriptorCodec<Record>::encode(const Record& record) const {
   w.begin_object();
   for (std::size_t i = 0; i < _count; ++i) {
     w.key(_keys[i]);
-    visit_field(record, _fields[i], FieldWriter{w});
+    visit_field(record, _fields[i], channel_codec::FieldWriter{w});
   }
   w.end_object();
   end_descriptor_envelope(w, {record.descriptor_revision, record.lease_generation, record.owner_id});
@@ -167,7 +169,7 @@ RecordResult<Record> ChannelDescriptorCodec<Record>::decode(std::string_view byt
     // After the first error key() is false, so the remaining members are skipped.
     for (std::size_t i = 0; i < _count; ++i) {
       if (r.key(descriptor, i)) {
-        visit_field(record, _fields[i], FieldReader{r, path(_fields[i])});
+        visit_field(record, _fields[i], channel_codec::FieldReader{r, path(_fields[i])});
       }
     }
     r.end_object(descriptor);
@@ -181,9 +183,5 @@ RecordResult<Record> ChannelDescriptorCodec<Record>::decode(std::string_view byt
   }
   return finish_decode(r, bytes, std::move(record));
 }
-
-// One line per channel descriptor record.
-template class ChannelDescriptorCodec<ClientServerDescriptorRecord>;
-template class ChannelDescriptorCodec<FanoutPublisherDescriptorRecord>;
 
 }  // namespace spotcheck::records::detail
