@@ -26,6 +26,13 @@
 
 namespace spotcheck::platform {
 
+// An event's number fields are int64; the protocol's counters (generations, versions) are uint64
+// values below 2^63, and this is the one place they cross.
+inline std::int64_t as_i64(std::uint64_t value) {
+  SPOTCHECK_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
+  return static_cast<std::int64_t>(value);
+}
+
 // `fields(io, e)` is written once for a const event (writing) and a mutable one (decoding).
 template <class M, class Event>
 concept FieldsOf = std::same_as<std::remove_const_t<M>, Event>;

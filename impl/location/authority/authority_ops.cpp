@@ -6,6 +6,7 @@
 #include "impl/check/check.h"
 #include "impl/location/events/authority_events.h"
 #include "impl/location/events/lease_events.h"
+#include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/keys/counter_keys.h"
@@ -35,10 +36,7 @@ std::string_view op_name(int op_index) {
   return kNames[op_index];
 }
 
-std::int64_t as_i64(std::uint64_t value) {
-  SPOTCHECK_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
-  return static_cast<std::int64_t>(value);
-}
+using platform::as_i64;
 
 bool same_node(const records::AllocationDescriptor& a, const records::MeshNodeDescriptorRecord& b) {
   return a.mesh_name == b.mesh_name && a.routing_id_hex == b.routing_id_hex;
@@ -401,22 +399,10 @@ Result<AuthoritySnapshot> AuthorityOps::commit(const AuthoritySnapshot& reserved
   after.pending_creation.reset();
   Result<Executed> executed =
       run(Op::kCommit, reserved.key, after, nullptr, [&]() -> Result<Plan> {
-        Result<store::Bytes> bytes = encode_record(after);
-        if (!bytes.ok()) {
-          return bytes.error();
+        Result<Plan> plan = plan_rewrite(reserved, after);
+        if (plan.ok()) {
+          add_attached(plan.value().write, attached);
         }
-        Plan plan{PlannedWrite{}, after};
-        PlannedWrite& write = plan.write;
-        write.authority_key = reserved.key.store_key();
-        write.authority_version_before = reserved.version;
-        write.object_generation_before = reserved.record.object_generation;
-        write.authority_bytes_after = bytes.value();
-        write.add_condition(store::ExpectVersion{write.authority_key, reserved.version},
-                            ConditionRole::kAuthority);
-        add_own_lease_condition(write);
-        write.add_mutation(store::Put{write.authority_key, std::move(bytes).value()},
-                           MutationRole::kAuthority);
-        add_attached(write, attached);
         return plan;
       });
   if (!executed.ok()) {
@@ -444,24 +430,8 @@ Result<AuthoritySnapshot> AuthorityOps::preserve(const AuthoritySnapshot& active
   records::AuthorityRecord after = active.record;
   after.payload = std::move(payload);
   Result<Executed> executed =
-      run(Op::kPreserve, active.key, after, nullptr, [&]() -> Result<Plan> {
-        Result<store::Bytes> bytes = encode_record(after);
-        if (!bytes.ok()) {
-          return bytes.error();
-        }
-        Plan plan{PlannedWrite{}, after};
-        PlannedWrite& write = plan.write;
-        write.authority_key = active.key.store_key();
-        write.authority_version_before = active.version;
-        write.object_generation_before = active.record.object_generation;
-        write.authority_bytes_after = bytes.value();
-        write.add_condition(store::ExpectVersion{write.authority_key, active.version},
-                            ConditionRole::kAuthority);
-        add_own_lease_condition(write);
-        write.add_mutation(store::Put{write.authority_key, std::move(bytes).value()},
-                           MutationRole::kAuthority);
-        return plan;
-      });
+      run(Op::kPreserve, active.key, after, nullptr,
+          [&]() -> Result<Plan> { return plan_rewrite(active, after); });
   if (!executed.ok()) {
     return executed.error();
   }
@@ -530,20 +500,12 @@ Result<AuthorityOps::Plan> AuthorityOps::plan_new_owner(const AuthoritySnapshot&
                                                         const records::AuthorityRecord& after,
                                                         const NodeView& target) {
   const records::AuthorityRecord& before = active.record;
-  Result<store::Bytes> bytes = encode_record(after);
-  if (!bytes.ok()) {
-    return bytes.error();
+  Result<Plan> plan = plan_rewrite(active, after);
+  if (!plan.ok()) {
+    return plan;
   }
-  Plan plan{PlannedWrite{}, after};
-  PlannedWrite& write = plan.write;
-  write.authority_key = active.key.store_key();
-  write.authority_version_before = active.version;
-  write.object_generation_before = before.object_generation;
-  write.authority_bytes_after = bytes.value();
-  write.add_condition(store::ExpectVersion{write.authority_key, active.version}, ConditionRole::kAuthority);
-  add_own_lease_condition(write);
+  PlannedWrite& write = plan.value().write;
   add_target_conditions(write, target);
-  write.add_mutation(store::Put{write.authority_key, std::move(bytes).value()}, MutationRole::kAuthority);
   if (!same_node(before.allocation.descriptor, target.descriptor)) {
     write.add_capacity(release_capacity(before.allocation));
     write.add_capacity(secure_capacity(after.allocation.capacity, target.descriptor));
@@ -562,6 +524,28 @@ AuthoritySnapshot AuthorityOps::new_owner_snapshot(const AuthoritySnapshot& acti
   SPOTCHECK_ASSERT(done.record.allocation.capacity == before.allocation.capacity);
   return AuthoritySnapshot{active.key, std::move(done.record), done.outcome.authority_version_after,
                            std::move(done.outcome.authority_bytes_after)};
+}
+
+// The owner rewrites the row it read (Commit, Preserve, NewOwner): the new bytes at the version it
+// read, under its own owner lease. Each caller adds what its operation needs on top.
+Result<AuthorityOps::Plan> AuthorityOps::plan_rewrite(const AuthoritySnapshot& current,
+                                                      const records::AuthorityRecord& after) {
+  Result<store::Bytes> bytes = encode_record(after);
+  if (!bytes.ok()) {
+    return bytes.error();
+  }
+  Plan plan{PlannedWrite{}, after};
+  PlannedWrite& write = plan.write;
+  write.authority_key = current.key.store_key();
+  write.authority_version_before = current.version;
+  write.object_generation_before = current.record.object_generation;
+  write.authority_bytes_after = bytes.value();
+  write.add_condition(store::ExpectVersion{write.authority_key, current.version},
+                      ConditionRole::kAuthority);
+  add_own_lease_condition(write);
+  write.add_mutation(store::Put{write.authority_key, std::move(bytes).value()},
+                     MutationRole::kAuthority);
+  return plan;
 }
 
 // ---- Abort / Delete / sweep -------------------------------------------------------------------

@@ -102,6 +102,7 @@ class AuthorityOps {
   void add_target_conditions(PlannedWrite& write, const NodeView& target) const;
   void add_own_lease_condition(PlannedWrite& write) const;
   Result<Done> require_owner(const AuthoritySnapshot& snapshot, Op op);
+  Result<Plan> plan_rewrite(const AuthoritySnapshot& current, const records::AuthorityRecord& after);
   Result<Plan> plan_removal(const AuthoritySnapshot& snapshot);
   static void add_attached(PlannedWrite& write, const Attached& attached);
   Result<store::Bytes> encode_record(const records::AuthorityRecord& record) const;

@@ -24,10 +24,7 @@ using platform::TimeUs;
 
 namespace {
 
-std::int64_t as_i64(std::uint64_t value) {
-  SPOTCHECK_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
-  return static_cast<std::int64_t>(value);
-}
+using platform::as_i64;
 
 bool same_type(const records::AuthorityRecord& record, const CreateSpec& spec) {
   return record.allocation.object_kind == spec.object_kind && record.allocation.stable_type == spec.stable_type;

@@ -21,10 +21,7 @@ using platform::TimeUs;
 
 namespace {
 
-std::int64_t as_i64(std::uint64_t value) {
-  SPOTCHECK_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
-  return static_cast<std::int64_t>(value);
-}
+using platform::as_i64;
 
 // Bounds of the target's own loops.
 constexpr int kWriteAttemptsMax = 32;

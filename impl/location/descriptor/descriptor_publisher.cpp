@@ -149,7 +149,7 @@ DescriptorPublisher::Planned DescriptorPublisher::plan_publish(const std::vector
   if (earlier != unresolved.end()) {
     // An earlier attempt of this call applied although its reply was lost (§10).
     SPOTCHECK_ASSERT(stored.value().descriptor_revision == _descriptor.descriptor_revision);
-    emit(to_string(earlier->success), static_cast<std::int64_t>(found.version.value), found.now_ms,
+    emit(to_string(earlier->success), platform::as_i64(found.version.value), found.now_ms,
          /*resolved=*/true);
     return Settled::settled(earlier->success);
   }
@@ -158,7 +158,7 @@ DescriptorPublisher::Planned DescriptorPublisher::plan_publish(const std::vector
       current.owner_id == _descriptor.owner_id && current.lease_generation == _descriptor.lease_generation;
   if (ours && current.descriptor_revision >= _descriptor.descriptor_revision) {
     // Same Revision already stored: a harmless no-op, never an overwrite (§4).
-    emit("ignored_stale", static_cast<std::int64_t>(found.version.value), found.now_ms);
+    emit("ignored_stale", platform::as_i64(found.version.value), found.now_ms);
     return Settled::settled(PublishOutcome::kIgnoredStale);
   }
   plan.conditions.push_back(store::ExpectVersion{_key, found.version});
@@ -220,7 +220,7 @@ Attempt<PublishOutcome> DescriptorPublisher::write_planned(PublishPlan plan, std
 
   if (const auto* applied = std::get_if<store::Applied>(&result)) {
     SPOTCHECK_ASSERT(applied->outcomes.size() == 1);
-    emit(to_string(plan.success), static_cast<std::int64_t>(applied->outcomes[0].version.value), applied->now_ms);
+    emit(to_string(plan.success), platform::as_i64(applied->outcomes[0].version.value), applied->now_ms);
     return Outcome::settled(plan.success);
   }
   if (const auto* conflict = std::get_if<store::Conflict>(&result)) {
@@ -243,7 +243,7 @@ Attempt<PublishOutcome> DescriptorPublisher::write_planned(PublishPlan plan, std
   // state is handled as a fresh publish (§10).
   const store::ReadResult reread = _store.read(_key, deadline());
   if (const auto* found = std::get_if<store::Found>(&reread); found != nullptr && found->value == bytes) {
-    emit(to_string(plan.success), static_cast<std::int64_t>(found->version.value), found->now_ms,
+    emit(to_string(plan.success), platform::as_i64(found->version.value), found->now_ms,
          /*resolved=*/true);
     return Outcome::settled(plan.success);
   }
@@ -258,8 +258,8 @@ void DescriptorPublisher::emit(std::string_view outcome, std::int64_t version,
       _platform.events, kinds::kDescriptorPublished,
       events::DescriptorPublished{_descriptor.mesh_name, _descriptor.routing_id_hex,
                                   static_cast<std::int64_t>(_descriptor.descriptor_revision),
-                                  _descriptor.owner_id, static_cast<std::int64_t>(_descriptor.lease_generation),
-                                  static_cast<std::int64_t>(_descriptor.lifecycle_generation),
+                                  _descriptor.owner_id, platform::as_i64(_descriptor.lease_generation),
+                                  platform::as_i64(_descriptor.lifecycle_generation),
                                   records::to_string(_descriptor.state), outcome, version, store_now_ms,
                                   resolved ? 1 : 0});
 }

@@ -20,10 +20,7 @@ namespace {
 
 constexpr int kRereadsMax = 4;
 
-std::int64_t as_i64(std::uint64_t value) {
-  SPOTCHECK_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
-  return static_cast<std::int64_t>(value);
-}
+using platform::as_i64;
 
 std::string op_key_of(const messaging::CloseCommand& command) {
   return command.source_rid_hex + "/" + std::to_string(command.source.lease_generation) + "/" + command.op_id.hex();

@@ -284,8 +284,8 @@ InstanceOutcome InstanceSource::send(const InstanceCall& call) {
       _platform.events, kinds::kInstanceReplyDelivered,
       events::InstanceReplyDelivered{
           request.spot_id, request.op_id.hex(), request.source_rid_hex, request.source.owner_id,
-          static_cast<std::int64_t>(request.source.lease_generation), to_string(outcome.kind),
-          static_cast<std::int64_t>(outcome.object_generation)});
+          platform::as_i64(request.source.lease_generation), to_string(outcome.kind),
+          platform::as_i64(outcome.object_generation)});
   return outcome;
 }
 

@@ -17,10 +17,7 @@ using platform::TimeUs;
 
 namespace {
 
-std::int64_t as_i64(std::uint64_t value) {
-  SPOTCHECK_ASSERT(value <= static_cast<std::uint64_t>(INT64_MAX));
-  return static_cast<std::int64_t>(value);
-}
+using platform::as_i64;
 
 InstanceOutcome outcome(InstanceOutcomeKind kind, std::string message, std::uint64_t object_generation = 0,
                         std::string owner_rid_hex = {}) {

@@ -119,7 +119,7 @@ void OwnerLease::adopt(const Adopted& adopted, std::string_view kind_for_event, 
     platform::emit_event(_platform.events, kind_for_event,
                          events::LeaseAdopted{_host_run.owner_id, lease_gen(), _expires_at_ms,
                                               adopted.observation.store_now_ms, _deadline_us,
-                                              static_cast<std::int64_t>(_version.value), resolved ? 1 : 0});
+                                              platform::as_i64(_version.value), resolved ? 1 : 0});
   }
   if (_closed_reported && admission_open()) {
     _closed_reported = false;

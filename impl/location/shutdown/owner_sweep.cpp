@@ -111,7 +111,7 @@ Result<SweepReport> sweep_owner_authority(store::LocationStore& store, platform:
   }
   SPOTCHECK_ASSERT(report.deleted + report.changed + report.failed == report.candidates);
   platform::emit_event(platform.events, kinds::kSweepFinished,
-                       events::SweepFinished{own.owner_id, static_cast<std::int64_t>(own.lease_generation),
+                       events::SweepFinished{own.owner_id, platform::as_i64(own.lease_generation),
                                              static_cast<std::int64_t>(report.candidates),
                                              static_cast<std::int64_t>(report.deleted),
                                              static_cast<std::int64_t>(report.changed),
