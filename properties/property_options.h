@@ -1,7 +1,11 @@
-// Settings the checkers need from the scenario (the store clock, liveness tolerances).
+// Settings the checkers need from the scenario (the store clock, liveness tolerances, the
+// capacity limits the nodes publish).
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
 
 #include "impl/platform/time.h"
 
@@ -23,11 +27,22 @@ struct LivenessOptions {
   bool judge_requests_open_at_stop = false;
 };
 
+// The capacity limits every node of the scenario publishes in its MeshNode descriptor (spec
+// §3.3; 0 = unlimited). The capacity property holds the slots in use on each node to them, from
+// its own sum of the applied writes' allocations: a full node refuses a new allocation.
+struct CapacityLimits {
+  std::uint32_t actors = 0;
+  std::uint32_t spots = 0;
+  // By "<spotKind>/<stableType>", e.g. "userSpot/Room".
+  std::map<std::string, std::uint32_t, std::less<>> spot_types;
+};
+
 struct PropertyOptions {
   // StoreNow (Unix epoch ms) at virtual time 0: the simulated store's clock is
   // epoch_ms + virtual_us / 1000 (sim::StoreServerConfig::epoch_ms; keep the two equal).
   std::int64_t store_epoch_ms = 1'764'417'600'000;
   LivenessOptions liveness;
+  CapacityLimits capacity;
 };
 
 }  // namespace spotcheck::properties

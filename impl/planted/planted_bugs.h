@@ -31,8 +31,9 @@ enum class PlantedBug : std::uint8_t {
   kRetryConflictsPastDeadline,    // an authority conflict is retried after 2 s, past the deadline
   kRetryStaleInstanceRoute,       // framework 0.26's recoverStaleInstanceRoute (§7.1)
   kFactoryBeforeVerify,           // the creation target runs the factory before its checks (§7)
+  kCapacityLimitOffByOne,         // a secure's bound is the node's limit + 1 (§3.3)
 };
-inline constexpr std::size_t kPlantedBugCount = 7;
+inline constexpr std::size_t kPlantedBugCount = 8;
 
 // True when this build compiles the planted branches (the CMake option SPOTCHECK_PLANTED_BUGS).
 inline constexpr bool kPlantedBugsCompiled = SPOTCHECK_PLANTED_BUGS != 0;

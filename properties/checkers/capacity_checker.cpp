@@ -54,9 +54,7 @@ std::optional<std::string> counter_key(std::string_view counter, std::string_vie
 
 }  // namespace
 
-CapacityChecker::CapacityChecker(const PropertyOptions& options) {
-  static_cast<void>(options);
-}
+CapacityChecker::CapacityChecker(const PropertyOptions& options) : _limits(options.capacity) {}
 
 std::optional<std::string> CapacityChecker::on_event(const sim::TraceEvent& event) {
   if (event.kind == kinds::kCapacityChanged) {
@@ -109,12 +107,17 @@ std::optional<std::string> CapacityChecker::allocation_changes(const AuthorityEv
   }
   // Spec §3.3: an Actor holds 1 actor slot; a User/Instance Spot 1 spot slot plus 1 slot of its type.
   if (*kind == records::ObjectKind::kActor) {
-    out.push_back({location::keys::capacity_actors(mesh, rid), counter_text("actors", "", "", mesh, rid), sign});
+    out.push_back({location::keys::capacity_actors(mesh, rid), counter_text("actors", "", "", mesh, rid), sign,
+                   _limits.actors});
     return std::nullopt;
   }
-  out.push_back({location::keys::capacity_spots(mesh, rid), counter_text("spots", "", "", mesh, rid), sign});
+  out.push_back({location::keys::capacity_spots(mesh, rid), counter_text("spots", "", "", mesh, rid), sign,
+                 _limits.spots});
+  const std::string type_name = std::string(change.object_kind) + "/" + std::string(change.stable_type);
+  const auto type_limit = _limits.spot_types.find(type_name);
   out.push_back({location::keys::capacity_spot_type(mesh, rid, *kind, change.stable_type),
-                 counter_text("spot-type", change.object_kind, change.stable_type, mesh, rid), sign});
+                 counter_text("spot-type", change.object_kind, change.stable_type, mesh, rid), sign,
+                 type_limit == _limits.spot_types.end() ? 0U : type_limit->second});
   return std::nullopt;
 }
 
@@ -218,6 +221,13 @@ std::optional<std::string> CapacityChecker::on_capacity_changed(const sim::Trace
   if (match == owed.end()) {
     cite(pending->second.write_event);  // write_text names it
     return subject() + ": " + pending->second.write_text + " implies no such change";
+  }
+  // The value is the store's answer to the write: a secure the store let past the node's limit is
+  // a bound the protocol computed wrong (or did not send).
+  if (delta > 0 && match->limit > 0 && value > static_cast<std::int64_t>(match->limit)) {
+    cite(pending->second.write_event);  // write_text names it
+    return subject() + ": " + pending->second.write_text + " took the counter past the node's limit of " +
+           std::to_string(match->limit) + " (§3.3: a full node refuses a new allocation)";
   }
   owed.erase(match);
   if (owed.empty()) {

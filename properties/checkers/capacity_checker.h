@@ -10,7 +10,10 @@
 //   * an object's capacity is released on the node where it was secured: each owner epoch has one
 //     placement (mesh, rid), and NewOwner's prev_mesh/prev_rid is the previous epoch's placement;
 //   * per counter, the sum of reported deltas equals the sum of the allocations of the applied
-//     writes (reported_totals() == expected_totals()).
+//     writes (reported_totals() == expected_totals());
+//   * no secure leaves a counter past the node's limit (PropertyOptions::capacity, the limits the
+//     scenario's nodes publish; 0 = unlimited): the value a capacity.changed reports is the
+//     store's answer to the write, and a full node refuses (§3.3).
 // At the end of a run, audit_capacity_counters() (audit/capacity_audit.h) compares the store's
 // counters with the authority rows it holds: the strong, state-based form.
 #pragma once
@@ -48,6 +51,7 @@ class CapacityChecker final : public PropertyChecker {
     std::string key;   // the counter's store key
     std::string text;  // "actors on sim/00a1" for messages
     std::int64_t delta = 0;
+    std::uint32_t limit = 0;  // the node's published limit for this counter (0: unlimited)
   };
   struct Pending {
     std::vector<CounterChange> changes;
@@ -64,7 +68,7 @@ class CapacityChecker final : public PropertyChecker {
                                                 std::vector<CounterChange>& out) const;
   std::optional<std::string> check_placement(const sim::TraceEvent& event, const AuthorityEvent& change,
                                              std::int64_t owner_gen, std::string_view mesh, std::string_view rid);
-
+  CapacityLimits _limits;
   std::unordered_map<std::int32_t, Pending> _pending;  // by node: changes still to be reported
   std::map<std::string, std::int64_t> _reported;
   std::map<std::string, std::int64_t> _expected;

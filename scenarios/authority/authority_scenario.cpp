@@ -37,7 +37,9 @@ AuthorityScenario::AuthorityScenario(AuthorityScenarioConfig config) : _config(s
 }
 
 SeedOutcome AuthorityScenario::run(const SeedRequest& request) const {
-  JudgedWorld judged(request, _config.properties);
+  properties::CapacityLimits limits;
+  limits.actors = _config.workload.actors_limit;  // what every node's descriptor publishes
+  JudgedWorld judged(request, _config.properties, limits);
   sim::World& world = judged.world();
   sim::StoreServer& store = judged.store();
 

@@ -98,6 +98,9 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
   if (name == "default") {
     // Swarm: every kind on with probability 1/2 (the standard shape).
     AuthorityScenarioConfig c = base("default", "the mixed campaign: 4 nodes contend for 6 actors under every fault kind");
+    // 2 actor slots per node (8 for 6 actors): nodes fill up, so the bounded increment and the
+    // full-node refusal run (§3.3), and the capacity property holds each node to its limit.
+    c.workload.actors_limit = 2;
     return c;
   }
   if (name == "authority-race") {
@@ -107,6 +110,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.workload.think_min_us = millis(5);
     c.workload.think_max_us = millis(100);
     c.workload.delete_probability = 0.2;
+    c.workload.actors_limit = 1;  // one actor per node: 8 slots for 3 actors, every node fills
     c.plan = [](platform::TimeUs stop_us) {
       faults::FaultPlan p;
       p.store_reply_loss = 0.03;

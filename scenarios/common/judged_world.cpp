@@ -9,9 +9,10 @@ namespace spotcheck::scenarios {
 
 namespace {
 
-properties::PropertyOptions property_options() {
+properties::PropertyOptions property_options(const properties::CapacityLimits& limits) {
   properties::PropertyOptions options;
   options.store_epoch_ms = sim::StoreServerConfig{}.epoch_ms;  // the store server's clock
+  options.capacity = limits;
   return options;
 }
 
@@ -26,10 +27,11 @@ sim::WorldConfig JudgedWorld::world_config(const SeedRequest& request) {
   return config;
 }
 
-JudgedWorld::JudgedWorld(const SeedRequest& request, const std::vector<std::string>& properties)
+JudgedWorld::JudgedWorld(const SeedRequest& request, const std::vector<std::string>& properties,
+                         const properties::CapacityLimits& limits)
     : _request(request),
       _invariant_guard(&spotcheck::check::throw_invariant_violation),
-      _suite(property_options()),
+      _suite(property_options(limits)),
       _world(world_config(request)),
       _store(_world, sim::StoreServerConfig{}) {
   if (properties.empty()) {

@@ -20,7 +20,10 @@ namespace spotcheck::scenarios {
 class JudgedWorld {
  public:
   // `properties` names the judging properties (properties/registry.h); empty: every property.
-  JudgedWorld(const SeedRequest& request, const std::vector<std::string>& properties);
+  // `limits`: the capacity limits the scenario's nodes publish (the capacity property holds the
+  // nodes to them).
+  JudgedWorld(const SeedRequest& request, const std::vector<std::string>& properties,
+              const properties::CapacityLimits& limits = {});
   ~JudgedWorld();
   JudgedWorld(const JudgedWorld&) = delete;
   JudgedWorld& operator=(const JudgedWorld&) = delete;

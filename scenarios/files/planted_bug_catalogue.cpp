@@ -30,6 +30,8 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
      PlantedBug::kRetryStaleInstanceRoute, kLoc, false, false, true, "instance-route", "at-most-once"},
     {"factory-before-verify", "the creation target runs the factory before deduplicating and verifying (§7)",
      PlantedBug::kFactoryBeforeVerify, kCre, false, true, true, "create-storm", "exactly-one-creation"},
+    {"capacity-limit-off-by-one", "a node's capacity limit is taken as one slot more than it publishes (§3.3)",
+     PlantedBug::kCapacityLimitOffByOne, kLoc, true, true, true, "authority-race", "capacity"},
 }};
 
 constexpr bool in_enum_order() {

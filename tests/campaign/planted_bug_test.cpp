@@ -76,7 +76,9 @@ INSTANTIATE_TEST_SUITE_P(
         PlantedBugCase{"new_owner_keeps_owner_generation", "lease-pause", "generations",
                        [](auto& b) { b.insert(planted::PlantedBug::kNewOwnerKeepsOwnerGeneration); }},
         PlantedBugCase{"retry_conflicts_past_deadline", "authority-race", "liveness",
-                       [](auto& b) { b.insert(planted::PlantedBug::kRetryConflictsPastDeadline); }}),
+                       [](auto& b) { b.insert(planted::PlantedBug::kRetryConflictsPastDeadline); }},
+        PlantedBugCase{"capacity_limit_off_by_one", "authority-race", "capacity",
+                       [](auto& b) { b.insert(planted::PlantedBug::kCapacityLimitOffByOne); }}),
     [](const ::testing::TestParamInfo<PlantedBugCase>& info) { return std::string(info.param.name); });
 
 TEST(PlantedBug, TheRealProtocolPassesTheSameSeeds) {

@@ -364,7 +364,7 @@ Result<AuthorityOps::Plan> AuthorityOps::plan_reserve(const AuthorityKey& key, c
   add_target_conditions(write, target);
   write.add_mutation(store::Put{row_key, std::move(bytes).value()}, MutationRole::kAuthority);
   write.add_mutation(counter_increment(counter_key), MutationRole::kCounter);
-  write.add_capacity(secure_capacity(plan.record.allocation.capacity, target.descriptor));
+  write.add_capacity(secure(plan.record.allocation.capacity, target.descriptor));
   add_attached(write, attached);
   return plan;
 }
@@ -508,7 +508,7 @@ Result<AuthorityOps::Plan> AuthorityOps::plan_new_owner(const AuthoritySnapshot&
   add_target_conditions(write, target);
   if (!same_node(before.allocation.descriptor, target.descriptor)) {
     write.add_capacity(release_capacity(before.allocation));
-    write.add_capacity(secure_capacity(after.allocation.capacity, target.descriptor));
+    write.add_capacity(secure(after.allocation.capacity, target.descriptor));
   }
   return plan;
 }
@@ -564,6 +564,19 @@ Result<AuthorityOps::Plan> AuthorityOps::plan_removal(const AuthoritySnapshot& s
     write.add_capacity(release_capacity(snapshot.record.allocation));
   }
   return plan;
+}
+
+std::vector<CapacityChange> AuthorityOps::secure(const records::AllocationCapacity& capacity,
+                                                 const records::MeshNodeDescriptorRecord& target) const {
+  std::vector<CapacityChange> changes = secure_capacity(capacity, target);
+  if (SPOTCHECK_PLANTED(_config.planted_bugs, kCapacityLimitOffByOne)) {
+    for (CapacityChange& change : changes) {
+      if (change.increment.max < static_cast<std::int64_t>(records::kSlotsMax)) {
+        ++change.increment.max;  // a limit the node published, read one slot too generous
+      }
+    }
+  }
+  return changes;
 }
 
 void AuthorityOps::add_attached(PlannedWrite& write, const Attached& attached) {

@@ -102,6 +102,9 @@ class AuthorityOps {
   void add_target_conditions(PlannedWrite& write, const NodeView& target) const;
   void add_own_lease_condition(PlannedWrite& write) const;
   Result<Done> require_owner(const AuthoritySnapshot& snapshot, Op op);
+  // The counter changes that secure `capacity` on `target` (capacity.h), bounded by its limits.
+  std::vector<CapacityChange> secure(const records::AllocationCapacity& capacity,
+                                     const records::MeshNodeDescriptorRecord& target) const;
   Result<Plan> plan_rewrite(const AuthoritySnapshot& current, const records::AuthorityRecord& after);
   Result<Plan> plan_removal(const AuthoritySnapshot& snapshot);
   static void add_attached(PlannedWrite& write, const Attached& attached);
