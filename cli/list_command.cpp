@@ -1,9 +1,11 @@
 // spotcheck list: what a campaign can name.
 #include <iomanip>
 #include <iostream>
+#include <string>
 
 #include "cli/commands.h"
 #include "faults/fault_plan.h"
+#include "impl/platform/marks.h"
 #include "properties/registry.h"
 #include "scenarios/files/planted_bug_catalogue.h"
 #include "scenarios/registry/registry.h"
@@ -18,6 +20,25 @@ void list_planted_bugs() {
   for (const auto& bug : scenarios::files::planted_bugs()) {
     std::cout << "  " << std::left << std::setw(34) << bug.name << " " << bug.description << "\n"
               << "  " << std::setw(34) << "" << " caught in " << bug.caught_in << " by " << bug.caught_by << "\n";
+  }
+}
+
+// Each coverage mark with the built-in scenarios that require it (docs/marks.md).
+void list_marks() {
+  std::cout << "\nCoverage marks (counted in every campaign; --require-marks holds a scenario to its own):\n";
+  for (std::size_t i = 0; i < platform::kMarkCount; ++i) {
+    std::string required_by;
+    for (const auto* s : scenarios::builtin_scenarios().all()) {
+      for (platform::Mark mark : s->required_marks()) {
+        if (static_cast<std::size_t>(mark) == i) {
+          required_by += (required_by.empty() ? "" : ", ") + s->name();
+        }
+      }
+    }
+    std::cout << "  " << std::left << std::setw(34) << platform::kMarks[i].name << " " << platform::kMarks[i].description
+              << "\n  " << std::setw(34) << "" << " "
+              << (required_by.empty() ? std::string("required by no built-in scenario") : "required by " + required_by)
+              << "\n";
   }
 }
 
@@ -38,6 +59,7 @@ void add_list_command(CLI::App& app, int& exit_code) {
     for (const auto& property : properties::all_properties()) {
       std::cout << "  " << std::left << std::setw(20) << property.name << " " << property.description << "\n";
     }
+    list_marks();
     list_planted_bugs();
     exit_code = kExitPassed;
   });

@@ -32,6 +32,7 @@ struct RunFlags {
   unsigned jobs = 0;  // 0: one per core
   bool swarm = false;
   bool check_determinism = false;
+  bool require_marks = false;
   bool quiet = false;
   std::string junit_path;
   std::string html_path;
@@ -159,7 +160,9 @@ int run(const RunFlags& flags) {
   // The first SIGINT/SIGTERM stops the campaign with its results; a second one ends the process.
   const scenarios::StopSignals signals(scenarios::StopSignals::kSecondKills);
   options.stop_requested = [] { return scenarios::StopSignals::requested(); };
-  const auto result = run_campaign(options);
+  auto result = run_campaign(options);
+  result.marks_required = flags.require_marks;
+  result.required_marks = scenario.required_marks();
   if (result.interrupted_by != 0 && !flags.quiet && isatty(STDERR_FILENO) != 0) {
     std::fputc('\n', stderr);
   }
@@ -186,6 +189,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--html", flags->html_path,
                   "Also write an HTML report to this file (with the stories of the first failing seeds)")
       ->check(output_file_name());
+  cmd->add_flag("--require-marks", flags->require_marks,
+                "Fail the campaign when a coverage mark the scenario requires never fired (docs/marks.md)");
   cmd->add_flag("--quiet,-q", flags->quiet, "No progress line");
   cmd->callback([flags, &exit_code] { exit_code = run(*flags); });
 }

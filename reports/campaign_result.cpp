@@ -27,11 +27,28 @@ std::string seed_command(const char* verb, const std::string& scenario, std::uin
 
 }  // namespace
 
+std::vector<platform::Mark> CampaignResult::missing_marks() const {
+  std::vector<platform::Mark> missing;
+  if (!marks_required) {
+    return missing;
+  }
+  for (platform::Mark mark : required_marks) {
+    if (mark_seeds[static_cast<std::size_t>(mark)] == 0) {
+      missing.push_back(mark);
+    }
+  }
+  return missing;
+}
+
 void CampaignResult::add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch) {
   SPOTCHECK_ASSERT_ABORT(outcome.seed >= first_seed);
   ++seeds_run;
   events_total += outcome.events;
   simulated_us_total += outcome.simulated_us;
+  for (std::size_t i = 0; i < platform::kMarkCount; ++i) {
+    mark_hits[i] += outcome.marks[i];
+    mark_seeds[i] += outcome.marks[i] != 0 ? 1 : 0;
+  }
   if (mismatch.has_value()) {
     ++mismatching_seeds;
     if (mismatches.size() < kMismatchesKeptMax) {

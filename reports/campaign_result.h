@@ -59,12 +59,21 @@ struct CampaignResult {
   std::uint64_t other_failure_seeds = 0;
   std::vector<DeterminismMismatch> mismatches;  // the first kMismatchesKeptMax
   std::map<std::string, std::uint64_t> violations_per_property;
+  // Coverage marks (impl/platform/marks.h): how often each fired, and in how many seeds.
+  platform::MarkCounts mark_hits{};
+  platform::MarkCounts mark_seeds{};
+  // The scenario's required marks when the campaign was asked to hold it to them
+  // (--require-marks); a required mark that fired in no seed fails the campaign.
+  bool marks_required = false;
+  std::vector<platform::Mark> required_marks;
 
   // Folds in one finished seed. Seeds arrive in seed order.
   void add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch);
 
   std::uint64_t failing_seeds() const { return violating_seeds + run_failure_seeds; }
-  bool passed() const { return failing_seeds() == 0 && mismatching_seeds == 0; }
+  // The required marks that fired in no seed (empty unless marks_required).
+  std::vector<platform::Mark> missing_marks() const;
+  bool passed() const { return failing_seeds() == 0 && mismatching_seeds == 0 && missing_marks().empty(); }
   // Violating seeds per property (run failures are counted apart, in run_failure_seeds).
   const std::map<std::string, std::uint64_t>& violations_by_property() const { return violations_per_property; }
 };

@@ -35,6 +35,35 @@ void write_failure_kinds(const CampaignResult& r, std::ostream& out) {
   }
 }
 
+// One line: how many marks fired, and those that never did; with --require-marks, the required
+// ones that never fired (which fail the campaign).
+void write_marks(const CampaignResult& r, std::ostream& out) {
+  std::size_t fired = 0;
+  std::string never;
+  for (std::size_t i = 0; i < platform::kMarkCount; ++i) {
+    if (r.mark_seeds[i] != 0) {
+      ++fired;
+    } else {
+      never += (never.empty() ? "" : ", ") + std::string(platform::kMarks[i].name);
+    }
+  }
+  out << "marks           " << fired << " of " << platform::kMarkCount << " fired"
+      << (never.empty() ? std::string() : "; never: " + never) << "\n";
+  if (!r.marks_required) {
+    return;
+  }
+  const std::vector<platform::Mark> missing = r.missing_marks();
+  if (missing.empty()) {
+    out << "required marks  all " << r.required_marks.size() << " fired\n";
+    return;
+  }
+  out << "required marks  MISSING";
+  for (platform::Mark mark : missing) {
+    out << " " << platform::to_string(mark);
+  }
+  out << " (never fired in " << r.seeds_run << " seeds)\n";
+}
+
 }  // namespace
 
 void write_summary_text(const CampaignResult& r, std::ostream& out) {
@@ -63,6 +92,7 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
   }
   out << "run failures    " << (r.run_failure_seeds == 0 ? std::string("none") : std::to_string(r.run_failure_seeds))
       << "\n";
+  write_marks(r, out);
   if (r.interrupted_by != 0) {
     out << "interrupted     by signal " << r.interrupted_by << " after " << r.seeds_run
         << " seed(s); the figures are of those seeds\n";

@@ -57,6 +57,7 @@ RunOutcome World::run_until(TimeUs end_us, std::uint64_t max_steps) { return ker
 TimeUs World::now_us() const { return kernel_->now_us(); }
 std::uint64_t World::steps() const { return kernel_->steps(); }
 
+const platform::MarkCounts& World::marks() const { return kernel_->marks(); }
 const Trace& World::trace() const { return kernel_->trace(); }
 Trace World::take_trace() { return kernel_->take_trace(); }
 

@@ -89,6 +89,9 @@ class World {
   TimeUs now_us() const;
   std::uint64_t steps() const;
 
+  // How often each coverage mark fired in this run (impl/platform/marks.h; not in the trace).
+  const platform::MarkCounts& marks() const;
+
   // --- trace and checking --------------------------------------------------------------------
   const Trace& trace() const;
   // Moves the trace out (after the last run_until; the world records nothing useful afterwards).

@@ -7,6 +7,8 @@
 #include <span>
 #include <string_view>
 
+#include "impl/platform/marks.h"
+
 namespace spotcheck::platform {
 
 // One named field: either a number or text. Keys and kinds are string literals.
@@ -28,6 +30,10 @@ class EventSink {
   void emit(std::string_view kind, std::initializer_list<Field> fields) {
     emit(kind, std::span<const Field>(fields.begin(), fields.size()));
   }
+  // A coverage mark fired (marks.h): counted by a simulated run, ignored elsewhere. Not an event.
+  virtual void mark(Mark mark) { static_cast<void>(mark); }
 };
+
+inline void sometimes(EventSink& sink, Mark mark) { sink.mark(mark); }
 
 }  // namespace spotcheck::platform

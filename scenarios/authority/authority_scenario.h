@@ -31,6 +31,8 @@ struct AuthorityScenarioConfig {
   std::uint64_t max_steps = 20'000'000;
   // The properties that judge the run, by name (properties/registry.h); empty: every property.
   std::vector<std::string> properties;
+  // The coverage marks its workload and faults must reach (docs/marks.md).
+  std::vector<platform::Mark> required_marks;
 };
 
 class AuthorityScenario final : public Scenario {
@@ -39,6 +41,7 @@ class AuthorityScenario final : public Scenario {
   const std::string& name() const override { return _config.name; }
   const std::string& description() const override { return _config.description; }
   SeedOutcome run(const SeedRequest& request) const override;
+  std::vector<platform::Mark> required_marks() const override { return _config.required_marks; }
   const AuthorityScenarioConfig& config() const { return _config; }
 
  private:

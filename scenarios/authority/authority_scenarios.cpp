@@ -8,6 +8,7 @@ namespace spotcheck::scenarios::authority {
 
 namespace {
 
+using platform::Mark;
 using platform::millis;
 using platform::seconds;
 
@@ -101,6 +102,9 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     // 2 actor slots per node (8 for 6 actors): nodes fill up, so the bounded increment and the
     // full-node refusal run (§3.3), and the capacity property holds each node to its limit.
     c.workload.actors_limit = 2;
+    c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
+                        Mark::kIndeterminateUnresolved,      Mark::kContentionRetry,
+                        Mark::kCapacityFull,                 Mark::kDescriptorTakeover};
     return c;
   }
   if (name == "authority-race") {
@@ -119,24 +123,30 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
       return p;
     };
     c.swarm = lost_store_messages_shape();
+    c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
+                        Mark::kContentionRetry, Mark::kCapacityFull};
     return c;
   }
   if (name == "lease-pause") {
     AuthorityScenarioConfig c = base("lease-pause", "owners freeze longer than their owner lease while others take over");
     c.plan = only_pauses;
     c.swarm = pauses_shape(c.protocol.owner_lease_ttl_us);
+    c.required_marks = {Mark::kDescriptorTakeover, Mark::kContentionRetry};
     return c;
   }
   if (name == "store-outage") {
     AuthorityScenarioConfig c = base("store-outage", "store outages, lost requests, lost and late replies");
     c.plan = store_trouble;
     c.swarm = store_trouble_shape();
+    c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
+                        Mark::kIndeterminateUnresolved};
     return c;
   }
   if (name == "churn") {
     AuthorityScenarioConfig c = base("churn", "nodes killed and restarted as new host runs while they create");
     c.plan = churn;
     c.swarm = churn_shape();
+    c.required_marks = {Mark::kDescriptorTakeover, Mark::kIndeterminateResolvedApplied};
     return c;
   }
   SPOTCHECK_ASSERT_ABORT(false && "unknown location scenario");

@@ -86,6 +86,7 @@ SeedOutcome JudgedWorld::run_and_judge(platform::TimeUs end_us, std::uint64_t ma
   if (violation.has_value() && !outcome.violation.has_value()) {
     outcome.violation = std::move(violation);  // found by an end-of-run check
   }
+  outcome.marks = _world.marks();
   return with_decisions(std::move(outcome), _world.decision_log(), _world.unread_decisions());
 }
 

@@ -32,6 +32,8 @@ struct CreationScenarioConfig {
   platform::TimeUs node_link_burst_gap_us = platform::seconds(8);  // 0: no bursts
   platform::TimeUs node_link_burst_length_us = platform::seconds(2);
   std::uint64_t max_steps = 30'000'000;
+  // The coverage marks its workload and faults must reach (docs/marks.md).
+  std::vector<platform::Mark> required_marks;
 };
 
 class CreationScenario final : public Scenario {
@@ -40,6 +42,7 @@ class CreationScenario final : public Scenario {
   const std::string& name() const override { return _config.name; }
   const std::string& description() const override { return _config.description; }
   SeedOutcome run(const SeedRequest& request) const override;
+  std::vector<platform::Mark> required_marks() const override { return _config.required_marks; }
   const CreationScenarioConfig& config() const { return _config; }
 
  private:

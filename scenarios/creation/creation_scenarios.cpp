@@ -36,6 +36,7 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
     c.liveness_window_us = seconds(35);
     c.workload.traffic_stop_us = seconds(70);
     c.plan = storm_faults;
+    c.required_marks = {platform::Mark::kCreationAnsweredFromStore, platform::Mark::kCreationWaitsOnCreating};
     return c;
   }
   SPOTCHECK_ASSERT_ABORT(false && "unknown creation scenario");

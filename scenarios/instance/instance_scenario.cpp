@@ -49,6 +49,7 @@ InstanceScenarioConfig instance_scenario_config(const std::string& name) {
       "delayed and partitioned messages between nodes, the application closing Spots, slow Deletes";
   c.plan = node_message_faults;
   c.swarm = instance_swarm_shape();
+  c.required_marks = {platform::Mark::kInstanceRoute, platform::Mark::kInstanceReadyDelivery};
   return c;
 }
 

@@ -37,6 +37,8 @@ struct InstanceScenarioConfig {
   faults::SwarmShape swarm;
   std::vector<std::string> properties;  // empty: every registered property
   std::uint64_t max_steps = 30'000'000;
+  // The coverage marks its workload and faults must reach (docs/marks.md).
+  std::vector<platform::Mark> required_marks;
 };
 
 InstanceScenarioConfig instance_scenario_config(const std::string& name);
@@ -47,6 +49,7 @@ class InstanceScenario final : public Scenario {
   const std::string& name() const override { return _config.name; }
   const std::string& description() const override { return _config.description; }
   SeedOutcome run(const SeedRequest& request) const override;
+  std::vector<platform::Mark> required_marks() const override { return _config.required_marks; }
   const InstanceScenarioConfig& config() const { return _config; }
 
  private:

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "impl/platform/marks.h"
 #include "properties/violation_subjects.h"
 
 namespace spotcheck::sim {
@@ -50,6 +51,8 @@ struct SeedOutcome {
   std::vector<std::string> event_lines;
   // Filled only when SeedRequest::record_decisions is set.
   std::shared_ptr<const sim::DecisionLog> decision_log = nullptr;
+  // How often each coverage mark fired (impl/platform/marks.h).
+  platform::MarkCounts marks{};
 
   bool ok() const { return !violation.has_value() && !failure.has_value(); }
 };
@@ -62,6 +65,9 @@ class Scenario {
   // Deterministic: the same request on the same build gives the same outcome, bit for bit.
   // Must be safe to call concurrently from several threads (each call builds its own world).
   virtual SeedOutcome run(const SeedRequest& request) const = 0;
+  // The coverage marks this scenario's workload and faults must reach (`spotcheck run
+  // --require-marks` fails a campaign in which one never fired).
+  virtual std::vector<platform::Mark> required_marks() const { return {}; }
 };
 
 }  // namespace spotcheck::scenarios

@@ -51,6 +51,10 @@ class Kernel {
   void fail(std::string why);
   bool stopped() const { return stopped_; }
 
+  // --- coverage marks (impl/platform/marks.h): counted, never traced ---------------------------
+  void count_mark(platform::Mark mark) { ++marks_[static_cast<std::size_t>(mark)]; }
+  const platform::MarkCounts& marks() const { return marks_; }
+
   // --- trace ---------------------------------------------------------------------------------
   Trace& trace() { return trace_; }
   // Moves the trace out and continues with an empty one (same config and node names).
@@ -201,6 +205,7 @@ class Kernel {
   std::vector<ReadyCandidate> candidates_;  // reused by pick_ready
   StackSource stacks_;
   Trace trace_;
+  platform::MarkCounts marks_{};
   std::vector<TraceObserver*> observers_;
   std::optional<SteadyTimeSource> real_time_;  // set iff config_.real_time
 

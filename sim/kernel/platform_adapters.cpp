@@ -35,4 +35,6 @@ void SimEvents::emit(std::string_view kind, std::span<const platform::Field> fie
   kernel_->emit(process_, kind, fields);
 }
 
+void SimEvents::mark(platform::Mark mark) { kernel_->count_mark(mark); }
+
 }  // namespace spotcheck::sim

@@ -64,6 +64,7 @@ class SimEvents final : public platform::EventSink {
   SimEvents(Kernel& kernel, ProcessId process) : kernel_(&kernel), process_(process) {}
   using platform::EventSink::emit;
   void emit(std::string_view kind, std::span<const platform::Field> fields) override;
+  void mark(platform::Mark mark) override;
 
  private:
   Kernel* kernel_;

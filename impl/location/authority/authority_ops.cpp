@@ -228,6 +228,7 @@ AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& 
       emit_capacity(current.write, outcome);
       return AttemptEnd{Executed{outcome, std::move(current.record)}, std::nullopt};
     case Kind::kResolvedApplied: {
+      platform::sometimes(_platform.events, platform::Mark::kIndeterminateResolvedApplied);
       // The re-read found bytes of ours — possibly an earlier attempt's (another
       // ObjectGeneration for a Reserve): the event reports the row actually stored.
       records::AuthorityRecord stored = stored_record(current.record, outcome);
@@ -236,10 +237,16 @@ AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& 
       return AttemptEnd{Executed{outcome, std::move(stored)}, std::nullopt};
     }
     case Kind::kNotApplied:
+      platform::sometimes(_platform.events, platform::Mark::kIndeterminateResolvedNotApplied);
       emit_indeterminate(name, key.id, "not_applied");
       return AttemptEnd{};
-    case Kind::kConflict:
-      return AttemptEnd{std::nullopt, conflict_error(outcome, current.write)};
+    case Kind::kConflict: {
+      std::optional<Error> error = conflict_error(outcome, current.write);
+      if (!error.has_value()) {
+        platform::sometimes(_platform.events, platform::Mark::kContentionRetry);
+      }
+      return AttemptEnd{std::nullopt, std::move(error)};
+    }
     case Kind::kBoundExceeded:
       if (outcome.mutation_role == MutationRole::kCounter) {
         platform::emit_event(_platform.events, kinds::kGenerationExhausted,
@@ -248,10 +255,12 @@ AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& 
                           Error::of(ErrorKind::kGenerationExhausted, "the ObjectGeneration sequence is exhausted")};
       }
       SPOTCHECK_ASSERT(outcome.mutation_role == MutationRole::kCapacity);
+      platform::sometimes(_platform.events, platform::Mark::kCapacityFull);
       return AttemptEnd{std::nullopt, Error::of(ErrorKind::kCapacityFull, "the target node's capacity is full")};
     case Kind::kStoreError:
       return AttemptEnd{std::nullopt, Error::of(ErrorKind::kStoreError, outcome.message)};
     case Kind::kUnresolved:
+      platform::sometimes(_platform.events, platform::Mark::kIndeterminateUnresolved);
       emit_indeterminate(name, key.id, "unknown");
       return AttemptEnd{std::nullopt, Error::of(ErrorKind::kIndeterminate, outcome.message)};
   }

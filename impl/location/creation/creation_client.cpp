@@ -164,6 +164,7 @@ ManagerResult<CreateReply> CreationClient::run(Call& call) {
     return error(ManagerErrorKind::kDeadlineExceeded, "the deadline passed before the call started");
   }
   if (std::optional<CreateReply> stored = stored_result(call)) {
+    platform::sometimes(_context.platform.events, platform::Mark::kCreationAnsweredFromStore);
     return *stored;  // this request was answered before: the stored final result answers it again
   }
   for (std::uint32_t attempt = 0; attempt < _context.creation.attempts_max; ++attempt) {
@@ -237,6 +238,7 @@ std::optional<ManagerResult<CreateReply>> CreationClient::on_row(Call& call, con
   if (call.spec.mode == CreateMode::kCreate) {
     return ManagerResult<CreateReply>(error(ManagerErrorKind::kAlreadyExists, "'" + call.spec.id + "' is Creating"));
   }
+  platform::sometimes(_context.platform.events, platform::Mark::kCreationWaitsOnCreating);
   sleep_before_retry(call, _context.creation.poll_interval_us);  // wait for the in-progress creation
   return std::nullopt;
 }
@@ -383,6 +385,7 @@ ManagerResult<CreateReply> CreationClient::exchange(Call& call, const AuthorityS
     }
     // No reply yet: re-read, never guess (§10). The stored final result first.
     if (std::optional<CreateReply> stored = stored_result(call)) {
+      platform::sometimes(_context.platform.events, platform::Mark::kCreationAnsweredFromStore);
       return *stored;
     }
     Result<AuthorityRead> read = _context.authority.read(call.key);

@@ -169,6 +169,7 @@ DescriptorPublisher::Planned DescriptorPublisher::plan_publish(const std::vector
     }
     plan.conditions.push_back(std::get<store::Condition>(std::move(lease_condition)));
     plan.success = PublishOutcome::kTakenOver;
+    platform::sometimes(_platform.events, platform::Mark::kDescriptorTakeover);
   }
   return plan;
 }

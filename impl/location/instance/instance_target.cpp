@@ -138,6 +138,7 @@ InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const A
       return outcome(InstanceOutcomeKind::kFailed, "Ready under a previous host run of this node",
                      record.object_generation);
     }
+    platform::sometimes(_context.platform.events, platform::Mark::kInstanceRoute);
     return outcome(InstanceOutcomeKind::kRoute, "Ready on another node", record.object_generation, owner_rid);
   }
   const InstanceType* type = _registry.find(request.stable_type);
@@ -169,6 +170,7 @@ InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const A
       instance.queue.push_back(message_of(request, record.object_generation, false));
       drain(instance, *type, request.spot_id);
     }
+    platform::sometimes(_context.platform.events, platform::Mark::kInstanceReadyDelivery);
     return outcome(InstanceOutcomeKind::kDelivered, {}, record.object_generation, _context.rid_hex);
   }
   return outcome(InstanceOutcomeKind::kDeadlineExceeded, "the first message did not complete in time",

@@ -1,0 +1,76 @@
+// Coverage marks ("sometimes" marks): the protocol marks its rare branches, one line each,
+//
+//   platform::sometimes(_platform.events, Mark::kContentionRetry);
+//
+// and a campaign counts how often each fired (docs/marks.md). A mark is no event: it is not in the
+// trace and not in its hash, and it changes nothing in the run. A scenario requires the marks its
+// workload and faults must reach; `spotcheck run --require-marks` fails when one never fired.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace spotcheck::platform {
+
+enum class Mark : std::uint8_t {
+  kIndeterminateResolvedApplied,     // §10: a re-read found the indeterminate write applied
+  kIndeterminateResolvedNotApplied,  // §10: a re-read found it not applied
+  kIndeterminateUnresolved,          // §10: the re-reads could not tell; reported indeterminate
+  kContentionRetry,                  // an authority write retried after a conflict (§3.1)
+  kCapacityFull,                     // a full node refused an allocation (§3.3)
+  kDescriptorTakeover,               // a descriptor row of an ended host run is taken over (§4)
+  kCreationAnsweredFromStore,        // a Create answered by its stored final result (§7)
+  kCreationWaitsOnCreating,          // GetOrCreate waits for another request's Creating row (§7)
+  kInstanceRoute,                    // an Instance Spot target answers with a route (§7.1)
+  kInstanceReadyDelivery,            // a first message delivered to a Ready instance (§7.1)
+};
+inline constexpr std::size_t kMarkCount = 10;
+static_assert(static_cast<std::size_t>(Mark::kInstanceReadyDelivery) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
+
+struct MarkInfo {
+  std::string_view name;  // as --require-marks, a summary and `spotcheck list` write it
+  std::string_view description;
+};
+
+// By Mark, in enum order.
+inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
+    {"indeterminate-resolved-applied", "a re-read found an indeterminate write applied (§10)"},
+    {"indeterminate-resolved-not-applied", "a re-read found an indeterminate write not applied (§10)"},
+    {"indeterminate-unresolved", "the re-reads could not tell; the write is reported indeterminate (§10)"},
+    {"contention-retry", "an authority write retried after a conflict (§3.1)"},
+    {"capacity-full", "a full node refused an allocation (§3.3)"},
+    {"descriptor-takeover", "a descriptor row of an ended host run is taken over (§4)"},
+    {"creation-answered-from-store", "a Create answered by its stored final result (§7)"},
+    {"creation-waits-on-creating", "GetOrCreate waits for another request's Creating row (§7)"},
+    {"instance-route", "an Instance Spot target answers with a route to the Ready owner (§7.1)"},
+    {"instance-ready-delivery", "a first message delivered to a Ready instance (§7.1)"},
+}};
+
+constexpr bool every_mark_named() {
+  for (const MarkInfo& mark : kMarks) {
+    if (mark.name.empty() || mark.description.empty()) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(every_mark_named(), "one {name, description} row per Mark, in enum order");
+
+constexpr std::string_view to_string(Mark mark) { return kMarks[static_cast<std::size_t>(mark)].name; }
+
+constexpr std::optional<Mark> parse_mark(std::string_view name) {
+  for (std::size_t i = 0; i < kMarkCount; ++i) {
+    if (kMarks[i].name == name) {
+      return static_cast<Mark>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+// How often each mark fired, by Mark.
+using MarkCounts = std::array<std::uint64_t, kMarkCount>;
+
+}  // namespace spotcheck::platform
