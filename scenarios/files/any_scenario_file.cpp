@@ -42,6 +42,7 @@ void read_common(ObjectReader& top, Config& config) {
       return p;
     };
   }
+  detail::read_required_marks(top, config.required_marks);
   top.number("maxSteps", config.max_steps, 1, 1e12);
 }
 

@@ -18,6 +18,7 @@
 #include "impl/location/config/location_config.h"
 #include "impl/location/creation/creation_config.h"
 #include "impl/planted/planted_bugs.h"
+#include "impl/platform/marks.h"
 #include "scenarios/files/planted_bug_catalogue.h"
 #include "scenarios/files/scenario_file_limits.h"
 
@@ -134,6 +135,24 @@ std::vector<std::string> read_names(const ObjectReader& top, const json& value, 
     names.push_back(std::move(name));
   }
   return names;
+}
+
+// "requireMarks": the coverage marks (impl/platform/marks.h) a campaign of the file must reach
+// under --require-marks. Absent: the base's; [] requires none.
+inline void read_required_marks(ObjectReader& top, std::vector<platform::Mark>& marks) {
+  const json* value = top.find("requireMarks");
+  if (value == nullptr) {
+    return;
+  }
+  std::string choices;
+  for (const platform::MarkInfo& mark : platform::kMarks) {
+    choices += (choices.empty() ? "" : ", ") + std::string(mark.name);
+  }
+  const auto known = [](const std::string& name) { return platform::parse_mark(name).has_value(); };
+  marks.clear();
+  for (const std::string& name : read_names(top, *value, "requireMarks", known, choices)) {
+    marks.push_back(*platform::parse_mark(name));
+  }
 }
 
 template <class Infos>

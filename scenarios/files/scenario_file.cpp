@@ -159,6 +159,7 @@ authority::AuthorityScenarioConfig read_location_file(ObjectReader& top, const s
       top.fail("properties", "must name at least one property (leave it out for every property)");
     }
   }
+  read_required_marks(top, config.required_marks);
   top.number("maxSteps", config.max_steps, 1, 1e12);
   top.reject_unknown_keys();
   return config;
@@ -350,6 +351,7 @@ std::string scenario_difference(const authority::AuthorityScenarioConfig& a, con
   for (std::size_t i = 0; i < a.properties.size() && i < b.properties.size(); ++i) {
     d.check("properties", a.properties[i], b.properties[i]);
   }
+  d.check("required_marks", a.required_marks == b.required_marks, true);
   compare_plans(d, a.plan(a.faults_stop_us), b.plan(b.faults_stop_us));
   return d.first();
 }
@@ -407,6 +409,11 @@ ScenarioFileText write_scenario(const authority::AuthorityScenarioConfig& config
   if (!config.properties.empty()) {
     doc["properties"] = config.properties;
   }
+  std::vector<std::string> marks;
+  for (platform::Mark mark : config.required_marks) {
+    marks.emplace_back(platform::to_string(mark));
+  }
+  doc["requireMarks"] = marks;
   doc["maxSteps"] = config.max_steps;
   out.json = doc.dump(2) + "\n";
 

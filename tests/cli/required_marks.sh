@@ -32,4 +32,15 @@ set -e
 grep -q '^required marks  MISSING indeterminate-unresolved (never fired in 1 seeds)$' <<< "$out" ||
   fail "the missing mark is not named: $out"
 grep -q '^FAILED$' <<< "$out" || fail "the campaign did not report FAILED: $out"
+# A scenario file requires its own marks: instance-route's marks on the default base never fire.
+scratch="$(mktemp -d)"; trap 'rm -rf "$scratch"' EXIT
+printf '{"scenarioVersion": 1, "name": "wants-routes", "requireMarks": ["capacity-full", "instance-route"]}\n' \
+  > "$scratch/wants-routes.json"
+set +e
+out="$("$bin" run --scenario "$scratch/wants-routes.json" --seeds 5 --quiet --require-marks)"
+code=$?
+set -e
+[ "$code" -eq 1 ] || fail "a file's unreachable required mark should exit 1, got $code: $out"
+grep -q '^required marks  MISSING instance-route (never fired in 5 seeds)$' <<< "$out" ||
+  fail "the file's missing mark is not named: $out"
 echo "required_marks: every built-in scenario reaches its required marks in $seeds seeds; every mark is required"

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "scenarios/files/scenario_file.h"
 #include "scenarios/authority/authority_scenarios.h"
@@ -29,6 +30,28 @@ TEST(ScenarioFile, AMinimalFileIsItsBaseScenario) {
     EXPECT_EQ(from_file.run(SeedRequest{seed, false, false}).trace_hash,
               builtin.run(SeedRequest{seed, false, false}).trace_hash);
   }
+}
+
+TEST(ScenarioFile, RequiredMarksAreTheBasesUnlessTheFileNamesThem) {
+  const auto inherited = parse_scenario(R"({"scenarioVersion": 1, "name": "m", "base": "churn"})", "t.json");
+  EXPECT_EQ(inherited.required_marks, authority::authority_scenario_config("churn").required_marks);
+  EXPECT_FALSE(inherited.required_marks.empty());
+  const auto named = parse_scenario(
+      R"({"scenarioVersion": 1, "name": "m", "requireMarks": ["capacity-full", "contention-retry"]})", "t.json");
+  EXPECT_EQ(named.required_marks, (std::vector<platform::Mark>{platform::Mark::kCapacityFull,
+                                                                platform::Mark::kContentionRetry}));
+  EXPECT_EQ(AuthorityScenario(named).required_marks(), named.required_marks);
+  EXPECT_TRUE(parse_scenario(R"({"scenarioVersion": 1, "name": "m", "requireMarks": []})", "t.json")
+                  .required_marks.empty());
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","requireMarks":["nope"]})")
+                .find("t.json: requireMarks[0] \"nope\" is not one of indeterminate-resolved-applied, "),
+            std::string::npos)
+      << error_of(R"({"scenarioVersion":1,"name":"x","requireMarks":["nope"]})");
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","requireMarks":["capacity-full","capacity-full"]})")
+                .find("requireMarks[1] \"capacity-full\" is listed twice"),
+            std::string::npos);
+  // The writer keeps them: a written file reads back to the same marks.
+  EXPECT_EQ(parse_scenario(write_scenario(named).json, "w.json").required_marks, named.required_marks);
 }
 
 TEST(ScenarioFile, EveryKnobIsRead) {
