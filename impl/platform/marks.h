@@ -26,9 +26,10 @@ enum class Mark : std::uint8_t {
   kCreationWaitsOnCreating,          // GetOrCreate waits for another request's Creating row (§7)
   kInstanceRoute,                    // an Instance Spot target answers with a route (§7.1)
   kInstanceReadyDelivery,            // a first message delivered to a Ready instance (§7.1)
+  kOwnerSweepDeleted,                // the shutdown owner sweep deleted a row of its host run (§11)
 };
-inline constexpr std::size_t kMarkCount = 10;
-static_assert(static_cast<std::size_t>(Mark::kInstanceReadyDelivery) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
+inline constexpr std::size_t kMarkCount = 11;
+static_assert(static_cast<std::size_t>(Mark::kOwnerSweepDeleted) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
   std::string_view name;  // as --require-marks, a summary and `spotcheck list` write it
@@ -47,6 +48,7 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
     {"creation-waits-on-creating", "GetOrCreate waits for another request's Creating row (§7)"},
     {"instance-route", "an Instance Spot target answers with a route to the Ready owner (§7.1)"},
     {"instance-ready-delivery", "a first message delivered to a Ready instance (§7.1)"},
+    {"owner-sweep-deleted", "the shutdown owner sweep deleted a row of its host run (§11)"},
 }};
 
 constexpr bool every_mark_named() {

@@ -9,6 +9,7 @@
 #include "impl/location/descriptor/descriptor_publisher.h"
 #include "impl/location/lease/owner_lease.h"
 #include "impl/location/placement/placement.h"
+#include "impl/location/shutdown/owner_sweep.h"
 #include "impl/records/keys.h"
 #include "impl/records/owner_lease_record.h"
 #include "impl/platform/event_kinds.h"
@@ -85,6 +86,10 @@ class NodeRun {
         publish_descriptor();
         continue;
       }
+      if (_workload.shutdown_probability > 0 && _platform.random.chance(_workload.shutdown_probability)) {
+        shut_down();
+        return;
+      }
       one_request();
     }
   }
@@ -110,6 +115,15 @@ class NodeRun {
     for (int i = 0; i < 1'000 && _lease.renewing(); ++i) {
       _platform.clock.sleep_for(platform::millis(10));
     }
+  }
+
+  // A graceful shutdown (§11), between two requests of this node: the owner sweep deletes the
+  // authority rows of this host run (reported by sweep.finished; a failure leaves them to their
+  // lease and to NewOwner), then the lease stops renewing and the node restarts as a new host run.
+  void shut_down() {
+    static_cast<void>(loc::sweep_owner_authority(*_store, _platform, _config, _lease, _authority));
+    stop_renewing();
+    _env.request_restart();
   }
 
   void publish_descriptor() {

@@ -26,6 +26,10 @@ struct AuthorityWorkload {
   platform::TimeUs traffic_stop_us = platform::seconds(60);
   // Deadline of one workload request.
   platform::TimeUs request_deadline_us = platform::seconds(10);
+  // Per workload step, before traffic stops: the host run shuts down gracefully (spec §11: the
+  // owner sweep reclaims its authority rows, its descriptor is left to its lease) and the node
+  // comes back as a new host run. 0: never (and no draw is made).
+  double shutdown_probability = 0.0;
 };
 
 struct AuthorityNodeEnv {

@@ -102,6 +102,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     // 2 actor slots per node (8 for 6 actors): nodes fill up, so the bounded increment and the
     // full-node refusal run (§3.3), and the capacity property holds each node to its limit.
     c.workload.actors_limit = 2;
+    c.workload.shutdown_probability = 0.002;  // now and then a graceful shutdown: the owner sweep under every fault
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
                         Mark::kIndeterminateUnresolved,      Mark::kContentionRetry,
                         Mark::kCapacityFull,                 Mark::kDescriptorTakeover};
@@ -146,7 +147,9 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     AuthorityScenarioConfig c = base("churn", "nodes killed and restarted as new host runs while they create");
     c.plan = churn;
     c.swarm = churn_shape();
-    c.required_marks = {Mark::kDescriptorTakeover, Mark::kIndeterminateResolvedApplied};
+    // Besides the kills, graceful shutdowns: the owner sweep (§11) under the churn's faults.
+    c.workload.shutdown_probability = 0.01;
+    c.required_marks = {Mark::kDescriptorTakeover, Mark::kIndeterminateResolvedApplied, Mark::kOwnerSweepDeleted};
     return c;
   }
   SPOTCHECK_ASSERT_ABORT(false && "unknown location scenario");

@@ -35,6 +35,7 @@ void workload_fields(Io& io, W& w) {
   io.number("deleteProbability", w.delete_probability, 0, 1, false);
   io.number("abortProbability", w.abort_probability, 0, 1, false);
   io.millis("requestDeadlineMs", w.request_deadline_us, 1, kHourMs);
+  io.number("shutdownProbability", w.shutdown_probability, 0, 1, false);
 }
 
 template <class Io, class P>

@@ -3,6 +3,8 @@
 // a refusal.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -63,7 +65,9 @@ std::vector<std::size_t> picks_from_middle(const sim::DecisionLog& log, std::siz
       picks.push_back(i);
     }
   }
-  picks.erase(picks.begin(), picks.begin() + static_cast<std::ptrdiff_t>(picks.size() / 2));
+  // From the middle on, or the last `limit` picks where the second half holds fewer.
+  const std::size_t start = std::min(picks.size() / 2, picks.size() > limit ? picks.size() - limit : 0);
+  picks.erase(picks.begin(), picks.begin() + static_cast<std::ptrdiff_t>(start));
   if (picks.size() > limit) {
     picks.resize(limit);
   }

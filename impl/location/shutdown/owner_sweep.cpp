@@ -102,6 +102,7 @@ Result<SweepReport> sweep_owner_authority(store::LocationStore& store, platform:
     SPOTCHECK_ASSERT(snapshot->record.owner_lease_generation == own.lease_generation);
     Result<Done> removed = authority.sweep_remove(*snapshot);
     if (removed.ok()) {
+      platform::sometimes(platform.events, platform::Mark::kOwnerSweepDeleted);
       ++report.deleted;
     } else if (removed.error().kind == ErrorKind::kConflict) {
       ++report.changed;
