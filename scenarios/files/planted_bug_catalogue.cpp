@@ -31,7 +31,7 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
     {"factory-before-verify", "the creation target runs the factory before deduplicating and verifying (§7)",
      PlantedBug::kFactoryBeforeVerify, kCre, false, true, true, "create-storm", "exactly-one-creation"},
     {"capacity-limit-off-by-one", "a node's capacity limit is taken as one slot more than it publishes (§3.3)",
-     PlantedBug::kCapacityLimitOffByOne, kLoc, true, true, true, "authority-race", "capacity"},
+     PlantedBug::kCapacityLimitOffByOne, kLoc, true, false, false, "authority-race", "capacity"},
 }};
 
 constexpr bool in_enum_order() {

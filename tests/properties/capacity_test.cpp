@@ -55,6 +55,50 @@ TEST_F(Capacity, CounterBelowTheSlotsJustSecured) {
                    {"holds at least that many"});
 }
 
+// The limits the scenario's nodes publish (PropertyOptions::capacity): the store's answer to a
+// secure may reach the limit, never pass it; 0 is no limit.
+PropertyOptions with_actor_limit(std::uint32_t limit) {
+  PropertyOptions options = test_options();
+  options.capacity.actors = limit;
+  return options;
+}
+
+TEST(CapacityLimit, ASecureThatPassesTheNodesLimit) {
+  History h(with_actor_limit(1), {"capacity"});
+  Row x;
+  x.state = "reserved";
+  EXPECT_LEGAL(h.script.write(seconds(1), 0, Write{.op = "reserve", .row = x}));
+  EXPECT_LEGAL(h.script.capacity(seconds(1), 0, "sim", "00a1", "actors", 1, 1));  // at the limit: fine
+  Row y = x;
+  y.id = "player:2";
+  EXPECT_LEGAL(h.script.write(seconds(2), 0, Write{.op = "reserve", .row = y}));
+  expect_violation(h, h.script.capacity(seconds(2), 0, "sim", "00a1", "actors", 1, 2), "capacity",
+                   {"actors on sim/00a1 delta 1 value 2", "Reserve", "past the node's limit of 1"});
+}
+
+TEST(CapacityLimit, NoLimitAndASpotTypeLimit) {
+  {
+    History h(with_actor_limit(0), {"capacity"});  // 0: unlimited
+    Row x;
+    x.state = "reserved";
+    EXPECT_LEGAL(h.script.write(seconds(1), 0, Write{.op = "reserve", .row = x}));
+    EXPECT_LEGAL(h.script.capacity(seconds(1), 0, "sim", "00a1", "actors", 1, 1'000'000));
+  }
+  PropertyOptions options = test_options();
+  options.capacity.spot_types["instanceSpot/Room"] = 1;
+  History h(options, {"capacity"});
+  Row spot;
+  spot.state = "reserved";
+  spot.kind = "spot";
+  spot.id = "room:1";
+  spot.object_kind = "instanceSpot";
+  spot.stable_type = "Room";
+  EXPECT_LEGAL(h.script.write(seconds(1), 0, Write{.op = "reserve", .row = spot}));
+  EXPECT_LEGAL(h.script.capacity(seconds(1), 0, "sim", "00a1", "spots", 1, 5));  // spots: no limit
+  expect_violation(h, h.script.capacity(seconds(1), 0, "sim", "00a1", "spot-type", 1, 2, "instanceSpot", "Room"),
+                   "capacity", {"spot-type(instanceSpot/Room) on sim/00a1", "past the node's limit of 1"});
+}
+
 TEST_F(Capacity, CapacityReleasedWhereItWasNotSecured) {
   EXPECT_LEGAL(s.write_with_capacity(seconds(1), 0, Write{.op = "reserve", .row = x}));
   x.state = "active";

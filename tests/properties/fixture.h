@@ -23,7 +23,9 @@ inline PropertyOptions test_options() {
 class History {
  public:
   // Every registered property, or only `names`.
-  explicit History(std::initializer_list<std::string_view> names = {}) : suite(test_options()), script(suite) {
+  explicit History(std::initializer_list<std::string_view> names = {}) : History(test_options(), names) {}
+  History(const PropertyOptions& options, std::initializer_list<std::string_view> names)
+      : suite(options), script(suite) {
     if (names.size() == 0) {
       suite.add_all();
     }
