@@ -161,8 +161,9 @@ int run(const RunFlags& flags) {
   const scenarios::StopSignals signals(scenarios::StopSignals::kSecondKills);
   options.stop_requested = [] { return scenarios::StopSignals::requested(); };
   auto result = run_campaign(options);
-  result.marks_required = flags.require_marks;
-  result.required_marks = scenario.required_marks();
+  if (flags.require_marks) {
+    result.required_marks = scenario.required_marks();
+  }
   if (result.interrupted_by != 0 && !flags.quiet && isatty(STDERR_FILENO) != 0) {
     std::fputc('\n', stderr);
   }

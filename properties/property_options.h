@@ -28,8 +28,8 @@ struct LivenessOptions {
 };
 
 // The capacity limits every node of the scenario publishes in its MeshNode descriptor (spec
-// §3.3; 0 = unlimited). The capacity property holds the slots in use on each node to them, from
-// its own sum of the applied writes' allocations: a full node refuses a new allocation.
+// §3.3; 0 = unlimited). The capacity property holds the counter value the store answers to each
+// secure to them: a full node refuses a new allocation.
 struct CapacityLimits {
   std::uint32_t actors = 0;
   std::uint32_t spots = 0;

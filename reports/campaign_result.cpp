@@ -29,10 +29,10 @@ std::string seed_command(const char* verb, const std::string& scenario, std::uin
 
 std::vector<platform::Mark> CampaignResult::missing_marks() const {
   std::vector<platform::Mark> missing;
-  if (!marks_required) {
+  if (!required_marks.has_value()) {
     return missing;
   }
-  for (platform::Mark mark : required_marks) {
+  for (platform::Mark mark : *required_marks) {
     if (mark_seeds[static_cast<std::size_t>(mark)] == 0) {
       missing.push_back(mark);
     }

@@ -63,15 +63,14 @@ struct CampaignResult {
   platform::MarkCounts mark_hits{};
   platform::MarkCounts mark_seeds{};
   // The scenario's required marks when the campaign was asked to hold it to them
-  // (--require-marks); a required mark that fired in no seed fails the campaign.
-  bool marks_required = false;
-  std::vector<platform::Mark> required_marks;
+  // (--require-marks; nothing otherwise); a required mark that fired in no seed fails it.
+  std::optional<std::vector<platform::Mark>> required_marks;
 
   // Folds in one finished seed. Seeds arrive in seed order.
   void add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch);
 
   std::uint64_t failing_seeds() const { return violating_seeds + run_failure_seeds; }
-  // The required marks that fired in no seed (empty unless marks_required).
+  // The required marks that fired in no seed (empty unless required_marks holds a list).
   std::vector<platform::Mark> missing_marks() const;
   bool passed() const { return failing_seeds() == 0 && mismatching_seeds == 0 && missing_marks().empty(); }
   // Violating seeds per property (run failures are counted apart, in run_failure_seeds).

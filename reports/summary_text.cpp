@@ -49,12 +49,12 @@ void write_marks(const CampaignResult& r, std::ostream& out) {
   }
   out << "marks           " << fired << " of " << platform::kMarkCount << " fired"
       << (never.empty() ? std::string() : "; never: " + never) << "\n";
-  if (!r.marks_required) {
+  if (!r.required_marks.has_value()) {
     return;
   }
   const std::vector<platform::Mark> missing = r.missing_marks();
   if (missing.empty()) {
-    out << "required marks  all " << r.required_marks.size() << " fired\n";
+    out << "required marks  all " << r.required_marks->size() << " fired\n";
     return;
   }
   out << "required marks  MISSING";

@@ -1,5 +1,7 @@
 #include "scenarios/files/any_scenario_file.h"
 
+#include <utility>
+
 #include "properties/registry.h"
 #include "scenarios/creation/creation_scenarios.h"
 #include "scenarios/files/file_reading.h"
@@ -42,7 +44,9 @@ void read_common(ObjectReader& top, Config& config) {
       return p;
     };
   }
-  detail::read_required_marks(top, config.required_marks);
+  if (auto marks = detail::read_required_marks(top)) {
+    config.required_marks = std::move(*marks);
+  }
   top.number("maxSteps", config.max_steps, 1, 1e12);
 }
 

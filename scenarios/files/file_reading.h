@@ -137,24 +137,6 @@ std::vector<std::string> read_names(const ObjectReader& top, const json& value, 
   return names;
 }
 
-// "requireMarks": the coverage marks (impl/platform/marks.h) a campaign of the file must reach
-// under --require-marks. Absent: the base's; [] requires none.
-inline void read_required_marks(ObjectReader& top, std::vector<platform::Mark>& marks) {
-  const json* value = top.find("requireMarks");
-  if (value == nullptr) {
-    return;
-  }
-  std::string choices;
-  for (const platform::MarkInfo& mark : platform::kMarks) {
-    choices += (choices.empty() ? "" : ", ") + std::string(mark.name);
-  }
-  const auto known = [](const std::string& name) { return platform::parse_mark(name).has_value(); };
-  marks.clear();
-  for (const std::string& name : read_names(top, *value, "requireMarks", known, choices)) {
-    marks.push_back(*platform::parse_mark(name));
-  }
-}
-
 template <class Infos>
 std::string joined_names(const Infos& infos) {
   std::string out;
@@ -162,6 +144,21 @@ std::string joined_names(const Infos& infos) {
     out += (out.empty() ? "" : ", ") + std::string(info.name);
   }
   return out;
+}
+
+// "requireMarks": the coverage marks (impl/platform/marks.h) a campaign of the file must reach
+// under --require-marks; nothing when the file has none (the base's stand), [] requires none.
+inline std::optional<std::vector<platform::Mark>> read_required_marks(ObjectReader& top) {
+  const json* value = top.find("requireMarks");
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  const auto known = [](const std::string& name) { return platform::parse_mark(name).has_value(); };
+  std::vector<platform::Mark> marks;
+  for (const std::string& name : read_names(top, *value, "requireMarks", known, joined_names(platform::kMarks))) {
+    marks.push_back(*platform::parse_mark(name));
+  }
+  return marks;
 }
 
 // Reads a "plantedBugs" array for a file of `family` (base `base`). Refused, naming the item: an

@@ -160,7 +160,9 @@ authority::AuthorityScenarioConfig read_location_file(ObjectReader& top, const s
       top.fail("properties", "must name at least one property (leave it out for every property)");
     }
   }
-  read_required_marks(top, config.required_marks);
+  if (auto marks = read_required_marks(top)) {
+    config.required_marks = std::move(*marks);
+  }
   top.number("maxSteps", config.max_steps, 1, 1e12);
   top.reject_unknown_keys();
   return config;
