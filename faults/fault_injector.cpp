@@ -34,7 +34,8 @@ void FaultInjector::install() {
   _installed = true;
   _world.record_event(kinds::kFaultsPlan, sim::events::FaultsPlan{.stop_us = _plan.faults_stop_us});
   _store.set_faults(sim::StoreFaults{_plan.store_request_loss, _plan.store_reply_loss, _plan.store_reply_delay,
-                                     _plan.store_delete_hold_max_us});
+                                     _plan.store_delete_hold_max_us, _plan.store_late_apply,
+                                     _plan.store_late_apply_max_us});
   if (_plan.network_loss > 0.0) {
     for (const sim::ProcessId node : _nodes) {
       sim::LinkConfig lossy;
@@ -52,6 +53,7 @@ void FaultInjector::install() {
   }
   apply_clock_drift();
   schedule_store_outages();
+  schedule_store_stalls();
   schedule_node_kills();
   schedule_node_pauses();
   schedule_partitions();
@@ -109,6 +111,24 @@ void FaultInjector::apply_clock_drift() {
   }
   for (const sim::ProcessId node : _nodes) {
     _world.set_clock_drift_ppm(node, _random.between(-_plan.clock_drift_max_ppm, _plan.clock_drift_max_ppm));
+  }
+}
+
+// Stalls draw from their own stream, so turning them on leaves every other kind's draws as they
+// were. A stall and a refusing outage do not nest: the first to begin sets the mode, and the
+// first end ends it.
+void FaultInjector::schedule_store_stalls() {
+  if (!_plan.enabled(FaultKind::kStoreStall)) {
+    return;
+  }
+  platform::Random& random = _world.stream("faults.stall");
+  auto gap = [&random](TimeUs mean_us) { return random.between(mean_us / 2, mean_us + mean_us / 2) + 1; };
+  TimeUs t = gap(_plan.store_stall_gap_us);
+  for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i) {
+    const TimeUs length = std::min(random.between(1, _plan.store_stall_length_us), _plan.faults_stop_us - t);
+    _world.at(t, [this] { _store.begin_outage(sim::OutageMode::kStall); });
+    _world.at(t + length, [this] { _store.end_outage(); });
+    t += length + gap(_plan.store_stall_gap_us);
   }
 }
 

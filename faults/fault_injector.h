@@ -27,6 +27,7 @@ class FaultInjector {
 
  private:
   void schedule_store_outages();
+  void schedule_store_stalls();
   void schedule_node_kills();
   void schedule_node_pauses();
   void schedule_partitions();

@@ -9,7 +9,7 @@ namespace spotcheck::faults {
 
 namespace {
 
-constexpr std::array<FaultKindInfo, 13> kFaultKinds{{
+constexpr std::array<FaultKindInfo, 15> kFaultKinds{{
     {FaultKind::kStoreRequestLost, "store-request-lost", "a store request never reaches the store"},
     {FaultKind::kStoreReplyLost, "store-reply-lost", "the store applies a request, its reply is lost (indeterminate)"},
     {FaultKind::kStoreReplyDelayed, "store-reply-delayed", "a store reply arrives after the caller's deadline"},
@@ -23,12 +23,15 @@ constexpr std::array<FaultKindInfo, 13> kFaultKinds{{
     {FaultKind::kNodeMessageDelay, "node-message-delay", "messages between nodes take up to a drawn latency (a long tail)"},
     {FaultKind::kNodePartition, "node-partition", "two nodes cannot reach each other, both ways or one way, for a window"},
     {FaultKind::kStoreDeleteSlow, "store-delete-slow", "the store holds a write that deletes a record before it applies it"},
+    {FaultKind::kStoreLateApply, "store-late-apply", "the store applies a write after its caller gave up, before or after its re-read"},
+    {FaultKind::kStoreStall, "store-stall", "the store stalls for a window: requests queue, then apply in order"},
 }};
 
 // The kinds a shape draws only when it lists them (SwarmShape::also).
 bool opt_in_kind(FaultKind kind) {
   return kind == FaultKind::kNodeMessageLoss || kind == FaultKind::kNodeMessageDelay ||
-         kind == FaultKind::kNodePartition || kind == FaultKind::kStoreDeleteSlow;
+         kind == FaultKind::kNodePartition || kind == FaultKind::kStoreDeleteSlow ||
+         kind == FaultKind::kStoreLateApply || kind == FaultKind::kStoreStall;
 }
 
 // A kind that runs in windows: the mean gap between them and a window's length.
@@ -45,6 +48,17 @@ auto draw_kind(platform::Random& random, bool always, DrawIntensity draw_intensi
   const bool coin = random.chance(0.5);
   const auto intensity = draw_intensity();
   return coin || always ? intensity : decltype(draw_intensity()){};
+}
+
+// One draw of a rate in the shape's range, and of a window kind's gap, then its length.
+double draw_rate(platform::Random& random, const SwarmShape::Rate& range) {
+  return range.lo + (range.hi - range.lo) * static_cast<double>(random.below(1'000'001)) / 1e6;
+}
+
+Window draw_window(platform::Random& random, const SwarmShape::Window& range) {
+  const TimeUs gap_us = random.between(range.gap_lo_us, range.gap_hi_us);
+  const TimeUs length_us = random.between(range.length_lo_us, range.length_hi_us);
+  return Window{gap_us, length_us};
 }
 
 bool valid_span(TimeUs lo_us, TimeUs hi_us) { return 0 < lo_us && lo_us <= hi_us; }
@@ -87,7 +101,8 @@ bool SwarmShape::valid() const {
          valid_rate(network_loss) && valid_window(network_partition) && 0 < clock_drift_lo_ppm &&
          clock_drift_lo_ppm <= clock_drift_hi_ppm && valid_rate(node_message_loss) &&
          valid_span(node_message_delay_lo_us, node_message_delay_hi_us) && valid_window(node_partition) &&
-         valid_span(store_delete_hold_lo_us, store_delete_hold_hi_us);
+         valid_span(store_delete_hold_lo_us, store_delete_hold_hi_us) && valid_rate(store_late_apply) &&
+         valid_span(store_late_apply_lo_us, store_late_apply_hi_us) && valid_window(store_stall);
 }
 
 const char* to_string(FaultKind kind) {
@@ -115,6 +130,8 @@ bool FaultPlan::enabled(FaultKind kind) const {
     case FaultKind::kNodeMessageDelay: return node_message_delay_max_us > 0;
     case FaultKind::kNodePartition: return node_partition_gap_us > 0 && node_partition_length_us > 0;
     case FaultKind::kStoreDeleteSlow: return store_delete_hold_max_us > 0;
+    case FaultKind::kStoreLateApply: return store_late_apply > 0.0;
+    case FaultKind::kStoreStall: return store_stall_gap_us > 0 && store_stall_length_us > 0;
   }
   return false;
 }
@@ -150,6 +167,12 @@ std::string FaultPlan::describe() const {
         add(std::string(info.name) + "(gap=" + sim::seconds_short(node_partition_gap_us) + ",length=" + sim::seconds_short(node_partition_length_us) + ")");
         break;
       case FaultKind::kStoreDeleteSlow: add(std::string(info.name) + "(max=" + sim::seconds_short(store_delete_hold_max_us) + ")"); break;
+      case FaultKind::kStoreLateApply:
+        add(std::string(info.name) + "=" + sim::probability_text(store_late_apply) + "(max=" + sim::seconds_short(store_late_apply_max_us) + ")");
+        break;
+      case FaultKind::kStoreStall:
+        add(std::string(info.name) + "(gap=" + sim::seconds_short(store_stall_gap_us) + ",length=" + sim::seconds_short(store_stall_length_us) + ")");
+        break;
     }
   }
   return out.empty() ? "none" : out;
@@ -157,15 +180,38 @@ std::string FaultPlan::describe() const {
 
 namespace {
 
-// The node-to-node kinds and the slow Delete, drawn after every other kind and only those the
-// shape lists: a shape that lists none draws exactly what it drew before these kinds existed.
+// The late write and the stall (opt-in), after the slow Delete.
+FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shape, FaultPlan plan) {
+  auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
+  if (shape.drawn(FaultKind::kStoreLateApply)) {
+    struct Late {
+      double rate = 0.0;
+      TimeUs max_us = 0;
+    };
+    const Late late = draw_kind(random, on(FaultKind::kStoreLateApply), [&] {
+      const double rate = draw_rate(random, shape.store_late_apply);
+      return Late{rate, static_cast<TimeUs>(random.between(shape.store_late_apply_lo_us, shape.store_late_apply_hi_us))};
+    });
+    plan.store_late_apply = late.rate;
+    plan.store_late_apply_max_us = late.max_us;
+  }
+  if (shape.drawn(FaultKind::kStoreStall)) {
+    const Window window =
+        draw_kind(random, on(FaultKind::kStoreStall), [&] { return draw_window(random, shape.store_stall); });
+    plan.store_stall_gap_us = window.gap_us;
+    plan.store_stall_length_us = window.length_us;
+  }
+  return plan;
+}
+
+// The node-to-node kinds, the slow Delete, the late write and the stall, drawn after every other
+// kind and only those the shape lists: a shape that lists none draws exactly what it drew before
+// these kinds existed.
 FaultPlan with_opt_in_kinds(platform::Random& random, const SwarmShape& shape, FaultPlan plan) {
   auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
   if (shape.drawn(FaultKind::kNodeMessageLoss)) {
-    plan.node_message_loss = draw_kind(random, on(FaultKind::kNodeMessageLoss), [&] {
-      const SwarmShape::Rate& range = shape.node_message_loss;
-      return range.lo + (range.hi - range.lo) * static_cast<double>(random.below(1'000'001)) / 1e6;
-    });
+    plan.node_message_loss =
+        draw_kind(random, on(FaultKind::kNodeMessageLoss), [&] { return draw_rate(random, shape.node_message_loss); });
   }
   if (shape.drawn(FaultKind::kNodeMessageDelay)) {
     plan.node_message_delay_max_us = draw_kind(random, on(FaultKind::kNodeMessageDelay), [&] {
@@ -173,11 +219,8 @@ FaultPlan with_opt_in_kinds(platform::Random& random, const SwarmShape& shape, F
     });
   }
   if (shape.drawn(FaultKind::kNodePartition)) {
-    const Window window = draw_kind(random, on(FaultKind::kNodePartition), [&] {
-      const TimeUs gap_us = random.between(shape.node_partition.gap_lo_us, shape.node_partition.gap_hi_us);
-      const TimeUs length_us = random.between(shape.node_partition.length_lo_us, shape.node_partition.length_hi_us);
-      return Window{gap_us, length_us};
-    });
+    const Window window =
+        draw_kind(random, on(FaultKind::kNodePartition), [&] { return draw_window(random, shape.node_partition); });
     plan.node_partition_gap_us = window.gap_us;
     plan.node_partition_length_us = window.length_us;
   }
@@ -186,7 +229,7 @@ FaultPlan with_opt_in_kinds(platform::Random& random, const SwarmShape& shape, F
       return static_cast<TimeUs>(random.between(shape.store_delete_hold_lo_us, shape.store_delete_hold_hi_us));
     });
   }
-  return plan;
+  return with_late_store_kinds(random, shape, plan);
 }
 
 }  // namespace
@@ -208,6 +251,10 @@ FaultPlan FaultPlan::standard(TimeUs faults_stop_us) {
   plan.partition_gap_us = platform::seconds(30);
   plan.partition_length_us = platform::seconds(5);
   plan.clock_drift_max_ppm = 200;
+  plan.store_late_apply = 0.005;
+  plan.store_late_apply_max_us = platform::seconds(2);
+  plan.store_stall_gap_us = platform::seconds(45);
+  plan.store_stall_length_us = platform::seconds(3);
   plan.faults_stop_us = faults_stop_us;
   return plan;
 }
@@ -218,16 +265,8 @@ FaultPlan FaultPlan::swarm(platform::Random& random, TimeUs faults_stop_us, cons
   plan.faults_stop_us = faults_stop_us;
   // Draw every kind's switch and intensity in a fixed order, whether or not it ends up on, so
   // one kind's draw never shifts another's.
-  auto rate = [&random](const SwarmShape::Rate& range) {
-    return range.lo + (range.hi - range.lo) * static_cast<double>(random.below(1'000'001)) / 1e6;
-  };
-  auto span_us = [&random](TimeUs lo, TimeUs hi) { return static_cast<TimeUs>(random.between(lo, hi)); };
-  // A window kind: the gap between windows, then the window's length.
-  auto window = [&span_us](const SwarmShape::Window& range) {
-    const TimeUs gap_us = span_us(range.gap_lo_us, range.gap_hi_us);
-    const TimeUs length_us = span_us(range.length_lo_us, range.length_hi_us);
-    return Window{gap_us, length_us};
-  };
+  auto rate = [&random](const SwarmShape::Rate& range) { return draw_rate(random, range); };
+  auto window = [&random](const SwarmShape::Window& range) { return draw_window(random, range); };
   auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
   plan.store_request_loss =
       draw_kind(random, on(FaultKind::kStoreRequestLost), [&] { return rate(shape.store_request_loss); });

@@ -30,6 +30,8 @@ enum class FaultKind {
   kNodeMessageDelay,    // messages between nodes take up to a drawn latency (a long tail)
   kNodePartition,       // two nodes cannot reach each other, symmetric or one-way, for a window
   kStoreDeleteSlow,     // the store holds a write that deletes a record before it applies it
+  kStoreLateApply,      // the store applies a write after its caller gave up (§10)
+  kStoreStall,          // the store stalls for a window: requests queue and apply in order after it
 };
 
 struct FaultKindInfo {
@@ -80,6 +82,11 @@ struct SwarmShape {
   Window node_partition{platform::seconds(3), platform::seconds(30), platform::millis(100), platform::seconds(5)};
   TimeUs store_delete_hold_lo_us = platform::millis(10);
   TimeUs store_delete_hold_hi_us = platform::millis(800);
+  // Opt-in like the kinds above.
+  Rate store_late_apply{0.005, 0.05};
+  TimeUs store_late_apply_lo_us = platform::millis(50);  // the longest lateness past the deadline
+  TimeUs store_late_apply_hi_us = platform::seconds(3);
+  Window store_stall{platform::seconds(5), platform::seconds(40), platform::millis(200), platform::seconds(6)};
 
   bool always_on(FaultKind kind) const;
   // Drawn at all: a base kind always; a node-to-node kind or the slow Delete when listed.
@@ -117,6 +124,12 @@ struct FaultPlan {
   TimeUs node_partition_length_us = 0;
   // The store holds a Location Store write with a Delete up to this long before it applies it.
   TimeUs store_delete_hold_max_us = 0;
+  // Per write: held past its caller's deadline, then up to store_late_apply_max_us more.
+  double store_late_apply = 0.0;
+  TimeUs store_late_apply_max_us = 0;
+  // Stalling outages: mean gap and window length (requests queue, then apply in order).
+  TimeUs store_stall_gap_us = 0;  // 0: no stalls
+  TimeUs store_stall_length_us = 0;
   // When the safety phase ends: no fault starts after this and every fault has healed.
   TimeUs faults_stop_us = 0;
 

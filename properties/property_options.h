@@ -43,6 +43,9 @@ struct PropertyOptions {
   std::int64_t store_epoch_ms = 1'764'417'600'000;
   LivenessOptions liveness;
   CapacityLimits capacity;
+  // The store records store.applied for every write it applies (the simulated store host does).
+  // A run against a real Redis has no such account: false, and store-truth judges nothing.
+  bool store_ground_truth = true;
 };
 
 }  // namespace spotcheck::properties

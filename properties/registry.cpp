@@ -7,6 +7,7 @@
 #include "properties/checkers/generations_checker.h"
 #include "properties/checkers/liveness_checker.h"
 #include "properties/checkers/single_owner_checker.h"
+#include "properties/checkers/store_truth_checker.h"
 
 namespace spotcheck::properties {
 
@@ -37,6 +38,10 @@ constexpr PropertyInfo kProperties[] = {
      "an accepted OperationId (source RID, source host run, OperationId) runs at most once anywhere — any node, "
      "host run or incarnation — and its reply is delivered at most once",
      &make<AtMostOnceChecker>},
+    {StoreTruthChecker::kName,
+     "every authority row change the store applied is a legal §6.1 transition, and every write the protocol "
+     "calls applied is one the store applied",
+     &make<StoreTruthChecker>},
     {LivenessChecker::kName, "after faults stop, every request ends (success or typed error) before its deadline",
      &make<LivenessChecker>},
 };

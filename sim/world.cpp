@@ -43,6 +43,9 @@ std::optional<ProcessId> World::process_by_routing_id(RoutingId routing_id) cons
 
 std::size_t World::process_count() const { return kernel_->process_count(); }
 TimeUs World::local_now_us(ProcessId process) const { return kernel_->local_now_us(process); }
+TimeUs World::virtual_from_local(ProcessId process, TimeUs local_us) const {
+  return kernel_->virtual_from_local(process, local_us);
+}
 
 platform::Platform& World::platform(ProcessId process) { return kernel_->process(process).platform->platform; }
 

@@ -66,6 +66,8 @@ class World {
   std::optional<ProcessId> process_by_routing_id(RoutingId routing_id) const;
   std::size_t process_count() const;
   TimeUs local_now_us(ProcessId process) const;  // the process's drifted clock
+  // The earliest virtual time at which the process's clock reads `local_us` (at its current drift).
+  TimeUs virtual_from_local(ProcessId process, TimeUs local_us) const;
   // The process's platform seams; valid for the world's lifetime. Blocking calls only from its tasks.
   platform::Platform& platform(ProcessId process);
 

@@ -183,6 +183,11 @@ inline constexpr std::string_view kStoreReplyLost = "store.reply_lost";  // {nod
 inline constexpr std::string_view kStoreReplyDelayed = "store.reply_delayed";
 inline constexpr std::string_view kStoreRefused = "store.refused";  // {node, op}
 inline constexpr std::string_view kStoreWriteHeld = "store.write_held";
+inline constexpr std::string_view kStoreWriteLate = "store.write_late";  // held past the caller's deadline
+inline constexpr std::string_view kStoreStallBegin = "store.stall_begin";
+inline constexpr std::string_view kStoreStallEnd = "store.stall_end";  // {queued}
+inline constexpr std::string_view kStoreStalled = "store.stalled";     // {node, op}: queued by a stall
+inline constexpr std::string_view kStoreApplied = "store.applied";     // the ground truth of a write
 
 inline constexpr std::array kAll = {
     kLeaseRegistered,
@@ -296,6 +301,11 @@ inline constexpr std::array kAll = {
     kStoreReplyDelayed,
     kStoreRefused,
     kStoreWriteHeld,
+    kStoreWriteLate,
+    kStoreStallBegin,
+    kStoreStallEnd,
+    kStoreStalled,
+    kStoreApplied,
     kSyntheticBoot,
     kSyntheticReply,
     kSyntheticRecv,

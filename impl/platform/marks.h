@@ -27,9 +27,10 @@ enum class Mark : std::uint8_t {
   kInstanceRoute,                    // an Instance Spot target answers with a route (§7.1)
   kInstanceReadyDelivery,            // a first message delivered to a Ready instance (§7.1)
   kOwnerSweepDeleted,                // the shutdown owner sweep deleted a row of its host run (§11)
+  kEarlierAttemptAppliedLate,        // §10: a retry's conflict was an earlier attempt that applied late
 };
-inline constexpr std::size_t kMarkCount = 11;
-static_assert(static_cast<std::size_t>(Mark::kOwnerSweepDeleted) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
+inline constexpr std::size_t kMarkCount = 12;
+static_assert(static_cast<std::size_t>(Mark::kEarlierAttemptAppliedLate) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
   std::string_view name;  // as --require-marks, a summary and `spotcheck list` write it
@@ -49,6 +50,8 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
     {"instance-route", "an Instance Spot target answers with a route to the Ready owner (§7.1)"},
     {"instance-ready-delivery", "a first message delivered to a Ready instance (§7.1)"},
     {"owner-sweep-deleted", "the shutdown owner sweep deleted a row of its host run (§11)"},
+    {"earlier-attempt-applied-late",
+     "a retried authority write conflicted with an earlier attempt of its own that had applied late (§10)"},
 }};
 
 constexpr bool every_mark_named() {

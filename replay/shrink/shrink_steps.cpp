@@ -64,6 +64,14 @@ FaultPlan without(FaultPlan plan, FaultKind kind) {
     case FaultKind::kStoreDeleteSlow:
       plan.store_delete_hold_max_us = 0;
       break;
+    case FaultKind::kStoreLateApply:
+      plan.store_late_apply = 0.0;
+      plan.store_late_apply_max_us = 0;
+      break;
+    case FaultKind::kStoreStall:
+      plan.store_stall_gap_us = 0;
+      plan.store_stall_length_us = 0;
+      break;
   }
   SPOTCHECK_ASSERT_ABORT(!plan.enabled(kind));
   return plan;

@@ -38,6 +38,12 @@ faults::FaultPlan store_trouble(platform::TimeUs stop_us) {
   p.store_request_loss = 0.05;
   p.store_reply_loss = 0.05;
   p.store_reply_delay = 0.05;
+  // Writes that land after their caller gave up, and a store that stalls and then applies the
+  // queue in order (§10): the hazards a fast refusal never shows.
+  p.store_late_apply = 0.05;
+  p.store_late_apply_max_us = seconds(2);
+  p.store_stall_gap_us = seconds(15);
+  p.store_stall_length_us = seconds(4);
   p.faults_stop_us = stop_us;
   return p;
 }
@@ -48,7 +54,7 @@ using faults::FaultKind;
 
 faults::SwarmShape lost_store_messages_shape() {
   faults::SwarmShape shape;
-  shape.always = {FaultKind::kStoreRequestLost, FaultKind::kStoreReplyLost};
+  shape.always = {FaultKind::kStoreRequestLost, FaultKind::kStoreReplyLost, FaultKind::kStoreLateApply};
   shape.store_request_loss = {0.01, 0.1};
   shape.store_reply_loss = {0.01, 0.1};
   return shape;
@@ -68,7 +74,7 @@ faults::SwarmShape pauses_shape(platform::TimeUs owner_lease_ttl_us) {
 faults::SwarmShape store_trouble_shape() {
   faults::SwarmShape shape;
   shape.always = {FaultKind::kStoreOutage, FaultKind::kStoreRequestLost, FaultKind::kStoreReplyLost,
-                  FaultKind::kStoreReplyDelayed};
+                  FaultKind::kStoreReplyDelayed, FaultKind::kStoreLateApply, FaultKind::kStoreStall};
   shape.store_outage = {seconds(5), seconds(20), seconds(1), seconds(10)};
   shape.store_request_loss = {0.01, 0.1};
   shape.store_reply_loss = {0.01, 0.1};
@@ -103,6 +109,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     // full-node refusal run (§3.3), and the capacity property holds each node to its limit.
     c.workload.actors_limit = 2;
     c.workload.shutdown_probability = 0.002;  // now and then a graceful shutdown: the owner sweep under every fault
+    c.swarm.also = {FaultKind::kStoreLateApply, FaultKind::kStoreStall};  // drawn like every other kind
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
                         Mark::kIndeterminateUnresolved,      Mark::kContentionRetry,
                         Mark::kCapacityFull,                 Mark::kDescriptorTakeover};
@@ -120,12 +127,14 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
       faults::FaultPlan p;
       p.store_reply_loss = 0.03;
       p.store_request_loss = 0.03;
+      p.store_late_apply = 0.03;  // a racing write may land after its caller's re-read
+      p.store_late_apply_max_us = seconds(1);
       p.faults_stop_us = stop_us;
       return p;
     };
     c.swarm = lost_store_messages_shape();
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
-                        Mark::kContentionRetry, Mark::kCapacityFull};
+                        Mark::kContentionRetry, Mark::kCapacityFull, Mark::kEarlierAttemptAppliedLate};
     return c;
   }
   if (name == "lease-pause") {
@@ -140,7 +149,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.plan = store_trouble;
     c.swarm = store_trouble_shape();
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
-                        Mark::kIndeterminateUnresolved};
+                        Mark::kIndeterminateUnresolved, Mark::kEarlierAttemptAppliedLate};
     return c;
   }
   if (name == "churn") {

@@ -21,6 +21,20 @@ void read_window(ObjectReader& parent, std::string_view key, std::string_view se
   r.reject_unknown_keys();
 }
 
+// {"probability": .., "maxMs": ..}: writes applied after their caller gave up.
+void read_late_apply(ObjectReader& parent, faults::FaultPlan& plan) {
+  const json* v = parent.find("storeLateApply");
+  if (v == nullptr) {
+    return;
+  }
+  ObjectReader r(*v, parent.child("storeLateApply"), parent.origin());
+  plan.store_late_apply = 0.01;
+  plan.store_late_apply_max_us = platform::seconds(1);
+  r.number("probability", plan.store_late_apply, 0, 1, false);
+  r.millis("maxMs", plan.store_late_apply_max_us, 0, kHourMs);
+  r.reject_unknown_keys();
+}
+
 }  // namespace
 
 planted::PlantedBugs read_planted_bugs(const ObjectReader& top, const json& value, ScenarioFamily family,
@@ -75,6 +89,8 @@ faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_u
   r.number("storeReplyLoss", plan.store_reply_loss, 0, 1, false);
   r.number("storeReplyDelay", plan.store_reply_delay, 0, 1, false);
   read_window(r, "storeOutage", "lengthMs", plan.store_outage_gap_us, plan.store_outage_length_us);
+  read_window(r, "storeStall", "lengthMs", plan.store_stall_gap_us, plan.store_stall_length_us);
+  read_late_apply(r, plan);
   read_window(r, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
   read_window(r, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
   r.number("networkLoss", plan.network_loss, 0, 1, false);

@@ -32,6 +32,9 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
      PlantedBug::kFactoryBeforeVerify, kCre, false, true, true, "create-storm", "exactly-one-creation"},
     {"capacity-limit-off-by-one", "a node's capacity limit is taken as one slot more than it publishes (§3.3)",
      PlantedBug::kCapacityLimitOffByOne, kLoc, true, false, false, "authority-race", "capacity"},
+    {"indeterminate-taken-as-applied",
+     "an authority write whose reply never came is taken as applied, without the re-read of §10",
+     PlantedBug::kIndeterminateTakenAsApplied, kLoc, true, false, false, "store-outage", "store-truth"},
 }};
 
 constexpr bool in_enum_order() {

@@ -236,6 +236,11 @@ ordered_json write_faults(const faults::FaultPlan& plan) {
     f["storeReplyDelay"] = plan.store_reply_delay;
   }
   write_window(f, "storeOutage", "lengthMs", plan.store_outage_gap_us, plan.store_outage_length_us);
+  write_window(f, "storeStall", "lengthMs", plan.store_stall_gap_us, plan.store_stall_length_us);
+  if (plan.store_late_apply > 0.0) {
+    f["storeLateApply"] = ordered_json{{"probability", plan.store_late_apply},
+                                       {"maxMs", millis_of(plan.store_late_apply_max_us)}};
+  }
   write_window(f, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
   write_window(f, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
   if (plan.network_loss > 0.0) {
@@ -319,6 +324,10 @@ void compare_plans(Differences& d, const faults::FaultPlan& a, const faults::Fau
   d.check("faults.storeReplyDelay", a.store_reply_delay, b.store_reply_delay);
   d.check("faults.storeOutage.gap_us", a.store_outage_gap_us, b.store_outage_gap_us);
   d.check("faults.storeOutage.length_us", a.store_outage_length_us, b.store_outage_length_us);
+  d.check("faults.storeStall.gap_us", a.store_stall_gap_us, b.store_stall_gap_us);
+  d.check("faults.storeStall.length_us", a.store_stall_length_us, b.store_stall_length_us);
+  d.check("faults.storeLateApply.probability", a.store_late_apply, b.store_late_apply);
+  d.check("faults.storeLateApply.max_us", a.store_late_apply_max_us, b.store_late_apply_max_us);
   d.check("faults.nodeKill.gap_us", a.node_kill_gap_us, b.node_kill_gap_us);
   d.check("faults.nodeKill.down_us", a.node_down_us, b.node_down_us);
   d.check("faults.nodePause.gap_us", a.node_pause_gap_us, b.node_pause_gap_us);

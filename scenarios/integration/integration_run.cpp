@@ -121,6 +121,7 @@ class WorldRun {
     options.store_epoch_ms = mapping.epoch_ms;
     options.liveness.slack_us = kLivenessSlackUs;
     options.liveness.clock_drift_ppm_max = 0;
+    options.store_ground_truth = false;  // a real Redis gives no store.applied account
     suite = std::make_unique<properties::PropertySuite>(options);
     suite->add_all();
     for (std::string_view name : suite->names()) {

@@ -12,9 +12,10 @@
 //   sim/kernel/network.cpp    net.link, net.partition, net.heal|disconnect|reconnect,
 //                              net.drop, net.post|send, net.deliver|deferred (NetLink,
 //                              NetPartition, NetPair, NetDrop, NetSend, NetDeliver)
-//   sim/store_host/            store.request_lost, store.refused, store.write_held (store_server.h);
-//                              store.reply_lost, store.reply_delayed (store_server.cpp) (StoreOp,
-//                              StoreHold)
+//   sim/store_host/            store.request_lost, store.refused (store_server.h); store.reply_lost,
+//                              store.reply_delayed, store.write_held, store.write_late,
+//                              store.stalled, store.stall_begin|end, store.applied (store_server.cpp)
+//                              (StoreOp, StoreHold, StoreStallEnd, StoreApplied)
 // The harness's kinds (workloads, the fault injector) are in sim/events/harness_events.h.
 #pragma once
 
@@ -276,7 +277,8 @@ void fields(Io& io, E& e) {
 }
 
 // store.reply_delayed (held past the caller's deadline) | store.write_held (a deleting write
-// applied hold_us late).
+// applied hold_us late) | store.write_late (a write applied hold_us late: past its caller's
+// deadline).
 struct StoreHold {
   static constexpr std::size_t kFieldsMax = 3;
 
@@ -290,6 +292,48 @@ void fields(Io& io, E& e) {
   io("node", e.node);
   io("op", e.op);
   io("hold_us", e.hold_us);
+}
+
+// store.stall_end: a stalling outage ends; the `queued` requests it held apply now, in order.
+struct StoreStallEnd {
+  static constexpr std::size_t kFieldsMax = 1;
+
+  std::int64_t queued = 0;
+};
+
+template <class Io, platform::FieldsOf<StoreStallEnd> E>
+void fields(Io& io, E& e) {
+  io("queued", e.queued);
+}
+
+// store.applied: the store's own account of a Location Store write it applied — the ground truth
+// the store-truth property judges by. It names the request's first mutation (an authority
+// write's is its authority row): its key (NUL separators shown as '/'), put | delete |
+// increment, the key's StoreVersion before (0: absent) and after (0: deleted), the bytes a put
+// stored; and how many mutations the request held and the StoreNow it applied at.
+struct StoreApplied {
+  static constexpr std::size_t kFieldsMax = 8;
+
+  std::int64_t node = 0;  // the caller's ProcessId
+  std::string_view key;
+  std::string_view mutation;
+  std::int64_t old_version = 0;
+  std::int64_t new_version = 0;
+  std::string_view value;  // empty unless a put
+  std::int64_t mutations = 0;
+  std::int64_t store_now_ms = 0;
+};
+
+template <class Io, platform::FieldsOf<StoreApplied> E>
+void fields(Io& io, E& e) {
+  io("node", e.node);
+  io("key", e.key);
+  io("mutation", e.mutation);
+  io("old_version", e.old_version);
+  io("new_version", e.new_version);
+  io("value", e.value);
+  io("mutations", e.mutations);
+  io("store_now_ms", e.store_now_ms);
 }
 
 }  // namespace spotcheck::sim::events

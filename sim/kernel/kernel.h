@@ -101,6 +101,9 @@ class Kernel {
   std::size_t process_count() const { return processes_.size(); }
   Process* process_by_routing_id(RoutingId routing_id);
   TimeUs local_now_us(ProcessId id) const { return process(id).clock.local_from_virtual(now_us()); }
+  TimeUs virtual_from_local(ProcessId id, TimeUs local_us) const {
+    return process(id).clock.virtual_from_local(local_us);
+  }
 
   // --- tasks and waiting (called from the platform adapters and gates) ------------------------
   TaskId spawn(ProcessId process, std::string name, std::function<void()> body);

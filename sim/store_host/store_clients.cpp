@@ -19,17 +19,17 @@ struct Pending {
 // Posts `apply` to the store and parks the calling task until the reply or the deadline.
 template <class Result>
 std::optional<Result> call(StoreServer& server, ProcessId node, const char* operation, store::DeadlineUs deadline_us,
-                           std::function<Result()> apply, bool deletes = false) {
+                           RequestKind kind, std::function<Result()> apply) {
   platform::Platform& platform = server.world().platform(node);
   auto pending = std::make_shared<Pending<Result>>();
   pending->gate = platform.tasks.make_gate();
-  server.post<Result>(node, operation, deadline_us, std::move(apply), [pending](Result result) {
+  server.post<Result>(node, operation, deadline_us, kind, std::move(apply), [pending](Result result) {
     // A reply after the caller gave up finds the gate with nobody waiting; it is ignored.
     if (!pending->result.has_value()) {
       pending->result = std::move(result);
       pending->gate->open();
     }
-  }, deletes);
+  });
   pending->gate->wait_until(deadline_us);
   return std::move(pending->result);
 }
@@ -43,13 +43,28 @@ bool deletes_a_record(const store::WriteRequest& request) {
   return false;
 }
 
+const store::Key& first_key(const store::WriteRequest& request) {
+  return std::visit([](const auto& mutation) -> const store::Key& { return mutation.key; }, request.mutations.front());
+}
+
+// At the store: applies the write and records the ground truth of an applied one.
+store::WriteResult apply_write(StoreServer& server, ProcessId node, const store::WriteRequest& request) {
+  store::memory::MemoryLocationStore& engine = server.location_engine();
+  const std::optional<store::StoreVersion> before = engine.current_version(first_key(request));
+  store::WriteResult result = engine.write(request, platform::kNever);
+  if (const auto* applied = std::get_if<store::Applied>(&result)) {
+    server.record_applied(node, request, before, *applied);
+  }
+  return result;
+}
+
 class SimLocationStore final : public store::LocationStore {
  public:
   SimLocationStore(StoreServer& server, ProcessId node) : _server(server), _node(node) {}
 
   store::ReadResult read(const store::Key& key, store::DeadlineUs deadline_us) override {
     auto& engine = _server.location_engine();
-    auto result = call<store::ReadResult>(_server, _node, "read", deadline_us,
+    auto result = call<store::ReadResult>(_server, _node, "read", deadline_us, RequestKind::kRead,
                                           [&engine, key] { return engine.read(key, platform::kNever); });
     if (!result.has_value()) {
       return store::StoreError{store::StoreErrorKind::kTimeout, "no reply before the deadline"};
@@ -61,10 +76,12 @@ class SimLocationStore final : public store::LocationStore {
     if (auto invalid = store::validate(request)) {
       return *invalid;  // nothing is sent
     }
-    auto& engine = _server.location_engine();
-    auto result = call<store::WriteResult>(
-        _server, _node, "write", deadline_us, [&engine, request] { return engine.write(request, platform::kNever); },
-        deletes_a_record(request));  // the store may hold it (StoreFaults::delete_hold_max_us)
+    // The store may hold a deleting write (StoreFaults::delete_hold_max_us).
+    const RequestKind kind = deletes_a_record(request) ? RequestKind::kDeletingWrite : RequestKind::kWrite;
+    auto result = call<store::WriteResult>(_server, _node, "write", deadline_us, kind,
+                                           [&server = _server, node = _node, request] {
+                                             return apply_write(server, node, request);
+                                           });
     if (!result.has_value()) {
       return store::Indeterminate{"no reply before the deadline"};
     }
@@ -76,7 +93,7 @@ class SimLocationStore final : public store::LocationStore {
       return *invalid;
     }
     auto& engine = _server.location_engine();
-    auto result = call<store::ScanResult>(_server, _node, "scan", deadline_us,
+    auto result = call<store::ScanResult>(_server, _node, "scan", deadline_us, RequestKind::kRead,
                                           [&engine, request] { return engine.scan(request, platform::kNever); });
     if (!result.has_value()) {
       return store::StoreError{store::StoreErrorKind::kTimeout, "no reply before the deadline"};
@@ -95,7 +112,7 @@ class SimRelocationStore final : public store::RelocationStore {
 
   store::PutResult put(const store::PayloadPut& request, store::DeadlineUs deadline_us) override {
     auto& engine = _server.relocation_engine();
-    auto result = call<store::PutResult>(_server, _node, "payload_put", deadline_us,
+    auto result = call<store::PutResult>(_server, _node, "payload_put", deadline_us, RequestKind::kWrite,
                                          [&engine, request] { return engine.put(request, platform::kNever); });
     if (!result.has_value()) {
       return store::Indeterminate{"no reply before the deadline"};
@@ -105,7 +122,7 @@ class SimRelocationStore final : public store::RelocationStore {
 
   store::GetResult get(const store::Key& reference, store::DeadlineUs deadline_us) override {
     auto& engine = _server.relocation_engine();
-    auto result = call<store::GetResult>(_server, _node, "payload_get", deadline_us,
+    auto result = call<store::GetResult>(_server, _node, "payload_get", deadline_us, RequestKind::kRead,
                                          [&engine, reference] { return engine.get(reference, platform::kNever); });
     if (!result.has_value()) {
       return store::StoreError{store::StoreErrorKind::kTimeout, "no reply before the deadline"};
@@ -115,7 +132,7 @@ class SimRelocationStore final : public store::RelocationStore {
 
   store::DeleteResult remove(const store::Key& reference, store::DeadlineUs deadline_us) override {
     auto& engine = _server.relocation_engine();
-    auto result = call<store::DeleteResult>(_server, _node, "payload_remove", deadline_us,
+    auto result = call<store::DeleteResult>(_server, _node, "payload_remove", deadline_us, RequestKind::kWrite,
                                             [&engine, reference] { return engine.remove(reference, platform::kNever); });
     if (!result.has_value()) {
       return store::Indeterminate{"no reply before the deadline"};

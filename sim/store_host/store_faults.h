@@ -13,6 +13,19 @@ struct StoreFaults {
   // uniform in [0, delete_hold_max_us] before it applies (0: never held). A slow Delete, e.g. a
   // Close's, widens the window where a request meets a record about to go.
   TimeUs delete_hold_max_us = 0;
+  // A write (Location Store write, payload put or remove) that applies late: held at the store
+  // until its caller's deadline has passed, then half the time up to 8 ms more and otherwise up
+  // to late_apply_max_us more (uniform), so it may land before the caller's re-read, between the
+  // re-read and a retry, after the retry, or after a newer write (§10). The caller sees
+  // Indeterminate (the reply, if any, comes after its deadline).
+  double late_apply = 0.0;
+  TimeUs late_apply_max_us = 0;
+};
+
+// What a store outage does with the requests that arrive during it.
+enum class OutageMode {
+  kRefuse,  // a fast refusal: StoreError kUnavailable, nothing applied
+  kStall,   // a stalled server: requests queue, and apply in arrival order when the outage ends
 };
 
 }  // namespace spotcheck::sim

@@ -1,6 +1,11 @@
 #include "sim/store_host/store_server.h"
 #include "impl/platform/event_kinds.h"
 
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <variant>
+
 #include "impl/check/check.h"
 
 namespace spotcheck::sim {
@@ -19,17 +24,27 @@ store::StoreNowMs StoreServer::store_now_ms() const {
   return _config.epoch_ms + _world.now_us() / platform::kMicrosPerMilli;
 }
 
-void StoreServer::begin_outage() {
-  if (!_outage) {
-    _outage = true;
-    _world.record(kinds::kStoreOutageBegin, {});
+void StoreServer::begin_outage(OutageMode mode) {
+  if (!_outage.has_value()) {
+    _outage = mode;
+    _world.record(mode == OutageMode::kStall ? kinds::kStoreStallBegin : kinds::kStoreOutageBegin, {});
   }
 }
 
 void StoreServer::end_outage() {
-  if (_outage) {
-    _outage = false;
+  if (!_outage.has_value()) {
+    return;
+  }
+  const OutageMode mode = *_outage;
+  _outage.reset();
+  if (mode == OutageMode::kRefuse) {
     _world.record(kinds::kStoreOutageEnd, {});
+    return;
+  }
+  std::vector<std::function<void()>> stalled = std::exchange(_stalled, {});
+  _world.record_event(kinds::kStoreStallEnd, events::StoreStallEnd{.queued = static_cast<std::int64_t>(stalled.size())});
+  for (std::function<void()>& serve : stalled) {
+    serve();  // in arrival order; a new outage cannot begin in between (no task runs here)
   }
 }
 
@@ -39,11 +54,93 @@ bool StoreServer::draw(double probability) {
   return probability > 0.0 && _random.chance(probability);
 }
 
-TimeUs StoreServer::draw_delete_hold_us() {
-  if (_faults.delete_hold_max_us <= 0) {
-    return 0;
+TimeUs StoreServer::draw_hold_us(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind) {
+  TimeUs hold_us = 0;
+  if (kind == RequestKind::kDeletingWrite && _faults.delete_hold_max_us > 0) {
+    hold_us = _random.between(0, _faults.delete_hold_max_us);
+    if (hold_us > 0) {
+      _world.record_event(kinds::kStoreWriteHeld, events::StoreHold{.node = node, .op = operation, .hold_us = hold_us});
+    }
   }
-  return _random.between(0, _faults.delete_hold_max_us);
+  if (kind != RequestKind::kRead && draw(_faults.late_apply)) {
+    // Past the caller's deadline on its own clock, then a drawn while more: half the time within
+    // a few milliseconds (the caller's re-read and retry are in flight then: the write may land
+    // before the re-read, between it and the retry, or after the retry), else up to the maximum.
+    const TimeUs gave_up_us = std::max(_world.now_us(), _world.virtual_from_local(node, deadline_us));
+    const TimeUs extra_max_us = std::max<TimeUs>(0, _faults.late_apply_max_us);
+    const TimeUs extra_us = _random.chance(0.5) ? _random.between(0, std::min(extra_max_us, kLateSoonUs))
+                                                : _random.between(0, extra_max_us);
+    const TimeUs late_us = gave_up_us - _world.now_us() + 1 + extra_us;
+    _world.record_event(kinds::kStoreWriteLate, events::StoreHold{.node = node, .op = operation, .hold_us = late_us});
+    hold_us += late_us;
+  }
+  return hold_us;
+}
+
+void StoreServer::arrive(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind,
+                         std::function<void()> serve) {
+  const TimeUs hold_us = draw_hold_us(node, operation, deadline_us, kind);
+  if (hold_us == 0) {
+    serve_or_stall(node, operation, std::move(serve));
+    return;
+  }
+  _world.at(_world.now_us() + hold_us, [this, node, operation, serve = std::move(serve)]() mutable {
+    serve_or_stall(node, operation, std::move(serve));
+  });
+}
+
+void StoreServer::serve_or_stall(ProcessId node, const char* operation, std::function<void()> serve) {
+  if (_outage == OutageMode::kStall && _stalled.size() < kStalledMax) {
+    _world.record_event(kinds::kStoreStalled, events::StoreOp{.node = node, .op = operation});
+    _stalled.push_back(std::move(serve));
+    return;
+  }
+  serve();  // a refusing outage (or a full stall queue) refuses inside
+}
+
+namespace {
+
+// The key as text: its NUL separators shown as '/' (key preimages join their parts with NUL).
+std::string printable_key(const store::Key& key) {
+  std::string text(key);
+  std::replace(text.begin(), text.end(), '\0', '/');
+  return text;
+}
+
+struct FirstMutation {
+  const store::Key* key = nullptr;
+  std::string_view what;
+  std::string_view value;
+};
+
+FirstMutation first_mutation(const store::WriteRequest& request) {
+  SPOTCHECK_ASSERT_ABORT(!request.mutations.empty());
+  const store::Mutation& mutation = request.mutations.front();
+  if (const auto* put = std::get_if<store::Put>(&mutation)) {
+    return {&put->key, "put", std::string_view(put->value)};
+  }
+  if (const auto* removal = std::get_if<store::Delete>(&mutation)) {
+    return {&removal->key, "delete", {}};
+  }
+  return {&std::get<store::Increment>(mutation).key, "increment", {}};
+}
+
+}  // namespace
+
+void StoreServer::record_applied(ProcessId node, const store::WriteRequest& request,
+                                 std::optional<store::StoreVersion> version_before, const store::Applied& applied) {
+  SPOTCHECK_ASSERT_ABORT(applied.outcomes.size() == request.mutations.size());
+  const FirstMutation first = first_mutation(request);
+  const std::string key = printable_key(*first.key);
+  _world.record_event(kinds::kStoreApplied,
+                      events::StoreApplied{.node = node,
+                                           .key = key,
+                                           .mutation = first.what,
+                                           .old_version = version_before.has_value() ? platform::as_i64(version_before->value) : 0,
+                                           .new_version = platform::as_i64(applied.outcomes.front().version.value),
+                                           .value = first.value,
+                                           .mutations = static_cast<std::int64_t>(request.mutations.size()),
+                                           .store_now_ms = applied.now_ms});
 }
 
 void StoreServer::send_reply(ProcessId node, const char* operation, TimeUs deadline_us,

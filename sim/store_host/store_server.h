@@ -4,13 +4,18 @@
 // crosses the simulated network as a typed delivery to the store's RoutingId, runs on the
 // in-memory provider at arrival (with the store's own clock giving StoreNow), and its reply
 // crosses back. So a request can be lost before it applies, applied with its reply lost, answered
-// after the caller's deadline, or refused during an outage — exactly spec §10's cases. A caller
-// whose deadline passes gets Indeterminate for a write (it must re-read) and a timeout error for
-// a read or scan.
+// after the caller's deadline, applied after its caller gave up (and after its re-read, or a
+// newer write), refused during an outage or queued by a stalled store and applied when it
+// recovers — spec §10's cases. A caller whose deadline passes gets Indeterminate for a write (it
+// must re-read) and a timeout error for a read or scan. Every Location Store write the store
+// applies is recorded as store.applied, the ground truth the store-truth property judges by.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "impl/platform/event_kinds.h"
 #include "impl/store/memory/memory_location_store.h"
@@ -30,6 +35,13 @@ struct StoreServerConfig {
   store::memory::MemoryStoreOptions options;
 };
 
+// What a request does at the store, for the faults that hold writes.
+enum class RequestKind {
+  kRead,           // a read or scan: never applied late
+  kWrite,          // a write (Location Store write, payload put or remove)
+  kDeletingWrite,  // a Location Store write with a Delete (StoreFaults::delete_hold_max_us)
+};
+
 class StoreServer {
  public:
   StoreServer(World& world, StoreServerConfig config);
@@ -39,10 +51,12 @@ class StoreServer {
   RoutingId routing_id() const { return _config.routing_id; }
   void set_faults(const StoreFaults& faults) { _faults = faults; }
   const StoreFaults& faults() const { return _faults; }
-  // During an outage the store refuses every request (StoreError kUnavailable, nothing applied).
-  void begin_outage();
+  // During a refusing outage the store refuses every request (StoreError kUnavailable, nothing
+  // applied); during a stalling one it queues them, and applies them in arrival order (their
+  // replies going out then) when the outage ends.
+  void begin_outage(OutageMode mode = OutageMode::kRefuse);
   void end_outage();
-  bool in_outage() const { return _outage; }
+  bool in_outage() const { return _outage.has_value(); }
 
   // SPI clients for one node process; each must only be used from that process's tasks.
   std::unique_ptr<store::LocationStore> location_client(ProcessId node);
@@ -55,44 +69,60 @@ class StoreServer {
   store::memory::MemoryRelocationStore& relocation_engine() { return *_relocation; }
 
   // Used by the clients: sends `apply` to the store and its reply back, drawing the faults.
-  // `apply` runs on the world context at arrival — for a write that deletes a record
-  // (`deletes`), a drawn hold later when StoreFaults::delete_hold_max_us is on; `on_reply` runs
-  // when the reply arrives. `deadline_us` is the caller's deadline on its local clock (a delayed
-  // reply lands after it).
+  // `apply` runs on the world context when the store serves the request — at arrival, or later
+  // when a fault holds a write (StoreFaults) or a stalling outage queues it; `on_reply` runs when
+  // the reply arrives. `deadline_us` is the caller's deadline on its local clock (a delayed reply
+  // or a late write lands after it).
   template <class Result>
-  void post(ProcessId node, const char* operation, TimeUs deadline_us, std::function<Result()> apply,
-            std::function<void(Result)> on_reply, bool deletes = false);
+  void post(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind,
+            std::function<Result()> apply, std::function<void(Result)> on_reply);
+
+  // The ground truth of a Location Store write the store applied (event store.applied): called
+  // by the client's `apply` with the first mutation's StoreVersion before the write.
+  void record_applied(ProcessId node, const store::WriteRequest& request,
+                      std::optional<store::StoreVersion> version_before, const store::Applied& applied);
 
   World& world() { return _world; }
 
  private:
   bool draw(double probability);
-  // The hold of a write that deletes a record, drawn at its arrival (0 and no draw when off).
-  TimeUs draw_delete_hold_us();
+  // How long the store holds a request that has just arrived before it serves it (0: not held).
+  TimeUs draw_hold_us(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind);
+  // At arrival: serves `serve` now, or after the drawn hold.
+  void arrive(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind,
+              std::function<void()> serve);
+  // Runs `serve`, or queues it while a stalling outage lasts.
+  void serve_or_stall(ProcessId node, const char* operation, std::function<void()> serve);
   void send_reply(ProcessId node, const char* operation, TimeUs deadline_us, std::function<void()> deliver_reply);
+
+  // A late write lands within this long after its caller gave up half the time.
+  static constexpr TimeUs kLateSoonUs = platform::millis(8);
+  // Bound on the requests one stalling outage queues; past it the store refuses.
+  static constexpr std::size_t kStalledMax = 10'000;
 
   World& _world;
   StoreServerConfig _config;
   StoreFaults _faults;
-  bool _outage = false;
+  std::optional<OutageMode> _outage;
+  std::vector<std::function<void()>> _stalled;  // in arrival order
   platform::Random& _random;
   std::unique_ptr<store::memory::MemoryLocationStore> _location;
   std::unique_ptr<store::memory::MemoryRelocationStore> _relocation;
 };
 
 template <class Result>
-void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us, std::function<Result()> apply,
-                       std::function<void(Result)> on_reply, bool deletes) {
+void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind,
+                       std::function<Result()> apply, std::function<void(Result)> on_reply) {
   const RoutingId from = _world.process_routing_id(node);
   if (draw(_faults.request_loss)) {
     _world.record_event(kinds::kStoreRequestLost, events::StoreOp{.node = node, .op = operation});
     return;
   }
-  // At arrival (after the hold): the outage check, the apply, the reply.
-  auto serve = [this, node, operation, deadline_us, apply = std::move(apply),
-                on_reply = std::move(on_reply)]() mutable {
+  // When the store serves it: the refusal of an outage, or the apply; then the reply.
+  std::function<void()> serve = [this, node, operation, deadline_us, apply = std::move(apply),
+                                 on_reply = std::move(on_reply)]() mutable {
     std::optional<Result> result;
-    if (_outage) {
+    if (_outage.has_value()) {
       _world.record_event(kinds::kStoreRefused, events::StoreOp{.node = node, .op = operation});
       result = Result{store::StoreError{store::StoreErrorKind::kUnavailable, "store outage"}};
     } else {
@@ -102,19 +132,10 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
       on_reply(std::move(result));
     });
   };
-  if (!deletes) {
-    _world.network().deliver(from, _config.routing_id, std::move(serve));
-    return;
-  }
-  _world.network().deliver(from, _config.routing_id, [this, node, operation, serve = std::move(serve)]() mutable {
-    const TimeUs hold_us = draw_delete_hold_us();
-    if (hold_us == 0) {
-      serve();
-      return;
-    }
-    _world.record_event(kinds::kStoreWriteHeld, events::StoreHold{.node = node, .op = operation, .hold_us = hold_us});
-    _world.at(_world.now_us() + hold_us, std::move(serve));
-  });
+  _world.network().deliver(from, _config.routing_id,
+                           [this, node, operation, deadline_us, kind, serve = std::move(serve)]() mutable {
+                             arrive(node, operation, deadline_us, kind, std::move(serve));
+                           });
 }
 
 }  // namespace spotcheck::sim

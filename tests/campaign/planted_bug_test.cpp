@@ -78,7 +78,9 @@ INSTANTIATE_TEST_SUITE_P(
         PlantedBugCase{"retry_conflicts_past_deadline", "authority-race", "liveness",
                        [](auto& b) { b.insert(planted::PlantedBug::kRetryConflictsPastDeadline); }},
         PlantedBugCase{"capacity_limit_off_by_one", "authority-race", "capacity",
-                       [](auto& b) { b.insert(planted::PlantedBug::kCapacityLimitOffByOne); }}),
+                       [](auto& b) { b.insert(planted::PlantedBug::kCapacityLimitOffByOne); }},
+        PlantedBugCase{"indeterminate_taken_as_applied", "store-outage", "store-truth",
+                       [](auto& b) { b.insert(planted::PlantedBug::kIndeterminateTakenAsApplied); }}),
     [](const ::testing::TestParamInfo<PlantedBugCase>& info) { return std::string(info.param.name); });
 
 TEST(PlantedBug, TheRealProtocolPassesTheSameSeeds) {

@@ -26,7 +26,7 @@ std::vector<F> authority_fields(const Write& write) {
   e.rid = row.rid;
   e.outcome = write.outcome;
   e.cause = write.cause;
-  e.version = write.outcome == "applied" ? 7 : 0;
+  e.version = write.outcome == "applied" ? write.version : 0;
   e.store_now_ms = write.store_now_ms;
   e.resolved = write.resolved ? 1 : 0;
   e.by_owner = write.by_owner.empty() ? row.owner : write.by_owner;

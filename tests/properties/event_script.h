@@ -58,6 +58,7 @@ struct Write {
   std::string by_owner{};  // defaults to row.owner
   std::int64_t by_lease_gen = 0;
   std::string via = "explicit";
+  std::int64_t version = 7;  // the StoreVersion after, reported when applied
   // new_owner only
   std::string prev_owner{};
   std::int64_t prev_lease_gen = 0;

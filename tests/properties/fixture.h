@@ -17,6 +17,8 @@ inline PropertyOptions test_options() {
   PropertyOptions options;
   options.store_epoch_ms = kEpochMs;
   options.liveness.clock_drift_ppm_max = 0;
+  // Hand-built histories have no store.applied account (store_truth_test.cpp turns it on).
+  options.store_ground_truth = false;
   return options;
 }
 

@@ -30,7 +30,7 @@ TEST(Registry, ListsEveryPropertyOnceWithADescription) {
     EXPECT_EQ(find_property(info.name), &info);
   }
   EXPECT_EQ(names, (std::set<std::string_view>{"single-owner", "generations", "fencing", "capacity",
-                                               "exactly-one-creation", "at-most-once", "liveness"}));
+                                               "exactly-one-creation", "at-most-once", "store-truth", "liveness"}));
   EXPECT_EQ(find_property("exactly-once"), nullptr);
 }
 

@@ -95,7 +95,12 @@ TEST_P(DecisionLogReplay, ReplayingTheRecordedLogGivesTheSameTraceHash) {
 TEST_P(DecisionLogReplay, ALogWithOnePickChangedGivesAnotherRunOrARefusal) {
   constexpr std::size_t kPicksTried = 8;
   const Scenario& scenario = scenario_named(GetParam());
+  // Two same-instant candidates may commute (e.g. two world actions that record nothing in
+  // between): a seed whose few picks all commute gives the same run, so most seeds, not every
+  // seed, must show the edit.
   int edited_seeds = 0;
+  int shown_seeds = 0;
+  std::string unchanged;
   for (std::uint64_t seed = 1; seed <= kEditedSeeds; ++seed) {
     const SeedOutcome original = recorded(scenario, seed);
     const std::vector<std::size_t> picks = picks_from_middle(*original.decision_log, kPicksTried);
@@ -114,9 +119,14 @@ TEST_P(DecisionLogReplay, ALogWithOnePickChangedGivesAnotherRunOrARefusal) {
         break;
       }
     }
-    EXPECT_TRUE(shown) << GetParam() << " seed " << seed << ": none of " << picks.size() << " edited picks changed the run";
+    shown_seeds += shown ? 1 : 0;
+    if (!shown) {
+      unchanged += " seed " + std::to_string(seed) + " (" + std::to_string(picks.size()) + " picks)";
+    }
   }
   EXPECT_GT(edited_seeds, 0) << "no seed of " << GetParam() << " made a scheduler pick";
+  EXPECT_GE(2 * shown_seeds, edited_seeds) << GetParam() << ": no edited pick changed the run of" << unchanged;
+  EXPECT_GT(shown_seeds, 0) << GetParam() << ": no edited pick changed any run";
 }
 
 TEST_P(DecisionLogReplay, AReplayOfAnotherSeedsLogIsThatSeedsRun) {

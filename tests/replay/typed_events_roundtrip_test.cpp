@@ -218,8 +218,10 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kNetDrop}, as<se::NetDrop>());
   add({kNetSend, kNetPost}, as<se::NetSend>());
   add({kNetDeliver, kNetDeferred}, as<se::NetDeliver>());
-  add({kStoreRequestLost, kStoreReplyLost, kStoreRefused}, as<se::StoreOp>());
-  add({kStoreReplyDelayed, kStoreWriteHeld}, as<se::StoreHold>());
+  add({kStoreRequestLost, kStoreReplyLost, kStoreRefused, kStoreStalled}, as<se::StoreOp>());
+  add({kStoreReplyDelayed, kStoreWriteHeld, kStoreWriteLate}, as<se::StoreHold>());
+  add({kStoreStallEnd}, as<se::StoreStallEnd>());
+  add({kStoreApplied}, as<se::StoreApplied>());
   return table;
 }
 

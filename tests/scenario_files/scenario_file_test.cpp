@@ -65,7 +65,8 @@ TEST(ScenarioFile, EveryKnobIsRead) {
     "faults": {"storeRequestLoss": 0.1, "storeReplyLoss": 0.2, "storeReplyDelay": 0.3,
                "storeOutage": {"gapMs": 1000, "lengthMs": 200}, "nodeKill": {"gapMs": 2000, "downMs": 300},
                "nodePause": {"gapMs": 3000, "maxMs": 400}, "networkLoss": 0.05,
-               "networkPartition": {"gapMs": 4000, "lengthMs": 500}, "clockDriftMaxPpm": 100}})",
+               "networkPartition": {"gapMs": 4000, "lengthMs": 500}, "clockDriftMaxPpm": 100,
+               "storeStall": {"gapMs": 5000, "lengthMs": 600}, "storeLateApply": {"probability": 0.04, "maxMs": 700}}})",
                                      "t.json");
   EXPECT_EQ(config.description, "d");
   EXPECT_EQ(config.node_count, 7u);
@@ -93,6 +94,10 @@ TEST(ScenarioFile, EveryKnobIsRead) {
   EXPECT_DOUBLE_EQ(plan.network_loss, 0.05);
   EXPECT_EQ(plan.partition_length_us, platform::millis(500));
   EXPECT_EQ(plan.clock_drift_max_ppm, 100);
+  EXPECT_EQ(plan.store_stall_gap_us, platform::seconds(5));
+  EXPECT_EQ(plan.store_stall_length_us, platform::millis(600));
+  EXPECT_DOUBLE_EQ(plan.store_late_apply, 0.04);
+  EXPECT_EQ(plan.store_late_apply_max_us, platform::millis(700));
   EXPECT_EQ(plan.faults_stop_us, platform::seconds(30));
 }
 
@@ -121,6 +126,12 @@ TEST(ScenarioFile, ErrorsNameTheFileAndThePath) {
   EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","faults":{"nodeKill":{"gapMs":1,"lengthMs":2}}})").find("faults.nodeKill.lengthMs is not a known key"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","faults":"some"})").find("faults must be \"standard\""), std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","faults":{"storeLateApply":{"probability":2}}})")
+                .find("faults.storeLateApply.probability must be in [0, 1]"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","faults":{"storeStall":{"gapMs":1,"lenMs":2}}})")
+                .find("lenMs"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","faults":{"networkLoss":1.5}})").find("faults.networkLoss must be in [0, 1]"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"scenarioVersion":1,"name":"x","protocol":{"renewIntervalMs":9000}})").find("spec §5"), std::string::npos);

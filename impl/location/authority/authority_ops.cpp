@@ -229,6 +229,9 @@ AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& 
       return AttemptEnd{Executed{outcome, std::move(current.record)}, std::nullopt};
     case Kind::kResolvedApplied: {
       platform::sometimes(_platform.events, platform::Mark::kIndeterminateResolvedApplied);
+      if (outcome.earlier_attempt_applied_late) {
+        platform::sometimes(_platform.events, platform::Mark::kEarlierAttemptAppliedLate);
+      }
       // The re-read found bytes of ours — possibly an earlier attempt's (another
       // ObjectGeneration for a Reserve): the event reports the row actually stored.
       records::AuthorityRecord stored = stored_record(current.record, outcome);

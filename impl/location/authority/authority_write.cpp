@@ -138,6 +138,7 @@ WriteOutcome execute_authority_write(store::LocationStore& store, platform::Cloc
       // An earlier attempt of ours may have applied late: look before calling it a conflict.
       WriteOutcome resolved = resolve(store, clock, config, planned, earlier_bytes, true);
       if (resolved.applied()) {
+        resolved.earlier_attempt_applied_late = true;
         return resolved;
       }
     }
@@ -146,6 +147,11 @@ WriteOutcome execute_authority_write(store::LocationStore& store, platform::Cloc
   if (const auto* error = std::get_if<store::StoreError>(&result)) {
     outcome.kind = Kind::kStoreError;
     outcome.message = std::string(store::to_string(error->kind)) + " " + error->message;
+    return outcome;
+  }
+  if (SPOTCHECK_PLANTED(config.planted_bugs, kIndeterminateTakenAsApplied)) {
+    outcome.kind = Kind::kResolvedApplied;  // no re-read: the StoreVersion after is unknown
+    outcome.authority_bytes_after = planned.authority_bytes_after.value_or(store::Bytes{});
     return outcome;
   }
   return resolve(store, clock, config, planned, earlier_bytes, false);

@@ -63,6 +63,8 @@ struct WriteOutcome {
   store::Bytes authority_bytes_after;                        // the bytes that are stored then
   store::StoreNowMs now_ms = 0;
   std::string message;
+  // kResolvedApplied on a Conflict: an earlier attempt, given up on, had applied late (§10).
+  bool earlier_attempt_applied_late = false;
 
   bool applied() const { return kind == Kind::kApplied || kind == Kind::kResolvedApplied; }
 };

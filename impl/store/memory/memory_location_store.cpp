@@ -63,6 +63,14 @@ ReadResult MemoryLocationStore::read(const Key& key, DeadlineUs /*deadline_us*/)
   return Found{*record->value, record->version, now_ms};
 }
 
+std::optional<StoreVersion> MemoryLocationStore::current_version(const Key& key) const {
+  const std::optional<Record> record = _records.current(key);
+  if (!record.has_value()) {
+    return std::nullopt;
+  }
+  return record->version;
+}
+
 WriteResult MemoryLocationStore::write(const WriteRequest& request, DeadlineUs /*deadline_us*/) {
   if (auto error = validate(request)) {
     return *error;

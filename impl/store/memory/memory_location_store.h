@@ -33,6 +33,8 @@ class MemoryLocationStore final : public LocationStore {
   };
   Stats stats() const;
   const MemoryStoreOptions& options() const { return _options; }
+  // The StoreVersion `key` holds now (nullopt: absent), without a read's copy of the value.
+  std::optional<StoreVersion> current_version(const Key& key) const;
 
   // Deliberate bugs for tests that must see the model-based test fail. Off by default.
   TestOnlyFaults& test_only_faults() { return _faults; }

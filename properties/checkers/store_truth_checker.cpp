@@ -1,0 +1,211 @@
+#include "properties/checkers/store_truth_checker.h"
+
+#include <algorithm>
+
+#include "impl/platform/event_fields.h"
+#include "impl/platform/event_kinds.h"
+#include "impl/records/authority_record.h"
+
+namespace spotcheck::properties {
+
+namespace {
+
+using model::AuthorityOp;
+using model::AuthorityState;
+using Row = StoreTruthChecker::Row;
+
+constexpr std::string_view kAuthorityPrefix = "authority/";
+
+std::string row_text(const Row& row) {
+  if (row.state == AuthorityState::kMissing) {
+    return "Missing";
+  }
+  return std::string(model::to_string(row.state)) + " (object_gen " + std::to_string(row.object_gen) +
+         ", owner_gen " + std::to_string(row.owner_gen) + ", owner " + row.owner + "/" +
+         std::to_string(row.lease_gen) + ", StoreVersion " + std::to_string(row.version) + ")";
+}
+
+// The row a store.applied put stored, or the reason it does not decode.
+struct Decoded {
+  std::optional<Row> row;
+  std::string problem;
+};
+
+Decoded decode_row(std::string_view value, std::int64_t version, std::uint64_t index) {
+  const records::RecordResult<records::AuthorityRecord> decoded = records::decode_authority_record(value);
+  if (!decoded.ok()) {
+    return {std::nullopt, "the stored authority row does not decode"};
+  }
+  const records::AuthorityRecord& record = decoded.value();
+  Row row;
+  row.state = record.allocation.state == records::AllocationState::kActive ? AuthorityState::kActive
+                                                                             : AuthorityState::kReserved;
+  row.version = version;
+  row.object_gen = platform::as_i64(record.object_generation);
+  row.owner_gen = platform::as_i64(record.authority_owner_generation);
+  row.owner = record.owner_id;
+  row.lease_gen = platform::as_i64(record.owner_lease_generation);
+  row.event = index;
+  return {row, ""};
+}
+
+bool same_owner(const Row& a, const Row& b) { return a.owner == b.owner && a.lease_gen == b.lease_gen; }
+
+// The §6.1 operation a change of an existing or absent row is, or nullopt when it is none.
+std::optional<AuthorityOp> operation_of(const Row& before, const Row& after) {
+  switch (before.state) {
+    case AuthorityState::kMissing:
+      return AuthorityOp::kReserve;
+    case AuthorityState::kReserved:
+      return after.state == AuthorityState::kMissing ? AuthorityOp::kAbort : AuthorityOp::kCommit;
+    case AuthorityState::kActive:
+      if (after.state == AuthorityState::kMissing) {
+        return AuthorityOp::kDelete;
+      }
+      return same_owner(before, after) ? AuthorityOp::kPreserve : AuthorityOp::kNewOwner;
+  }
+  return std::nullopt;
+}
+
+// What a legal state change still breaks in the generations or owner, or "".
+std::string generation_problem(AuthorityOp op, const Row& before, const Row& after, std::int64_t highest_object_gen) {
+  const bool same_gens = after.object_gen == before.object_gen && after.owner_gen == before.owner_gen;
+  switch (op) {
+    case AuthorityOp::kReserve:
+      return after.object_gen > highest_object_gen ? ""
+                                                   : "a Reserve's ObjectGeneration is not above the ID's earlier ones (" +
+                                                         std::to_string(highest_object_gen) + ")";
+    case AuthorityOp::kCommit:
+      return same_gens && same_owner(before, after) ? "" : "a Commit changed the generations or the owner";
+    case AuthorityOp::kPreserve:
+      return same_gens ? "" : "a Preserve changed the generations";
+    case AuthorityOp::kNewOwner:
+      return after.object_gen == before.object_gen && after.owner_gen > before.owner_gen
+                 ? ""
+                 : "a NewOwner must keep ObjectGeneration and raise AuthorityOwnerGeneration";
+    case AuthorityOp::kAbort:
+    case AuthorityOp::kDelete:
+      return "";
+  }
+  return "";
+}
+
+}  // namespace
+
+StoreTruthChecker::StoreTruthChecker(const PropertyOptions& options) : _judging(options.store_ground_truth) {}
+
+std::optional<std::string> StoreTruthChecker::on_event(const sim::TraceEvent& event) {
+  if (!_judging) {
+    return std::nullopt;
+  }
+  if (event.kind == kinds::kStoreApplied) {
+    return on_store_applied(event);
+  }
+  if (const std::optional<ParsedAuthority> parsed = authority_event_of(event)) {
+    if (!parsed->change.has_value()) {
+      return std::nullopt;  // a malformed event is the generations property's to report
+    }
+    return on_claim(event, *parsed->change);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> StoreTruthChecker::on_store_applied(const sim::TraceEvent& event) {
+  const std::string_view key = event.text("key").value_or("");
+  const std::string_view mutation = event.text("mutation").value_or("");
+  if (key.substr(0, kAuthorityPrefix.size()) != kAuthorityPrefix || mutation == "increment") {
+    return std::nullopt;
+  }
+  auto it = _rows.find(key);
+  if (it == _rows.end()) {
+    it = _rows.emplace(std::string(key), Ledger{}).first;
+  }
+  Ledger& ledger = it->second;
+  const std::int64_t old_version = event.number("old_version").value_or(-1);
+  if (old_version != ledger.current.version) {
+    return "store.applied " + cite(event.index) + " on " + std::string(key) + " found StoreVersion " +
+           std::to_string(old_version) + ", but the last write the store applied left " +
+           std::to_string(ledger.current.version);
+  }
+  Row next;
+  next.event = event.index;
+  if (mutation == "put") {
+    Decoded decoded = decode_row(event.text("value").value_or(""), event.number("new_version").value_or(0), event.index);
+    if (!decoded.row.has_value()) {
+      return "store.applied " + cite(event.index) + " on " + std::string(key) + ": " + decoded.problem;
+    }
+    next = std::move(*decoded.row);
+  } else if (ledger.current.state == AuthorityState::kMissing) {
+    return std::nullopt;  // deleting an absent row changes nothing
+  }
+  if (std::optional<std::string> problem = check_transition(event, ledger, next)) {
+    return problem;
+  }
+  if (next.state == AuthorityState::kMissing) {
+    Row gone = ledger.current;
+    gone.event = event.index;
+    ledger.removed.push_back(std::move(gone));
+  } else {
+    ledger.highest_object_gen = std::max(ledger.highest_object_gen, next.object_gen);
+    ledger.stored.push_back(next);
+  }
+  ledger.current = std::move(next);
+  return std::nullopt;
+}
+
+std::optional<std::string> StoreTruthChecker::check_transition(const sim::TraceEvent& event, const Ledger& ledger,
+                                                               const Row& next) const {
+  const Row& before = ledger.current;
+  const std::optional<AuthorityOp> op = operation_of(before, next);
+  const std::string change = std::string(event.text("key").value_or("")) + " went " + row_text(before) + " -> " +
+                             row_text(next);
+  if (!op.has_value() || !model::legal(before.state, next.state, *op)) {
+    return "store.applied " + cite(event.index) + ": " + change +
+           ", which is no operation of §6.1 (model/authority_transitions.h)";
+  }
+  const std::string problem = generation_problem(*op, before, next, ledger.highest_object_gen);
+  if (!problem.empty()) {
+    return "store.applied " + cite(event.index) + ": " + change + " as a " + model::to_string(*op) + ": " + problem;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> StoreTruthChecker::on_claim(const sim::TraceEvent& event, const AuthorityEvent& claim) {
+  if (!claim.applied()) {
+    return std::nullopt;
+  }
+  const std::string key = std::string(kAuthorityPrefix) + std::string(claim.kind) + "/" + std::string(claim.id);
+  const auto it = _rows.find(key);
+  const std::string what = describe_write(claim, event.index);
+  if (it == _rows.end()) {
+    cite(event.index);
+    return what + " claims applied, but the store applied no write to " + key;
+  }
+  const Ledger& ledger = it->second;
+  if (claim.removes_row()) {
+    for (auto row = ledger.removed.rbegin(); row != ledger.removed.rend(); ++row) {
+      if (row->object_gen == claim.object_gen) {
+        return std::nullopt;
+      }
+    }
+    cite(event.index);
+    return what + " claims applied, but the store never removed a row of object_gen " +
+           std::to_string(claim.object_gen) + " of " + key;
+  }
+  const std::optional<AuthorityState> state = claim.row_state();
+  for (auto row = ledger.stored.rbegin(); row != ledger.stored.rend(); ++row) {
+    if (state == row->state && row->object_gen == claim.object_gen && row->owner_gen == claim.owner_gen &&
+        row->owner == claim.owner.owner && row->lease_gen == claim.owner.lease_gen &&
+        (claim.version == 0 || row->version == claim.version)) {
+      return std::nullopt;
+    }
+  }
+  cite(event.index);
+  return what + " claims applied (StoreVersion " + std::to_string(claim.version) +
+         "), but the store never stored that row of " + key + "; it holds " + row_text(ledger.current) +
+         (ledger.current.state != AuthorityState::kMissing || !ledger.removed.empty()
+              ? " since " + cite(ledger.current.event)
+              : "");
+}
+
+}  // namespace spotcheck::properties

@@ -1,0 +1,70 @@
+// Property `store-truth` (spec §3.2, §6.1, §10): the store's own account of what it applied
+// (store.applied, recorded by the store host in sim/store_host) held, in lockstep, against the
+// legal transitions of model/authority_transitions.h, and the protocol's claims held against it.
+// The other properties believe the protocol's "applied"; this one believes only the store.
+//
+// Lockstep, per authority row (an authority write's first mutation is its row):
+//   * the StoreVersion a write found is the one the previous applied write left (0: absent);
+//   * every change is a legal transition: Missing→Reserved (Reserve, with an ObjectGeneration
+//     above every earlier one of that ID), Reserved→Active (Commit: the same ObjectGeneration,
+//     AuthorityOwnerGeneration and owner), Reserved→Missing (Abort), Active→Active (Preserve: the
+//     same owner and generations; NewOwner: the same ObjectGeneration, a higher
+//     AuthorityOwnerGeneration and another host run), Active→Missing (Delete);
+//   * every stored row decodes.
+// The protocol's word against the truth:
+//   * an authority.* event with outcome applied names a row the store stored (the same state,
+//     generations and owner, and the same StoreVersion when the event reports one), or, for an
+//     abort or delete, a row of its ObjectGeneration the store removed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/authority_transitions.h"
+#include "properties/common/authority_event.h"
+#include "properties/property_checker.h"
+#include "properties/property_options.h"
+
+namespace spotcheck::properties {
+
+class StoreTruthChecker final : public PropertyChecker {
+ public:
+  static constexpr std::string_view kName = "store-truth";
+
+  explicit StoreTruthChecker(const PropertyOptions& options);
+  std::string_view name() const override { return kName; }
+  std::optional<std::string> on_event(const sim::TraceEvent& event) override;
+
+  // One authority row as the store held it.
+  struct Row {
+    model::AuthorityState state = model::AuthorityState::kMissing;
+    std::int64_t version = 0;
+    std::int64_t object_gen = 0;
+    std::int64_t owner_gen = 0;
+    std::string owner;
+    std::int64_t lease_gen = 0;
+    std::uint64_t event = 0;  // the store.applied that wrote (or removed) it
+  };
+
+ private:
+  struct Ledger {
+    Row current;                   // state kMissing when absent
+    std::vector<Row> stored;       // every row the store stored, in order
+    std::vector<Row> removed;      // every row the store removed, in order
+    std::int64_t highest_object_gen = 0;
+  };
+
+  std::optional<std::string> on_store_applied(const sim::TraceEvent& event);
+  std::optional<std::string> check_transition(const sim::TraceEvent& event, const Ledger& ledger,
+                                              const Row& next) const;
+  std::optional<std::string> on_claim(const sim::TraceEvent& event, const AuthorityEvent& claim);
+
+  bool _judging = true;  // PropertyOptions::store_ground_truth
+  std::map<std::string, Ledger, std::less<>> _rows;  // by the store.applied key text
+};
+
+}  // namespace spotcheck::properties

@@ -1,0 +1,117 @@
+// The simulated store server's faults that apply a request late (sim/store_host): a write held
+// past its caller's deadline lands after the caller gave up — before or after its re-read — and a
+// stalling outage queues requests and applies them in arrival order when it ends. Every write
+// the store applies is recorded as store.applied.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/store_host/store_server.h"
+#include "tests/sim/sim_test_support.h"
+
+namespace spotcheck::sim {
+namespace {
+
+using platform::millis;
+using platform::seconds;
+
+store::WriteRequest put_absent(const std::string& key, const std::string& value) {
+  store::WriteRequest request;
+  request.conditions.push_back(store::ExpectAbsent{key});
+  request.mutations.push_back(store::Put{key, value});
+  return request;
+}
+
+struct Fixture {
+  World world{testing::quiet_config(7)};
+  StoreServer store{world, StoreServerConfig{}};
+  std::vector<std::string> seen;  // what the node's main saw, in order
+
+  // Runs `body` as the main of one node process, with its Location Store client.
+  void run(std::function<void(store::LocationStore&, platform::Platform&)> body) {
+    ProcessId node = 0;
+    node = world.add_process("n", 1, [this, &node, body = std::move(body)](platform::Platform& p) {
+      auto client = store.location_client(node);
+      body(*client, p);
+    });
+    world.start(node);
+    world.run_until(seconds(30), 1'000'000);
+  }
+};
+
+std::string read_text(const store::ReadResult& read) {
+  if (std::holds_alternative<store::Missing>(read)) {
+    return "missing";
+  }
+  if (const auto* found = std::get_if<store::Found>(&read)) {
+    return "found " + found->value;
+  }
+  return "error";
+}
+
+TEST(StoreHost, ALateWriteLandsAfterItsCallersReRead) {
+  Fixture f;
+  f.store.set_faults(StoreFaults{.late_apply = 1.0, .late_apply_max_us = seconds(5)});
+  f.run([&f](store::LocationStore& client, platform::Platform& p) {
+    const store::WriteResult write = client.write(put_absent("k", "v"), p.clock.now_us() + millis(100));
+    f.seen.push_back(std::holds_alternative<store::Indeterminate>(write) ? "indeterminate" : "other");
+    f.store.set_faults(StoreFaults{});
+    f.seen.push_back(read_text(client.read("k", p.clock.now_us() + millis(100))));  // the re-read: not yet
+    p.clock.sleep_until(p.clock.now_us() + seconds(10));
+    f.seen.push_back(read_text(client.read("k", p.clock.now_us() + millis(100))));  // landed since
+  });
+  EXPECT_EQ(f.seen, (std::vector<std::string>{"indeterminate", "missing", "found v"}));
+  const auto late = testing::events_of_kind(f.world.trace(), "store.write_late");
+  ASSERT_EQ(late.size(), 1u);
+  EXPECT_GT(*late[0].number("hold_us"), millis(100));
+  const auto applied = testing::events_of_kind(f.world.trace(), "store.applied");
+  ASSERT_EQ(applied.size(), 1u);
+  EXPECT_GT(applied[0].time_us, late[0].time_us + millis(100));
+  EXPECT_EQ(applied[0].text("key"), "k");
+  EXPECT_EQ(applied[0].text("mutation"), "put");
+  EXPECT_EQ(applied[0].number("old_version"), 0);
+  EXPECT_GT(*applied[0].number("new_version"), 0);
+  EXPECT_EQ(applied[0].text("value"), "v");
+}
+
+TEST(StoreHost, AStallQueuesRequestsAndAppliesThemInOrderWhenItEnds) {
+  Fixture f;
+  f.world.at(millis(1), [&f] { f.store.begin_outage(OutageMode::kStall); });
+  f.world.at(seconds(2), [&f] { f.store.end_outage(); });
+  f.run([&f](store::LocationStore& client, platform::Platform& p) {
+    p.clock.sleep_until(millis(10));
+    const store::WriteResult first = client.write(put_absent("k", "first"), p.clock.now_us() + millis(100));
+    f.seen.push_back(std::holds_alternative<store::Indeterminate>(first) ? "indeterminate" : "other");
+    // The second write queues behind the first: its condition fails once the first applied.
+    const store::WriteResult second = client.write(put_absent("k", "second"), p.clock.now_us() + seconds(5));
+    f.seen.push_back(std::holds_alternative<store::Conflict>(second) ? "conflict" : "other");
+    f.seen.push_back(read_text(client.read("k", p.clock.now_us() + millis(100))));
+  });
+  EXPECT_EQ(f.seen, (std::vector<std::string>{"indeterminate", "conflict", "found first"}));
+  EXPECT_EQ(testing::events_of_kind(f.world.trace(), "store.stalled").size(), 2u);
+  const auto end = testing::events_of_kind(f.world.trace(), "store.stall_end");
+  ASSERT_EQ(end.size(), 1u);
+  EXPECT_EQ(end[0].number("queued"), 2);
+  EXPECT_TRUE(testing::events_of_kind(f.world.trace(), "store.refused").empty());
+}
+
+TEST(StoreHost, ARefusingOutageAppliesNothing) {
+  Fixture f;
+  f.world.at(millis(1), [&f] { f.store.begin_outage(); });
+  f.world.at(seconds(2), [&f] { f.store.end_outage(); });
+  f.run([&f](store::LocationStore& client, platform::Platform& p) {
+    p.clock.sleep_until(millis(10));
+    const store::WriteResult write = client.write(put_absent("k", "v"), p.clock.now_us() + millis(100));
+    f.seen.push_back(std::holds_alternative<store::StoreError>(write) ? "refused" : "other");
+    p.clock.sleep_until(seconds(3));
+    f.seen.push_back(read_text(client.read("k", p.clock.now_us() + millis(100))));
+  });
+  EXPECT_EQ(f.seen, (std::vector<std::string>{"refused", "missing"}));
+  EXPECT_TRUE(testing::events_of_kind(f.world.trace(), "store.applied").empty());
+}
+
+}  // namespace
+}  // namespace spotcheck::sim
