@@ -36,20 +36,11 @@ void FaultInjector::install() {
   _store.set_faults(sim::StoreFaults{_plan.store_request_loss, _plan.store_reply_loss, _plan.store_reply_delay,
                                      _plan.store_delete_hold_max_us, _plan.store_late_apply,
                                      _plan.store_late_apply_max_us});
-  if (_plan.network_loss > 0.0) {
-    for (const sim::ProcessId node : _nodes) {
-      sim::LinkConfig lossy;
-      lossy.loss_probability = _plan.network_loss;
-      const auto rid = _world.process_routing_id(node);
-      _world.network().set_link_config(rid, _store.routing_id(), lossy);
-      _world.network().set_link_config(_store.routing_id(), rid, lossy);
-    }
+  if (_plan.enabled(FaultKind::kNetworkLoss) || _plan.enabled(FaultKind::kLinkTail)) {
+    configure_store_links(store_link_config());
   }
-  if (_plan.enabled(FaultKind::kNodeMessageLoss) || _plan.enabled(FaultKind::kNodeMessageDelay)) {
-    sim::LinkConfig between_nodes;
-    between_nodes.loss_probability = _plan.node_message_loss;
-    between_nodes.latency_max_us = std::max(between_nodes.latency_max_us, _plan.node_message_delay_max_us);
-    configure_node_links(between_nodes);
+  if (node_links_faulty()) {
+    configure_node_links(node_link_config());
   }
   apply_clock_drift();
   schedule_store_outages();
@@ -58,7 +49,64 @@ void FaultInjector::install() {
   schedule_node_pauses();
   schedule_partitions();
   schedule_node_partitions();
+  schedule_node_link_stalls();
   _world.at(_plan.faults_stop_us, [this] { stop_all_faults(); });
+}
+
+sim::LinkConfig FaultInjector::store_link_config() const {
+  sim::LinkConfig config;
+  config.loss_probability = _plan.network_loss;
+  if (_plan.enabled(FaultKind::kLinkTail)) {
+    config.tail_probability = _plan.link_tail;
+    config.tail_max_us = std::max(_plan.link_tail_max_us, config.latency_max_us);
+  }
+  return config;
+}
+
+sim::LinkConfig FaultInjector::node_link_config() const {
+  sim::LinkConfig config;
+  config.loss_probability = _plan.node_message_loss;
+  config.latency_max_us = std::max(config.latency_max_us, _plan.node_message_delay_max_us);
+  if (_plan.enabled(FaultKind::kLinkTail)) {
+    config.tail_probability = _plan.link_tail;
+    config.tail_max_us = std::max(_plan.link_tail_max_us, config.latency_max_us);
+  }
+  return config;
+}
+
+bool FaultInjector::node_links_faulty() const {
+  return _plan.enabled(FaultKind::kNodeMessageLoss) || _plan.enabled(FaultKind::kNodeMessageDelay) ||
+         _plan.enabled(FaultKind::kLinkTail);
+}
+
+// Every node's connection to the store, both directions.
+void FaultInjector::configure_store_links(const sim::LinkConfig& config) {
+  for (const sim::ProcessId node : _nodes) {
+    const auto rid = _world.process_routing_id(node);
+    _world.network().set_link_config(rid, _store.routing_id(), config);
+    _world.network().set_link_config(_store.routing_id(), rid, config);
+  }
+}
+
+// One direction between two nodes holds its messages for a window. From its own stream, so
+// turning it on leaves every other kind's draws as they were.
+void FaultInjector::schedule_node_link_stalls() {
+  if (!_plan.enabled(FaultKind::kNodeLinkStall) || _nodes.size() < 2) {
+    return;
+  }
+  platform::Random& random = _world.stream("faults.link_stall");
+  auto gap = [&random](TimeUs mean_us) { return random.between(mean_us / 2, mean_us + mean_us / 2) + 1; };
+  TimeUs t = gap(_plan.node_link_stall_gap_us);
+  for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i) {
+    const std::size_t a = random.below(_nodes.size());
+    const std::size_t b = (a + 1 + random.below(_nodes.size() - 1)) % _nodes.size();
+    SPOTCHECK_ASSERT_ABORT(a != b);
+    const TimeUs length = std::min(random.between(1, _plan.node_link_stall_length_us), _plan.faults_stop_us - t);
+    _world.at(t, [this, from = _nodes[a], to = _nodes[b], until_us = t + length] {
+      _world.network().stall(_world.process_routing_id(from), _world.process_routing_id(to), until_us);
+    });
+    t += length + gap(_plan.node_link_stall_gap_us);
+  }
 }
 
 // Every connection between two distinct nodes, both directions.
@@ -218,14 +266,10 @@ void FaultInjector::stop_all_faults() {
   _store.set_faults(sim::StoreFaults{});
   _store.end_outage();
   _world.network().heal_all();
-  if (_plan.enabled(FaultKind::kNodeMessageLoss) || _plan.enabled(FaultKind::kNodeMessageDelay)) {
+  if (node_links_faulty()) {
     configure_node_links(sim::LinkConfig{});
   }
-  for (const sim::ProcessId node : _nodes) {
-    const auto rid = _world.process_routing_id(node);
-    _world.network().set_link_config(rid, _store.routing_id(), sim::LinkConfig{});
-    _world.network().set_link_config(_store.routing_id(), rid, sim::LinkConfig{});
-  }
+  configure_store_links(sim::LinkConfig{});
   _world.record(kinds::kFaultsStopped, {});
 }
 

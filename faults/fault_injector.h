@@ -28,6 +28,11 @@ class FaultInjector {
  private:
   void schedule_store_outages();
   void schedule_store_stalls();
+  void schedule_node_link_stalls();
+  sim::LinkConfig store_link_config() const;
+  sim::LinkConfig node_link_config() const;
+  bool node_links_faulty() const;
+  void configure_store_links(const sim::LinkConfig& config);
   void schedule_node_kills();
   void schedule_node_pauses();
   void schedule_partitions();

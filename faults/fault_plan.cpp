@@ -9,7 +9,7 @@ namespace spotcheck::faults {
 
 namespace {
 
-constexpr std::array<FaultKindInfo, 15> kFaultKinds{{
+constexpr std::array<FaultKindInfo, 17> kFaultKinds{{
     {FaultKind::kStoreRequestLost, "store-request-lost", "a store request never reaches the store"},
     {FaultKind::kStoreReplyLost, "store-reply-lost", "the store applies a request, its reply is lost (indeterminate)"},
     {FaultKind::kStoreReplyDelayed, "store-reply-delayed", "a store reply arrives after the caller's deadline"},
@@ -25,13 +25,16 @@ constexpr std::array<FaultKindInfo, 15> kFaultKinds{{
     {FaultKind::kStoreDeleteSlow, "store-delete-slow", "the store holds a write that deletes a record before it applies it"},
     {FaultKind::kStoreLateApply, "store-late-apply", "the store applies a write after its caller gave up, before or after its re-read"},
     {FaultKind::kStoreStall, "store-stall", "the store stalls for a window: requests queue, then apply in order"},
+    {FaultKind::kLinkTail, "link-tail", "every link's latency has a long tail: now and then a message takes up to seconds"},
+    {FaultKind::kNodeLinkStall, "node-link-stall", "a link between two nodes holds its messages for a window, then delivers them in order"},
 }};
 
 // The kinds a shape draws only when it lists them (SwarmShape::also).
 bool opt_in_kind(FaultKind kind) {
   return kind == FaultKind::kNodeMessageLoss || kind == FaultKind::kNodeMessageDelay ||
          kind == FaultKind::kNodePartition || kind == FaultKind::kStoreDeleteSlow ||
-         kind == FaultKind::kStoreLateApply || kind == FaultKind::kStoreStall;
+         kind == FaultKind::kStoreLateApply || kind == FaultKind::kStoreStall || kind == FaultKind::kLinkTail ||
+         kind == FaultKind::kNodeLinkStall;
 }
 
 // A kind that runs in windows: the mean gap between them and a window's length.
@@ -102,7 +105,8 @@ bool SwarmShape::valid() const {
          clock_drift_lo_ppm <= clock_drift_hi_ppm && valid_rate(node_message_loss) &&
          valid_span(node_message_delay_lo_us, node_message_delay_hi_us) && valid_window(node_partition) &&
          valid_span(store_delete_hold_lo_us, store_delete_hold_hi_us) && valid_rate(store_late_apply) &&
-         valid_span(store_late_apply_lo_us, store_late_apply_hi_us) && valid_window(store_stall);
+         valid_span(store_late_apply_lo_us, store_late_apply_hi_us) && valid_window(store_stall) &&
+         valid_rate(link_tail) && valid_span(link_tail_lo_us, link_tail_hi_us) && valid_window(node_link_stall);
 }
 
 const char* to_string(FaultKind kind) {
@@ -132,6 +136,8 @@ bool FaultPlan::enabled(FaultKind kind) const {
     case FaultKind::kStoreDeleteSlow: return store_delete_hold_max_us > 0;
     case FaultKind::kStoreLateApply: return store_late_apply > 0.0;
     case FaultKind::kStoreStall: return store_stall_gap_us > 0 && store_stall_length_us > 0;
+    case FaultKind::kLinkTail: return link_tail > 0.0 && link_tail_max_us > 0;
+    case FaultKind::kNodeLinkStall: return node_link_stall_gap_us > 0 && node_link_stall_length_us > 0;
   }
   return false;
 }
@@ -173,6 +179,12 @@ std::string FaultPlan::describe() const {
       case FaultKind::kStoreStall:
         add(std::string(info.name) + "(gap=" + sim::seconds_short(store_stall_gap_us) + ",length=" + sim::seconds_short(store_stall_length_us) + ")");
         break;
+      case FaultKind::kLinkTail:
+        add(std::string(info.name) + "=" + sim::probability_text(link_tail) + "(max=" + sim::seconds_short(link_tail_max_us) + ")");
+        break;
+      case FaultKind::kNodeLinkStall:
+        add(std::string(info.name) + "(gap=" + sim::seconds_short(node_link_stall_gap_us) + ",length=" + sim::seconds_short(node_link_stall_length_us) + ")");
+        break;
     }
   }
   return out.empty() ? "none" : out;
@@ -180,7 +192,8 @@ std::string FaultPlan::describe() const {
 
 namespace {
 
-// The late write and the stall (opt-in), after the slow Delete.
+// The late write, the store stall, the link tail and the node link stall (opt-in, in that order),
+// after the slow Delete.
 FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shape, FaultPlan plan) {
   auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
   if (shape.drawn(FaultKind::kStoreLateApply)) {
@@ -200,6 +213,24 @@ FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shap
         draw_kind(random, on(FaultKind::kStoreStall), [&] { return draw_window(random, shape.store_stall); });
     plan.store_stall_gap_us = window.gap_us;
     plan.store_stall_length_us = window.length_us;
+  }
+  if (shape.drawn(FaultKind::kLinkTail)) {
+    struct Tail {
+      double rate = 0.0;
+      TimeUs max_us = 0;
+    };
+    const Tail tail = draw_kind(random, on(FaultKind::kLinkTail), [&] {
+      const double rate = draw_rate(random, shape.link_tail);
+      return Tail{rate, static_cast<TimeUs>(random.between(shape.link_tail_lo_us, shape.link_tail_hi_us))};
+    });
+    plan.link_tail = tail.rate;
+    plan.link_tail_max_us = tail.max_us;
+  }
+  if (shape.drawn(FaultKind::kNodeLinkStall)) {
+    const Window window =
+        draw_kind(random, on(FaultKind::kNodeLinkStall), [&] { return draw_window(random, shape.node_link_stall); });
+    plan.node_link_stall_gap_us = window.gap_us;
+    plan.node_link_stall_length_us = window.length_us;
   }
   return plan;
 }
@@ -255,6 +286,8 @@ FaultPlan FaultPlan::standard(TimeUs faults_stop_us) {
   plan.store_late_apply_max_us = platform::seconds(2);
   plan.store_stall_gap_us = platform::seconds(45);
   plan.store_stall_length_us = platform::seconds(3);
+  plan.link_tail = 0.005;
+  plan.link_tail_max_us = platform::seconds(1);
   plan.faults_stop_us = faults_stop_us;
   return plan;
 }

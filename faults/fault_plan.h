@@ -32,6 +32,8 @@ enum class FaultKind {
   kStoreDeleteSlow,     // the store holds a write that deletes a record before it applies it
   kStoreLateApply,      // the store applies a write after its caller gave up (§10)
   kStoreStall,          // the store stalls for a window: requests queue and apply in order after it
+  kLinkTail,            // every link's latency has a long tail (node-store and node-node)
+  kNodeLinkStall,       // a link between two nodes holds its messages for a window, then delivers them
 };
 
 struct FaultKindInfo {
@@ -87,6 +89,10 @@ struct SwarmShape {
   TimeUs store_late_apply_lo_us = platform::millis(50);  // the longest lateness past the deadline
   TimeUs store_late_apply_hi_us = platform::seconds(3);
   Window store_stall{platform::seconds(5), platform::seconds(40), platform::millis(200), platform::seconds(6)};
+  Rate link_tail{0.001, 0.05};
+  TimeUs link_tail_lo_us = platform::millis(50);  // the longest tail latency
+  TimeUs link_tail_hi_us = platform::seconds(4);
+  Window node_link_stall{platform::seconds(3), platform::seconds(30), platform::millis(100), platform::seconds(3)};
 
   bool always_on(FaultKind kind) const;
   // Drawn at all: a base kind always; a node-to-node kind or the slow Delete when listed.
@@ -130,6 +136,13 @@ struct FaultPlan {
   // Stalling outages: mean gap and window length (requests queue, then apply in order).
   TimeUs store_stall_gap_us = 0;  // 0: no stalls
   TimeUs store_stall_length_us = 0;
+  // Every link: with this probability a message's latency comes from a long tail up to
+  // link_tail_max_us (sim::LinkConfig::tail_probability).
+  double link_tail = 0.0;
+  TimeUs link_tail_max_us = 0;
+  // Stalls of one direction between two nodes: mean gap, longest window (held, then delivered).
+  TimeUs node_link_stall_gap_us = 0;  // 0: no stalls
+  TimeUs node_link_stall_length_us = 0;
   // When the safety phase ends: no fault starts after this and every fault has healed.
   TimeUs faults_stop_us = 0;
 

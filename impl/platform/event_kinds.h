@@ -165,6 +165,7 @@ inline constexpr std::string_view kFailure = "failure";  // {what, ...}: the run
 // ==== the simulator: the network (sim/kernel/network) =================================================
 inline constexpr std::string_view kNetLink = "net.link";
 inline constexpr std::string_view kNetPartition = "net.partition";
+inline constexpr std::string_view kNetStall = "net.stall";  // {from, to, until_us}
 inline constexpr std::string_view kNetHeal = "net.heal";
 inline constexpr std::string_view kNetHealAll = "net.heal_all";
 inline constexpr std::string_view kNetDisconnect = "net.disconnect";
@@ -285,6 +286,7 @@ inline constexpr std::array kAll = {
     kFailure,
     kNetLink,
     kNetPartition,
+    kNetStall,
     kNetHeal,
     kNetHealAll,
     kNetDisconnect,

@@ -72,6 +72,14 @@ FaultPlan without(FaultPlan plan, FaultKind kind) {
       plan.store_stall_gap_us = 0;
       plan.store_stall_length_us = 0;
       break;
+    case FaultKind::kLinkTail:
+      plan.link_tail = 0.0;
+      plan.link_tail_max_us = 0;
+      break;
+    case FaultKind::kNodeLinkStall:
+      plan.node_link_stall_gap_us = 0;
+      plan.node_link_stall_length_us = 0;
+      break;
   }
   SPOTCHECK_ASSERT_ABORT(!plan.enabled(kind));
   return plan;

@@ -109,7 +109,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     // full-node refusal run (§3.3), and the capacity property holds each node to its limit.
     c.workload.actors_limit = 2;
     c.workload.shutdown_probability = 0.002;  // now and then a graceful shutdown: the owner sweep under every fault
-    c.swarm.also = {FaultKind::kStoreLateApply, FaultKind::kStoreStall};  // drawn like every other kind
+    c.swarm.also = {FaultKind::kStoreLateApply, FaultKind::kStoreStall, FaultKind::kLinkTail};  // drawn like the others
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
                         Mark::kIndeterminateUnresolved,      Mark::kContentionRetry,
                         Mark::kCapacityFull,                 Mark::kDescriptorTakeover};

@@ -17,13 +17,17 @@ constexpr platform::TimeUs kRestartDelayUs = platform::seconds(1);
 constexpr int kBurstsMax = 10'000;
 
 // Loss on the links between nodes (the store links are the fault injector's): a base loss for
-// the whole safety phase plus bursts drawn from the "faults/node-links" stream; all healed just
-// before faults stop.
+// the whole safety phase plus bursts drawn from the "faults/node-links" stream, and a heavy tail
+// of latency; all healed just before faults stop.
 void install_node_link_faults(sim::World& world, const std::vector<sim::ProcessId>& nodes,
                               const CreationScenarioConfig& config) {
-  auto set_loss = [&world, nodes](double loss) {
+  auto set_loss = [&world, nodes, tail = config.node_link_tail, tail_max_us = config.node_link_tail_max_us](double loss) {
     sim::LinkConfig link;
     link.loss_probability = loss;
+    if (loss > 0.0 && tail > 0.0) {  // the tail lasts as long as the safety phase's loss
+      link.tail_probability = tail;
+      link.tail_max_us = std::max(tail_max_us, link.latency_max_us);
+    }
     for (const sim::ProcessId from : nodes) {
       for (const sim::ProcessId to : nodes) {
         if (from != to) {

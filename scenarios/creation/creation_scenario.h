@@ -31,6 +31,10 @@ struct CreationScenarioConfig {
   double node_link_burst_loss = 0.6;
   platform::TimeUs node_link_burst_gap_us = platform::seconds(8);  // 0: no bursts
   platform::TimeUs node_link_burst_length_us = platform::seconds(2);
+  // A heavy tail on the same links (sim::LinkConfig::tail_probability): now and then a command
+  // takes up to node_link_tail_max_us. 0: none.
+  double node_link_tail = 0.01;
+  platform::TimeUs node_link_tail_max_us = platform::millis(1'500);
   std::uint64_t max_steps = 30'000'000;
   // The coverage marks its workload and faults must reach (docs/marks.md).
   std::vector<platform::Mark> required_marks;

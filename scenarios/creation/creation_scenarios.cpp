@@ -18,6 +18,12 @@ faults::FaultPlan storm_faults(platform::TimeUs stop_us) {
   p.node_down_us = seconds(3);
   p.node_pause_gap_us = seconds(12);
   p.node_pause_max_us = seconds(4);
+  // Between nodes, besides the scenario's own loss and tail (CreationScenarioConfig): partitions
+  // of a pair, and a direction that holds its commands for a while and then delivers them.
+  p.node_partition_gap_us = seconds(15);
+  p.node_partition_length_us = seconds(2);
+  p.node_link_stall_gap_us = seconds(12);
+  p.node_link_stall_length_us = millis(1'500);
   p.faults_stop_us = stop_us;
   return p;
 }

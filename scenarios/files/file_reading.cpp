@@ -21,17 +21,18 @@ void read_window(ObjectReader& parent, std::string_view key, std::string_view se
   r.reject_unknown_keys();
 }
 
-// {"probability": .., "maxMs": ..}: writes applied after their caller gave up.
-void read_late_apply(ObjectReader& parent, faults::FaultPlan& plan) {
-  const json* v = parent.find("storeLateApply");
+// {"probability": .., "maxMs": ..}: writes applied after their caller gave up (storeLateApply), a
+// long tail of link latency (linkTail).
+void read_chance_and_max(ObjectReader& parent, std::string_view key, double& probability, TimeUs& max_us) {
+  const json* v = parent.find(key);
   if (v == nullptr) {
     return;
   }
-  ObjectReader r(*v, parent.child("storeLateApply"), parent.origin());
-  plan.store_late_apply = 0.01;
-  plan.store_late_apply_max_us = platform::seconds(1);
-  r.number("probability", plan.store_late_apply, 0, 1, false);
-  r.millis("maxMs", plan.store_late_apply_max_us, 0, kHourMs);
+  ObjectReader r(*v, parent.child(key), parent.origin());
+  probability = 0.01;
+  max_us = platform::seconds(1);
+  r.number("probability", probability, 0, 1, false);
+  r.millis("maxMs", max_us, 1, kHourMs);
   r.reject_unknown_keys();
 }
 
@@ -90,7 +91,8 @@ faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_u
   r.number("storeReplyDelay", plan.store_reply_delay, 0, 1, false);
   read_window(r, "storeOutage", "lengthMs", plan.store_outage_gap_us, plan.store_outage_length_us);
   read_window(r, "storeStall", "lengthMs", plan.store_stall_gap_us, plan.store_stall_length_us);
-  read_late_apply(r, plan);
+  read_chance_and_max(r, "storeLateApply", plan.store_late_apply, plan.store_late_apply_max_us);
+  read_chance_and_max(r, "linkTail", plan.link_tail, plan.link_tail_max_us);
   read_window(r, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
   read_window(r, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
   r.number("networkLoss", plan.network_loss, 0, 1, false);

@@ -241,6 +241,9 @@ ordered_json write_faults(const faults::FaultPlan& plan) {
     f["storeLateApply"] = ordered_json{{"probability", plan.store_late_apply},
                                        {"maxMs", millis_of(plan.store_late_apply_max_us)}};
   }
+  if (plan.link_tail > 0.0) {
+    f["linkTail"] = ordered_json{{"probability", plan.link_tail}, {"maxMs", millis_of(plan.link_tail_max_us)}};
+  }
   write_window(f, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
   write_window(f, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
   if (plan.network_loss > 0.0) {
@@ -328,6 +331,8 @@ void compare_plans(Differences& d, const faults::FaultPlan& a, const faults::Fau
   d.check("faults.storeStall.length_us", a.store_stall_length_us, b.store_stall_length_us);
   d.check("faults.storeLateApply.probability", a.store_late_apply, b.store_late_apply);
   d.check("faults.storeLateApply.max_us", a.store_late_apply_max_us, b.store_late_apply_max_us);
+  d.check("faults.linkTail.probability", a.link_tail, b.link_tail);
+  d.check("faults.linkTail.max_us", a.link_tail_max_us, b.link_tail_max_us);
   d.check("faults.nodeKill.gap_us", a.node_kill_gap_us, b.node_kill_gap_us);
   d.check("faults.nodeKill.down_us", a.node_down_us, b.node_down_us);
   d.check("faults.nodePause.gap_us", a.node_pause_gap_us, b.node_pause_gap_us);

@@ -24,6 +24,12 @@ faults::FaultPlan node_message_faults(platform::TimeUs stop_us) {
   p.node_partition_gap_us = seconds(15);
   p.node_partition_length_us = seconds(2);
   p.store_delete_hold_max_us = platform::millis(400);
+  // A long tail on every link (a reply that comes seconds late), and a direction between two
+  // nodes that holds its commands, then delivers them in order.
+  p.link_tail = 0.01;
+  p.link_tail_max_us = seconds(2);
+  p.node_link_stall_gap_us = seconds(10);
+  p.node_link_stall_length_us = platform::millis(1'500);
   p.faults_stop_us = stop_us;
   return p;
 }
@@ -32,7 +38,8 @@ faults::FaultPlan node_message_faults(platform::TimeUs stop_us) {
 // the slow Delete on in every seed (this scenario is about them).
 faults::SwarmShape instance_swarm_shape() {
   faults::SwarmShape shape;
-  shape.also = {faults::FaultKind::kNodeMessageDelay, faults::FaultKind::kNodePartition};
+  shape.also = {faults::FaultKind::kNodeMessageDelay, faults::FaultKind::kNodePartition, faults::FaultKind::kLinkTail,
+                faults::FaultKind::kNodeLinkStall};
   shape.always = {faults::FaultKind::kNodeMessageLoss, faults::FaultKind::kStoreDeleteSlow};
   return shape;
 }

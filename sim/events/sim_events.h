@@ -10,8 +10,8 @@
 //   sim/kernel/kernel.cpp      spawn, spawn.refused, exit, action, violation, failure (Spawn,
 //                              SpawnRefused, ProcessRun, Action, Violation, Failure)
 //   sim/kernel/network.cpp    net.link, net.partition, net.heal|disconnect|reconnect,
-//                              net.drop, net.post|send, net.deliver|deferred (NetLink,
-//                              NetPartition, NetPair, NetDrop, NetSend, NetDeliver)
+//                              net.drop, net.post|send, net.deliver|deferred, net.stall (NetLink,
+//                              NetPartition, NetPair, NetDrop, NetSend, NetDeliver, NetStall)
 //   sim/store_host/            store.request_lost, store.refused (store_server.h); store.reply_lost,
 //                              store.reply_delayed, store.write_held, store.write_late,
 //                              store.stalled, store.stall_begin|end, store.applied (store_server.cpp)
@@ -161,6 +161,22 @@ void fields(Io& io, E& e) {
 
 // ---- the network -------------------------------------------------------------------------------
 // Endpoints are RoutingIds; `message` numbers every send and typed delivery of the run, from 1.
+
+// net.stall: the from→to link holds every message sent until until_us, then delivers them in order.
+struct NetStall {
+  static constexpr std::size_t kFieldsMax = 3;
+
+  std::int64_t from = 0;
+  std::int64_t to = 0;
+  std::int64_t until_us = 0;
+};
+
+template <class Io, platform::FieldsOf<NetStall> E>
+void fields(Io& io, E& e) {
+  io("from", e.from);
+  io("to", e.to);
+  io("until_us", e.until_us);
+}
 
 // net.link: a link's configuration changed.
 struct NetLink {

@@ -28,6 +28,7 @@ struct Link {
   bool disconnected = false;
   std::uint64_t epoch = 0;
   TimeUs last_arrival_us = 0;
+  TimeUs stalled_until_us = 0;  // a message sent before this arrives no earlier (Network::stall)
   std::deque<InFlight> in_flight;  // FIFO; one arrival entry is scheduled per element
 };
 

@@ -21,6 +21,22 @@ void check_link_config(const LinkConfig& config) {
   SPOTCHECK_ASSERT_ABORT(config.latency_min_us <= config.latency_max_us);
   SPOTCHECK_ASSERT_ABORT(config.loss_probability >= 0.0);
   SPOTCHECK_ASSERT_ABORT(config.loss_probability <= 1.0);
+  SPOTCHECK_ASSERT_ABORT(config.tail_probability >= 0.0 && config.tail_probability <= 1.0);
+  SPOTCHECK_ASSERT_ABORT(config.tail_probability == 0.0 || config.tail_max_us >= config.latency_max_us);
+}
+
+// The latency of one message (LinkConfig): uniform, or now and then from the long tail.
+TimeUs draw_latency_us(platform::Random& random, const LinkConfig& config) {
+  if (config.tail_probability > 0.0 && random.chance(config.tail_probability)) {
+    const TimeUs floor_us = std::max<TimeUs>(1, config.latency_max_us);
+    int doublings = 0;
+    while (doublings < 40 && (floor_us << (doublings + 1)) <= config.tail_max_us) {
+      ++doublings;
+    }
+    const TimeUs low_us = floor_us << random.between(0, doublings);
+    return random.between(low_us, std::min(config.tail_max_us, 2 * low_us));
+  }
+  return random.between(config.latency_min_us, config.latency_max_us);
 }
 
 // net.heal | net.disconnect | net.reconnect: both directions between a and b, on the world.
@@ -90,6 +106,15 @@ void Network::partition_one_way(RoutingId from, RoutingId to) {
   kernel_.record_event(kWorldNode, kernel_.current_task_id(), kinds::kNetPartition,
                        events::NetPartition{.from = static_cast<std::int64_t>(from),
                                             .to = static_cast<std::int64_t>(to)});
+}
+
+void Network::stall(RoutingId from, RoutingId to, TimeUs until_us) {
+  Link& connection = link(from, to);
+  connection.stalled_until_us = std::max(connection.stalled_until_us, until_us);
+  kernel_.record_event(kWorldNode, kernel_.current_task_id(), kinds::kNetStall,
+                       events::NetStall{.from = static_cast<std::int64_t>(from),
+                                        .to = static_cast<std::int64_t>(to),
+                                        .until_us = connection.stalled_until_us});
 }
 
 void Network::heal(RoutingId a, RoutingId b) {
@@ -171,8 +196,10 @@ bool Network::enqueue(RoutingId from, RoutingId to, std::string bytes, std::func
     drop(node, from, to, message, "loss");
     return false;
   }
-  const TimeUs latency_us = random_.between(connection.config.latency_min_us, connection.config.latency_max_us);
-  const TimeUs arrival_us = std::max(kernel_.now_us() + latency_us, connection.last_arrival_us);
+  const TimeUs latency_us = draw_latency_us(random_, connection.config);
+  // A stalled link holds what is sent until the stall ends (FIFO kept), then delivers it.
+  const TimeUs arrival_us =
+      std::max({kernel_.now_us() + latency_us, connection.last_arrival_us, connection.stalled_until_us});
   connection.last_arrival_us = arrival_us;
   const Process* receiver = kernel_.process_by_routing_id(to);
   connection.in_flight.push_back(InFlight{message, connection.epoch, receiver != nullptr ? receiver->run : 0,

@@ -42,6 +42,9 @@ class Network {
   void partition(std::span<const RoutingId> side_a, std::span<const RoutingId> side_b);
   // `from` can no longer reach `to`; the other direction is untouched.
   void partition_one_way(RoutingId from, RoutingId to);
+  // The from→to link holds every message sent until `until_us` (virtual) and delivers them then,
+  // in order: a stalled connection, nothing lost. A later stall extends it, never shortens it.
+  void stall(RoutingId from, RoutingId to, TimeUs until_us);
   // Lifts partitions between a and b, both directions.
   void heal(RoutingId a, RoutingId b);
   void heal_all();

@@ -164,6 +164,10 @@ TEST(InstanceScenario, TheSwarmShapeDrawsTheFaultsBetweenNodes) {
     p_standard_kinds.node_partition_gap_us = 0;
     p_standard_kinds.node_partition_length_us = 0;
     p_standard_kinds.store_delete_hold_max_us = 0;
+    p_standard_kinds.link_tail = 0.0;
+    p_standard_kinds.link_tail_max_us = 0;
+    p_standard_kinds.node_link_stall_gap_us = 0;
+    p_standard_kinds.node_link_stall_length_us = 0;
     EXPECT_EQ(p_standard_kinds.describe(), s.describe()) << "seed " << seed;
   }
   EXPECT_GT(delayed, kSeeds / 4);

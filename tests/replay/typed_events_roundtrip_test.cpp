@@ -213,6 +213,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kViolation}, as<se::Violation>());
   add({kFailure}, as<se::Failure>());
   add({kNetLink}, as<se::NetLink>());
+  add({kNetStall}, as<se::NetStall>());
   add({kNetPartition}, as<se::NetPartition>());
   add({kNetHeal, kNetDisconnect, kNetReconnect}, as<se::NetPair>());
   add({kNetDrop}, as<se::NetDrop>());

@@ -66,7 +66,8 @@ TEST(ScenarioFile, EveryKnobIsRead) {
                "storeOutage": {"gapMs": 1000, "lengthMs": 200}, "nodeKill": {"gapMs": 2000, "downMs": 300},
                "nodePause": {"gapMs": 3000, "maxMs": 400}, "networkLoss": 0.05,
                "networkPartition": {"gapMs": 4000, "lengthMs": 500}, "clockDriftMaxPpm": 100,
-               "storeStall": {"gapMs": 5000, "lengthMs": 600}, "storeLateApply": {"probability": 0.04, "maxMs": 700}}})",
+               "storeStall": {"gapMs": 5000, "lengthMs": 600}, "storeLateApply": {"probability": 0.04, "maxMs": 700},
+               "linkTail": {"probability": 0.02, "maxMs": 900}}})",
                                      "t.json");
   EXPECT_EQ(config.description, "d");
   EXPECT_EQ(config.node_count, 7u);
@@ -98,6 +99,8 @@ TEST(ScenarioFile, EveryKnobIsRead) {
   EXPECT_EQ(plan.store_stall_length_us, platform::millis(600));
   EXPECT_DOUBLE_EQ(plan.store_late_apply, 0.04);
   EXPECT_EQ(plan.store_late_apply_max_us, platform::millis(700));
+  EXPECT_DOUBLE_EQ(plan.link_tail, 0.02);
+  EXPECT_EQ(plan.link_tail_max_us, platform::millis(900));
   EXPECT_EQ(plan.faults_stop_us, platform::seconds(30));
 }
 

@@ -78,6 +78,57 @@ TEST(Network, LatencyWithinBoundsAndFifoPerConnection) {
   }
 }
 
+// A heavy tail: every tail latency lies in [latency_max, tail_max], spread over the doublings
+// (log-uniform: about as many in the lowest doubling as in the highest).
+TEST(Network, TailLatencyIsLogUniformUpToItsBound) {
+  LinkConfig link{100, 1'000, 0.0};
+  link.tail_probability = 1.0;
+  link.tail_max_us = 1'024'000;  // ten doublings above 1 ms
+  Pair pair(with_link(link), [](Platform& p) {
+    for (int i = 0; i < 400; ++i) {
+      p.transport.send(2, std::to_string(i));
+      p.clock.sleep_for(platform::seconds(3));  // one at a time: FIFO never holds one back
+    }
+  });
+  pair.world.run_until(platform::seconds(1'300), 1'000'000);
+  ASSERT_EQ(pair.received.size(), 400U);
+  int low = 0;
+  int high = 0;
+  for (int i = 0; i < 400; ++i) {
+    const TimeUs latency_us = pair.received[i].at_us - i * platform::seconds(3);
+    EXPECT_GE(latency_us, 1'000);
+    EXPECT_LE(latency_us, 1'024'000);
+    low += latency_us < 2'000 ? 1 : 0;
+    high += latency_us >= 512'000 ? 1 : 0;
+  }
+  EXPECT_GT(low, 10);   // about 400/11 each
+  EXPECT_GT(high, 10);
+}
+
+// A stalled direction holds what is sent until the stall ends, then delivers all of it in order;
+// the other direction and later messages are not held.
+TEST(Network, AStalledLinkDeliversEverythingInOrderWhenItEnds) {
+  Pair pair(with_link({100, 1'000, 0.0}), [](Platform& p) {
+    p.clock.sleep_until(platform::millis(10));  // after the stall began
+    for (int i = 0; i < 5; ++i) {
+      p.transport.send(2, std::to_string(i));
+      p.clock.sleep_for(platform::millis(100));
+    }
+    p.clock.sleep_until(platform::seconds(3));
+    p.transport.send(2, "after");
+    p.clock.sleep_for(platform::seconds(10));
+  });
+  pair.world.at(1, [&pair] { pair.world.network().stall(1, 2, platform::seconds(2)); });
+  pair.world.run_until(platform::seconds(5), 100'000);
+  ASSERT_EQ(pair.bytes(), (std::vector<std::string>{"0", "1", "2", "3", "4", "after"}));
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(pair.received[i].at_us, platform::seconds(2));
+  }
+  EXPECT_LT(pair.received[5].at_us, platform::seconds(3) + 1'001);
+  EXPECT_EQ(events_of_kind(pair.world.trace(), "net.stall").size(), 1U);
+  EXPECT_TRUE(events_of_kind(pair.world.trace(), "net.drop").empty());
+}
+
 TEST(Network, LossDropsAtSendTime) {
   Pair pair(with_link({10, 10, 1.0}), [](Platform& p) {
     for (int i = 0; i < 5; ++i) {
