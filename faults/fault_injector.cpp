@@ -21,10 +21,12 @@ FaultInjector::FaultInjector(sim::World& world, sim::StoreServer& store, std::ve
   SPOTCHECK_ASSERT_ABORT(!_nodes.empty());
 }
 
-TimeUs FaultInjector::next_gap(TimeUs mean_gap_us) {
+TimeUs FaultInjector::next_gap(TimeUs mean_gap_us) { return gap_from(_random, mean_gap_us); }
+
+TimeUs FaultInjector::gap_from(platform::Random& random, TimeUs mean_gap_us) {
   SPOTCHECK_ASSERT_ABORT(mean_gap_us > 0);
   // Uniform in [mean/2, 3*mean/2]: irregular, yet bounded and cheap to draw.
-  return _random.between(mean_gap_us / 2, mean_gap_us + mean_gap_us / 2) + 1;
+  return random.between(mean_gap_us / 2, mean_gap_us + mean_gap_us / 2) + 1;
 }
 
 sim::ProcessId FaultInjector::pick_node() { return _nodes[_random.below(_nodes.size())]; }
@@ -53,9 +55,7 @@ void FaultInjector::install() {
   _world.at(_plan.faults_stop_us, [this] { stop_all_faults(); });
 }
 
-sim::LinkConfig FaultInjector::store_link_config() const {
-  sim::LinkConfig config;
-  config.loss_probability = _plan.network_loss;
+sim::LinkConfig FaultInjector::with_tail(sim::LinkConfig config) const {
   if (_plan.enabled(FaultKind::kLinkTail)) {
     config.tail_probability = _plan.link_tail;
     config.tail_max_us = std::max(_plan.link_tail_max_us, config.latency_max_us);
@@ -63,15 +63,17 @@ sim::LinkConfig FaultInjector::store_link_config() const {
   return config;
 }
 
+sim::LinkConfig FaultInjector::store_link_config() const {
+  sim::LinkConfig config;
+  config.loss_probability = _plan.network_loss;
+  return with_tail(config);
+}
+
 sim::LinkConfig FaultInjector::node_link_config() const {
   sim::LinkConfig config;
   config.loss_probability = _plan.node_message_loss;
   config.latency_max_us = std::max(config.latency_max_us, _plan.node_message_delay_max_us);
-  if (_plan.enabled(FaultKind::kLinkTail)) {
-    config.tail_probability = _plan.link_tail;
-    config.tail_max_us = std::max(_plan.link_tail_max_us, config.latency_max_us);
-  }
-  return config;
+  return with_tail(config);
 }
 
 bool FaultInjector::node_links_faulty() const {
@@ -95,8 +97,7 @@ void FaultInjector::schedule_node_link_stalls() {
     return;
   }
   platform::Random& random = _world.stream("faults.link_stall");
-  auto gap = [&random](TimeUs mean_us) { return random.between(mean_us / 2, mean_us + mean_us / 2) + 1; };
-  TimeUs t = gap(_plan.node_link_stall_gap_us);
+  TimeUs t = gap_from(random, _plan.node_link_stall_gap_us);
   for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i) {
     const std::size_t a = random.below(_nodes.size());
     const std::size_t b = (a + 1 + random.below(_nodes.size() - 1)) % _nodes.size();
@@ -105,7 +106,7 @@ void FaultInjector::schedule_node_link_stalls() {
     _world.at(t, [this, from = _nodes[a], to = _nodes[b], until_us = t + length] {
       _world.network().stall(_world.process_routing_id(from), _world.process_routing_id(to), until_us);
     });
-    t += length + gap(_plan.node_link_stall_gap_us);
+    t += length + gap_from(random, _plan.node_link_stall_gap_us);
   }
 }
 
@@ -170,13 +171,12 @@ void FaultInjector::schedule_store_stalls() {
     return;
   }
   platform::Random& random = _world.stream("faults.stall");
-  auto gap = [&random](TimeUs mean_us) { return random.between(mean_us / 2, mean_us + mean_us / 2) + 1; };
-  TimeUs t = gap(_plan.store_stall_gap_us);
+  TimeUs t = gap_from(random, _plan.store_stall_gap_us);
   for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i) {
     const TimeUs length = std::min(random.between(1, _plan.store_stall_length_us), _plan.faults_stop_us - t);
     _world.at(t, [this] { _store.begin_outage(sim::OutageMode::kStall); });
     _world.at(t + length, [this] { _store.end_outage(); });
-    t += length + gap(_plan.store_stall_gap_us);
+    t += length + gap_from(random, _plan.store_stall_gap_us);
   }
 }
 

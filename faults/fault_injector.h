@@ -29,6 +29,7 @@ class FaultInjector {
   void schedule_store_outages();
   void schedule_store_stalls();
   void schedule_node_link_stalls();
+  sim::LinkConfig with_tail(sim::LinkConfig config) const;  // the plan's link tail, when on
   sim::LinkConfig store_link_config() const;
   sim::LinkConfig node_link_config() const;
   bool node_links_faulty() const;
@@ -42,6 +43,8 @@ class FaultInjector {
   void stop_all_faults();
   sim::ProcessId pick_node();
   TimeUs next_gap(TimeUs mean_gap_us);
+  // A gap around `mean_gap_us` drawn from `random` (next_gap draws from the injector's stream).
+  static TimeUs gap_from(platform::Random& random, TimeUs mean_gap_us);
 
   sim::World& _world;
   sim::StoreServer& _store;

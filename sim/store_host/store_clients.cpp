@@ -43,21 +43,6 @@ bool deletes_a_record(const store::WriteRequest& request) {
   return false;
 }
 
-const store::Key& first_key(const store::WriteRequest& request) {
-  return std::visit([](const auto& mutation) -> const store::Key& { return mutation.key; }, request.mutations.front());
-}
-
-// At the store: applies the write and records the ground truth of an applied one.
-store::WriteResult apply_write(StoreServer& server, ProcessId node, const store::WriteRequest& request) {
-  store::memory::MemoryLocationStore& engine = server.location_engine();
-  const std::optional<store::StoreVersion> before = engine.current_version(first_key(request));
-  store::WriteResult result = engine.write(request, platform::kNever);
-  if (const auto* applied = std::get_if<store::Applied>(&result)) {
-    server.record_applied(node, request, before, *applied);
-  }
-  return result;
-}
-
 class SimLocationStore final : public store::LocationStore {
  public:
   SimLocationStore(StoreServer& server, ProcessId node) : _server(server), _node(node) {}
@@ -80,7 +65,7 @@ class SimLocationStore final : public store::LocationStore {
     const RequestKind kind = deletes_a_record(request) ? RequestKind::kDeletingWrite : RequestKind::kWrite;
     auto result = call<store::WriteResult>(_server, _node, "write", deadline_us, kind,
                                            [&server = _server, node = _node, request] {
-                                             return apply_write(server, node, request);
+                                             return server.apply_location_write(node, request);
                                            });
     if (!result.has_value()) {
       return store::Indeterminate{"no reply before the deadline"};

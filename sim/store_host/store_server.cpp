@@ -127,20 +127,26 @@ FirstMutation first_mutation(const store::WriteRequest& request) {
 
 }  // namespace
 
-void StoreServer::record_applied(ProcessId node, const store::WriteRequest& request,
-                                 std::optional<store::StoreVersion> version_before, const store::Applied& applied) {
-  SPOTCHECK_ASSERT_ABORT(applied.outcomes.size() == request.mutations.size());
+store::WriteResult StoreServer::apply_location_write(ProcessId node, const store::WriteRequest& request) {
   const FirstMutation first = first_mutation(request);
+  const std::optional<store::StoreVersion> before = _location->current_version(*first.key);
+  store::WriteResult result = _location->write(request, platform::kNever);
+  const auto* applied = std::get_if<store::Applied>(&result);
+  if (applied == nullptr) {
+    return result;
+  }
+  SPOTCHECK_ASSERT_ABORT(applied->outcomes.size() == request.mutations.size());
   const std::string key = printable_key(*first.key);
   _world.record_event(kinds::kStoreApplied,
                       events::StoreApplied{.node = node,
                                            .key = key,
                                            .mutation = first.what,
-                                           .old_version = version_before.has_value() ? platform::as_i64(version_before->value) : 0,
-                                           .new_version = platform::as_i64(applied.outcomes.front().version.value),
+                                           .old_version = before.has_value() ? platform::as_i64(before->value) : 0,
+                                           .new_version = platform::as_i64(applied->outcomes.front().version.value),
                                            .value = first.value,
                                            .mutations = static_cast<std::int64_t>(request.mutations.size()),
-                                           .store_now_ms = applied.now_ms});
+                                           .store_now_ms = applied->now_ms});
+  return result;
 }
 
 void StoreServer::send_reply(ProcessId node, const char* operation, TimeUs deadline_us,

@@ -77,10 +77,9 @@ class StoreServer {
   void post(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind,
             std::function<Result()> apply, std::function<void(Result)> on_reply);
 
-  // The ground truth of a Location Store write the store applied (event store.applied): called
-  // by the client's `apply` with the first mutation's StoreVersion before the write.
-  void record_applied(ProcessId node, const store::WriteRequest& request,
-                      std::optional<store::StoreVersion> version_before, const store::Applied& applied);
+  // At the store, on the world context: applies `node`'s Location Store write to the engine and,
+  // when it applied, records its ground truth (event store.applied).
+  store::WriteResult apply_location_write(ProcessId node, const store::WriteRequest& request);
 
   World& world() { return _world; }
 
