@@ -1,6 +1,7 @@
 #include "properties/checkers/store_truth_checker.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
@@ -15,6 +16,7 @@ using model::AuthorityState;
 using Row = StoreTruthChecker::Row;
 
 constexpr std::string_view kAuthorityPrefix = "authority/";
+constexpr std::string_view kObjectGenerationCounter = "counter/object-generation";
 
 std::string row_text(const Row& row) {
   if (row.state == AuthorityState::kMissing) {
@@ -111,39 +113,76 @@ std::optional<std::string> StoreTruthChecker::on_event(const sim::TraceEvent& ev
 }
 
 std::optional<std::string> StoreTruthChecker::on_store_applied(const sim::TraceEvent& event) {
-  const std::string_view key = event.text("key").value_or("");
-  const std::string_view mutation = event.text("mutation").value_or("");
-  if (key.substr(0, kAuthorityPrefix.size()) != kAuthorityPrefix || mutation == "increment") {
+  const std::int64_t part = event.number("part").value_or(0);
+  const std::int64_t parts = event.number("mutations").value_or(0);
+  if (part == 1) {
+    _pending = AppliedWrite{event.number("store_now_ms").value_or(0), {}};
+    _pending_parts = parts;
+  }
+  if (part != static_cast<std::int64_t>(_pending.parts.size()) + 1 || parts != _pending_parts || parts < 1) {
+    return "store.applied " + cite(event.index) + " is part " + std::to_string(part) + " of " +
+           std::to_string(parts) + ", out of its write's order";
+  }
+  _pending.parts.push_back(AppliedPart{std::string(event.text("key").value_or("")),
+                                       std::string(event.text("mutation").value_or("")),
+                                       event.number("old_version").value_or(-1),
+                                       event.number("new_version").value_or(0),
+                                       std::string(event.text("value").value_or("")),
+                                       event.number("delta").value_or(0),
+                                       event.number("counter").value_or(0),
+                                       event.index});
+  if (part < parts) {
     return std::nullopt;
   }
-  auto it = _rows.find(key);
+  return on_write(std::exchange(_pending, AppliedWrite{}));
+}
+
+std::optional<std::string> StoreTruthChecker::on_write(const AppliedWrite& write) {
+  for (const AppliedPart& part : write.parts) {
+    std::int64_t& version = _versions[part.key];
+    if (part.old_version != version) {
+      return "store.applied " + cite(part.event) + " on " + part.key + " found StoreVersion " +
+             std::to_string(part.old_version) + ", but the last write the store applied left " +
+             std::to_string(version);
+    }
+    version = part.new_version;
+    std::optional<std::string> problem = part.key.substr(0, kAuthorityPrefix.size()) == kAuthorityPrefix
+                                             ? on_authority_part(write, part)
+                                             : _hosts.apply(write, part);
+    if (problem.has_value()) {
+      return part.key.substr(0, kAuthorityPrefix.size()) == kAuthorityPrefix
+                 ? problem
+                 : "store.applied " + cite(part.event) + " on " + part.key + ": " + *problem;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> StoreTruthChecker::on_authority_part(const AppliedWrite& write, const AppliedPart& part) {
+  auto it = _rows.find(part.key);
   if (it == _rows.end()) {
-    it = _rows.emplace(std::string(key), Ledger{}).first;
+    it = _rows.emplace(part.key, Ledger{}).first;
   }
   Ledger& ledger = it->second;
-  const std::int64_t old_version = event.number("old_version").value_or(-1);
-  if (old_version != ledger.current.version) {
-    return "store.applied " + cite(event.index) + " on " + std::string(key) + " found StoreVersion " +
-           std::to_string(old_version) + ", but the last write the store applied left " +
-           std::to_string(ledger.current.version);
-  }
   Row next;
-  next.event = event.index;
-  if (mutation == "put") {
-    Decoded decoded = decode_row(event.text("value").value_or(""), event.number("new_version").value_or(0), event.index);
+  next.event = part.event;
+  if (part.mutation == "put") {
+    Decoded decoded = decode_row(part.value, part.new_version, part.event);
     if (!decoded.row.has_value()) {
-      return "store.applied " + cite(event.index) + " on " + std::string(key) + ": " + decoded.problem;
+      return "store.applied " + cite(part.event) + " on " + part.key + ": " + decoded.problem;
     }
     next = std::move(*decoded.row);
+  } else if (part.mutation == "increment") {
+    return "store.applied " + cite(part.event) + " incremented the authority row " + part.key;
   } else if (ledger.current.state == AuthorityState::kMissing) {
     return std::nullopt;  // deleting an absent row changes nothing
   }
-  if (std::optional<std::string> problem = check_transition(event, ledger, next)) {
+  if (std::optional<std::string> problem = check_transition(write, part, ledger, next)) {
     return problem;
   }
   if (next.state == AuthorityState::kMissing) {
     Row gone = ledger.current;
-    gone.event = event.index;
+    gone.event = part.event;
     ledger.removed.push_back(std::move(gone));
   } else {
     ledger.highest_object_gen = std::max(ledger.highest_object_gen, next.object_gen);
@@ -153,19 +192,27 @@ std::optional<std::string> StoreTruthChecker::on_store_applied(const sim::TraceE
   return std::nullopt;
 }
 
-std::optional<std::string> StoreTruthChecker::check_transition(const sim::TraceEvent& event, const Ledger& ledger,
-                                                               const Row& next) const {
+std::optional<std::string> StoreTruthChecker::check_transition(const AppliedWrite& write, const AppliedPart& part,
+                                                               const Ledger& ledger, const Row& next) const {
   const Row& before = ledger.current;
   const std::optional<AuthorityOp> op = operation_of(before, next);
-  const std::string change = std::string(event.text("key").value_or("")) + " went " + row_text(before) + " -> " +
-                             row_text(next);
+  const std::string change = part.key + " went " + row_text(before) + " -> " + row_text(next);
   if (!op.has_value() || !model::legal(before.state, next.state, *op)) {
-    return "store.applied " + cite(event.index) + ": " + change +
+    return "store.applied " + cite(part.event) + ": " + change +
            ", which is no operation of §6.1 (model/authority_transitions.h)";
   }
-  const std::string problem = generation_problem(*op, before, next, ledger.highest_object_gen);
+  std::string problem = generation_problem(*op, before, next, ledger.highest_object_gen);
+  if (problem.empty() && *op == AuthorityOp::kReserve) {
+    const std::optional<std::int64_t> issued = write.counter_after(kObjectGenerationCounter);
+    if (issued != next.object_gen) {
+      problem = "its write issued " + (issued.has_value() ? "ObjectGeneration " + std::to_string(*issued)
+                                                          : "no ObjectGeneration from " +
+                                                                std::string(kObjectGenerationCounter)) +
+                " (§3.2)";
+    }
+  }
   if (!problem.empty()) {
-    return "store.applied " + cite(event.index) + ": " + change + " as a " + model::to_string(*op) + ": " + problem;
+    return "store.applied " + cite(part.event) + ": " + change + " as a " + model::to_string(*op) + ": " + problem;
   }
   return std::nullopt;
 }

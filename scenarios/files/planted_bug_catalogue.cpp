@@ -35,6 +35,9 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
     {"indeterminate-taken-as-applied",
      "an authority write whose reply never came is taken as applied, without the re-read of §10",
      PlantedBug::kIndeterminateTakenAsApplied, kLoc, true, false, false, "store-outage", "store-truth"},
+    {"descriptor-takeover-ignores-lease",
+     "a descriptor row is taken over while the owner lease of the host run that published it is still valid (§4)",
+     PlantedBug::kDescriptorTakeoverIgnoresLease, kLoc, true, false, false, "churn", "store-truth"},
 }};
 
 constexpr bool in_enum_order() {

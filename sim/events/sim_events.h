@@ -323,20 +323,24 @@ void fields(Io& io, E& e) {
 }
 
 // store.applied: the store's own account of a Location Store write it applied — the ground truth
-// the store-truth property judges by. It names the request's first mutation (an authority
-// write's is its authority row): its key (NUL separators shown as '/'), put | delete |
-// increment, the key's StoreVersion before (0: absent) and after (0: deleted), the bytes a put
-// stored; and how many mutations the request held and the StoreNow it applied at.
+// the store-truth property judges by. One event per mutation of the request, in the request's
+// order (`part` 1..`mutations`; an authority write's first is its authority row): its key (NUL
+// separators shown as '/'), put | delete | increment, the key's StoreVersion before (0: absent)
+// and after (0: deleted), the bytes a put stored, an increment's delta and the counter after it,
+// and the StoreNow the request applied at.
 struct StoreApplied {
-  static constexpr std::size_t kFieldsMax = 8;
+  static constexpr std::size_t kFieldsMax = 11;
 
   std::int64_t node = 0;  // the caller's ProcessId
   std::string_view key;
   std::string_view mutation;
+  std::int64_t part = 0;
+  std::int64_t mutations = 0;
   std::int64_t old_version = 0;
   std::int64_t new_version = 0;
-  std::string_view value;  // empty unless a put
-  std::int64_t mutations = 0;
+  std::string_view value;   // empty unless a put
+  std::int64_t delta = 0;   // 0 unless an increment
+  std::int64_t counter = 0; // the counter after an increment; 0 otherwise
   std::int64_t store_now_ms = 0;
 };
 
@@ -345,10 +349,13 @@ void fields(Io& io, E& e) {
   io("node", e.node);
   io("key", e.key);
   io("mutation", e.mutation);
+  io("part", e.part);
+  io("mutations", e.mutations);
   io("old_version", e.old_version);
   io("new_version", e.new_version);
   io("value", e.value);
-  io("mutations", e.mutations);
+  io("delta", e.delta);
+  io("counter", e.counter);
   io("store_now_ms", e.store_now_ms);
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "impl/check/check.h"
 
@@ -107,45 +108,59 @@ std::string printable_key(const store::Key& key) {
   return text;
 }
 
-struct FirstMutation {
+// One mutation as store.applied names it.
+struct MutationView {
   const store::Key* key = nullptr;
   std::string_view what;
   std::string_view value;
+  std::int64_t delta = 0;
 };
 
-FirstMutation first_mutation(const store::WriteRequest& request) {
-  SPOTCHECK_ASSERT_ABORT(!request.mutations.empty());
-  const store::Mutation& mutation = request.mutations.front();
+MutationView view_of(const store::Mutation& mutation) {
   if (const auto* put = std::get_if<store::Put>(&mutation)) {
-    return {&put->key, "put", std::string_view(put->value)};
+    return {&put->key, "put", std::string_view(put->value), 0};
   }
   if (const auto* removal = std::get_if<store::Delete>(&mutation)) {
-    return {&removal->key, "delete", {}};
+    return {&removal->key, "delete", {}, 0};
   }
-  return {&std::get<store::Increment>(mutation).key, "increment", {}};
+  const auto& increment = std::get<store::Increment>(mutation);
+  return {&increment.key, "increment", {}, increment.delta};
 }
 
 }  // namespace
 
 store::WriteResult StoreServer::apply_location_write(ProcessId node, const store::WriteRequest& request) {
-  const FirstMutation first = first_mutation(request);
-  const std::optional<store::StoreVersion> before = _location->current_version(*first.key);
+  SPOTCHECK_ASSERT_ABORT(!request.mutations.empty());
+  std::vector<std::int64_t> before;
+  before.reserve(request.mutations.size());
+  for (const store::Mutation& mutation : request.mutations) {
+    const std::optional<store::StoreVersion> version = _location->current_version(*view_of(mutation).key);
+    before.push_back(version.has_value() ? platform::as_i64(version->value) : 0);
+  }
   store::WriteResult result = _location->write(request, platform::kNever);
   const auto* applied = std::get_if<store::Applied>(&result);
   if (applied == nullptr) {
     return result;
   }
   SPOTCHECK_ASSERT_ABORT(applied->outcomes.size() == request.mutations.size());
-  const std::string key = printable_key(*first.key);
-  _world.record_event(kinds::kStoreApplied,
-                      events::StoreApplied{.node = node,
-                                           .key = key,
-                                           .mutation = first.what,
-                                           .old_version = before.has_value() ? platform::as_i64(before->value) : 0,
-                                           .new_version = platform::as_i64(applied->outcomes.front().version.value),
-                                           .value = first.value,
-                                           .mutations = static_cast<std::int64_t>(request.mutations.size()),
-                                           .store_now_ms = applied->now_ms});
+  const auto count = static_cast<std::int64_t>(request.mutations.size());
+  for (std::size_t i = 0; i < request.mutations.size(); ++i) {
+    const MutationView mutation = view_of(request.mutations[i]);
+    const store::MutationOutcome& outcome = applied->outcomes[i];
+    const std::string key = printable_key(*mutation.key);
+    _world.record_event(kinds::kStoreApplied,
+                        events::StoreApplied{.node = node,
+                                             .key = key,
+                                             .mutation = mutation.what,
+                                             .part = static_cast<std::int64_t>(i) + 1,
+                                             .mutations = count,
+                                             .old_version = before[i],
+                                             .new_version = platform::as_i64(outcome.version.value),
+                                             .value = mutation.value,
+                                             .delta = mutation.delta,
+                                             .counter = mutation.what == "increment" ? outcome.counter : 0,
+                                             .store_now_ms = applied->now_ms});
+  }
   return result;
 }
 

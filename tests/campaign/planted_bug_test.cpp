@@ -80,7 +80,9 @@ INSTANTIATE_TEST_SUITE_P(
         PlantedBugCase{"capacity_limit_off_by_one", "authority-race", "capacity",
                        [](auto& b) { b.insert(planted::PlantedBug::kCapacityLimitOffByOne); }},
         PlantedBugCase{"indeterminate_taken_as_applied", "store-outage", "store-truth",
-                       [](auto& b) { b.insert(planted::PlantedBug::kIndeterminateTakenAsApplied); }}),
+                       [](auto& b) { b.insert(planted::PlantedBug::kIndeterminateTakenAsApplied); }},
+        PlantedBugCase{"descriptor_takeover_ignores_lease", "churn", "store-truth",
+                       [](auto& b) { b.insert(planted::PlantedBug::kDescriptorTakeoverIgnoresLease); }}),
     [](const ::testing::TestParamInfo<PlantedBugCase>& info) { return std::string(info.param.name); });
 
 TEST(PlantedBug, TheRealProtocolPassesTheSameSeeds) {

@@ -2,7 +2,14 @@
 // the protocol's "applied" against the store's account.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <utility>
+#include <string>
+#include <vector>
+
 #include "impl/records/authority_record.h"
+#include "impl/records/mesh_node_descriptor_record.h"
+#include "impl/records/owner_lease_record.h"
 #include "tests/properties/fixture.h"
 
 namespace spotcheck::properties::testing {
@@ -32,6 +39,17 @@ std::string stored_bytes(const Row& row) {
   return records::encode(record);
 }
 
+// One mutation of a store.applied write.
+struct Part {
+  std::string key;
+  std::string mutation;
+  std::int64_t old_version = 0;
+  std::int64_t new_version = 0;
+  std::string value{};
+  std::int64_t delta = 0;
+  std::int64_t counter = 0;
+};
+
 class StoreTruth : public ::testing::Test {
  protected:
   History h{with_ground_truth(), {"store-truth"}};
@@ -39,17 +57,58 @@ class StoreTruth : public ::testing::Test {
 
   std::string key(const Row& row) const { return "authority/" + row.kind + "/" + row.id; }
 
+  // Feeds one applied write, a store.applied per part; returns the first verdict.
+  std::optional<std::string> applied(TimeUs t_us, const std::vector<Part>& parts) {
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const Part& p = parts[i];
+      std::optional<std::string> verdict = s.feed(
+          t_us, -1, "store.applied",
+          {F::n("node", 0), F::s("key", p.key), F::s("mutation", p.mutation), F::n("part", static_cast<std::int64_t>(i) + 1),
+           F::n("mutations", static_cast<std::int64_t>(parts.size())), F::n("old_version", p.old_version),
+           F::n("new_version", p.new_version), F::s("value", p.value), F::n("delta", p.delta), F::n("counter", p.counter),
+           F::n("store_now_ms", store_ms(t_us))});
+      if (verdict.has_value()) {
+        return verdict;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // An increment of `counter_key` to `value` (its versions kept here).
+  Part increment(const std::string& counter_key, std::int64_t value, std::int64_t delta = 1) {
+    std::int64_t& version = _counter_versions[counter_key];
+    const std::int64_t old_version = version;
+    version = ++_next_counter_version;
+    return Part{counter_key, "increment", old_version, version, "", delta, value};
+  }
+
+  // A put of `row`; one that creates a Reserved row issues its ObjectGeneration in the same write
+  // (the counter seeded first when the row skips ahead).
   std::optional<std::string> put(TimeUs t_us, const Row& row, std::int64_t old_version, std::int64_t new_version) {
-    return s.feed(t_us, -1, "store.applied",
-                  {F::n("node", 0), F::s("key", key(row)), F::s("mutation", "put"), F::n("old_version", old_version),
-                   F::n("new_version", new_version), F::s("value", stored_bytes(row)), F::n("mutations", 2),
-                   F::n("store_now_ms", store_ms(t_us))});
+    std::vector<Part> parts{Part{key(row), "put", old_version, new_version, stored_bytes(row)}};
+    if (old_version == 0 && row.state == "reserved") {
+      const std::string counter = "counter/object-generation";
+      if (row.object_gen != _object_gen_counter + 1) {
+        EXPECT_LEGAL(seed_counter(t_us, counter, row.object_gen - 1));
+      }
+      _object_gen_counter = row.object_gen;
+      parts.push_back(increment(counter, row.object_gen));
+    }
+    return applied(t_us, parts);
   }
   std::optional<std::string> remove(TimeUs t_us, const Row& row, std::int64_t old_version) {
-    return s.feed(t_us, -1, "store.applied",
-                  {F::n("node", 0), F::s("key", key(row)), F::s("mutation", "delete"), F::n("old_version", old_version),
-                   F::n("new_version", 0), F::s("value", ""), F::n("mutations", 2), F::n("store_now_ms", store_ms(t_us))});
+    return applied(t_us, {Part{key(row), "delete", old_version, 0}});
   }
+  std::optional<std::string> seed_counter(TimeUs t_us, const std::string& counter_key, std::int64_t value) {
+    std::int64_t& version = _counter_versions[counter_key];
+    const std::int64_t old_version = version;
+    version = ++_next_counter_version;
+    return applied(t_us, {Part{counter_key, "put", old_version, version, std::to_string(value)}});
+  }
+
+  std::map<std::string, std::int64_t> _counter_versions;
+  std::int64_t _next_counter_version = 1000;
+  std::int64_t _object_gen_counter = 0;
 
   static Row reserved(std::int64_t object_gen = 1) {
     Row r;
@@ -137,12 +196,189 @@ TEST_F(StoreTruth, AWriteThatFoundAnotherVersionIsFlagged) {
 }
 
 TEST_F(StoreTruth, ARowThatDoesNotDecodeIsFlagged) {
+  expect_violation(h, applied(seconds(1), {Part{"authority/actor/x", "put", 0, 1, "{}"}}), "store-truth",
+                   {"does not decode"});
+}
+
+TEST_F(StoreTruth, AReserveMustIssueItsObjectGenerationInItsOwnWrite) {
+  expect_violation(h, applied(seconds(1), {Part{key(reserved()), "put", 0, 3, stored_bytes(reserved())}}), "store-truth",
+                   {"as a Reserve", "its write issued no ObjectGeneration from counter/object-generation"});
+}
+
+TEST_F(StoreTruth, AReserveWithAnotherObjectGenerationThanItsWriteIssuedIsFlagged) {
+  expect_violation(h,
+                   applied(seconds(1), {Part{key(reserved(2)), "put", 0, 3, stored_bytes(reserved(2))},
+                                        increment("counter/object-generation", 1)}),
+                   "store-truth", {"its write issued ObjectGeneration 1"});
+}
+
+TEST_F(StoreTruth, AWritesPartsMustArriveInOrder) {
   expect_violation(h,
                    s.feed(seconds(1), -1, "store.applied",
-                          {F::n("node", 0), F::s("key", "authority/actor/x"), F::s("mutation", "put"),
-                           F::n("old_version", 0), F::n("new_version", 1), F::s("value", "{}"), F::n("mutations", 1),
-                           F::n("store_now_ms", store_ms(seconds(1)))}),
-                   "store-truth", {"does not decode"});
+                          {F::n("node", 0), F::s("key", "k"), F::s("mutation", "put"), F::n("part", 2), F::n("mutations", 2),
+                           F::n("old_version", 0), F::n("new_version", 1), F::s("value", "v"), F::n("delta", 0),
+                           F::n("counter", 0), F::n("store_now_ms", store_ms(seconds(1)))}),
+                   "store-truth", {"part 2 of 2, out of its write's order"});
+}
+
+// ---- Counters -------------------------------------------------------------------------------
+
+TEST_F(StoreTruth, ACounterMustLeaveItsValuePlusTheDelta) {
+  const std::string actors = "capacity/sim/0a/actors";
+  EXPECT_LEGAL(applied(seconds(1), {increment(actors, 1)}));
+  EXPECT_LEGAL(applied(seconds(2), {increment(actors, 0, -1)}));
+  expect_violation(h, applied(seconds(3), {increment(actors, 2)}), "store-truth", {"the counter went 0 + 1 -> 2"});
+}
+
+TEST_F(StoreTruth, ACapacityCounterNeverGoesBelowZero) {
+  expect_violation(h, applied(seconds(1), {increment("capacity/sim/0a/spots", -1, -1)}), "store-truth",
+                   {"a capacity counter went below 0 (-1)"});
+}
+
+TEST_F(StoreTruth, AGenerationCounterOnlyRisesByOne) {
+  EXPECT_LEGAL(seed_counter(seconds(1), "counter/lease-generation", 5));
+  expect_violation(h, applied(seconds(2), {increment("counter/lease-generation", 7, 2)}), "store-truth",
+                   {"a generation counter moved by 2 to 7"});
+}
+
+// ---- Owner leases ---------------------------------------------------------------------------
+
+std::string lease_bytes(const std::string& owner, std::int64_t lease_gen, std::int64_t expires_ms, std::int64_t updated_ms) {
+  records::OwnerLeaseRecord record;
+  record.owner_id = owner;
+  record.lease_generation = static_cast<std::uint64_t>(lease_gen);
+  record.expires_at_epoch_ms = expires_ms;
+  record.updated_at_epoch_ms = updated_ms;
+  const records::RecordResult<std::string> bytes = records::encode_checked(record);
+  EXPECT_TRUE(bytes.ok());
+  return bytes.ok() ? bytes.value() : "";
+}
+
+std::string descriptor_bytes(const std::string& owner, std::int64_t lease_gen, std::int64_t revision) {
+  records::MeshNodeDescriptorRecord record;
+  record.mesh_name = "sim";
+  record.routing_id_hex = "0a";
+  record.lifecycle_generation = 1;
+  record.descriptor_revision = static_cast<std::uint64_t>(revision);
+  record.endpoint = "sim://node";
+  record.owner_id = owner;
+  record.lease_generation = static_cast<std::uint64_t>(lease_gen);
+  const records::RecordResult<std::string> bytes = records::encode_checked(record);
+  EXPECT_TRUE(bytes.ok()) << (bytes.ok() ? "" : records::describe(bytes.error()));
+  return bytes.ok() ? bytes.value() : "";
+}
+
+class StoreTruthHosts : public StoreTruth {
+ protected:
+  // Registers `owner`: the lease-generation counter and the lease row in one write.
+  std::optional<std::string> register_lease(TimeUs t_us, const std::string& owner, std::int64_t expires_ms) {
+    const std::int64_t lease_gen = ++_lease_counter;
+    std::int64_t& version = _lease_versions[owner];
+    const std::int64_t old_version = version;
+    version = ++_next_counter_version;
+    return applied(t_us, {increment("counter/lease-generation", lease_gen),
+                          Part{"owner-lease/" + owner, "put", old_version, version,
+                               lease_bytes(owner, lease_gen, expires_ms, store_ms(t_us))}});
+  }
+  std::optional<std::string> renew(TimeUs t_us, const std::string& owner, std::int64_t lease_gen, std::int64_t expires_ms) {
+    std::int64_t& version = _lease_versions[owner];
+    const std::int64_t old_version = version;
+    version = ++_next_counter_version;
+    return applied(t_us, {Part{"owner-lease/" + owner, "put", old_version, version,
+                               lease_bytes(owner, lease_gen, expires_ms, store_ms(t_us))}});
+  }
+  std::optional<std::string> release(TimeUs t_us, const std::string& owner) {
+    const std::int64_t old_version = std::exchange(_lease_versions[owner], 0);
+    return applied(t_us, {Part{"owner-lease/" + owner, "delete", old_version, 0}});
+  }
+  std::optional<std::string> publish(TimeUs t_us, const std::string& owner, std::int64_t lease_gen, std::int64_t revision) {
+    const std::int64_t old_version = _descriptor_version;
+    _descriptor_version = ++_next_counter_version;
+    return applied(t_us, {Part{"mesh-node/sim/0a", "put", old_version, _descriptor_version,
+                               descriptor_bytes(owner, lease_gen, revision)}});
+  }
+
+  std::int64_t _lease_counter = 0;
+  std::map<std::string, std::int64_t> _lease_versions;
+  std::int64_t _descriptor_version = 0;
+};
+
+TEST_F(StoreTruthHosts, ALegalLeaseLifePasses) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  EXPECT_LEGAL(renew(seconds(6), "owner-a", 1, store_ms(seconds(21))));
+  EXPECT_LEGAL(release(seconds(7), "owner-a"));
+  EXPECT_LEGAL(register_lease(seconds(8), "owner-b", store_ms(seconds(23))));
+}
+
+TEST_F(StoreTruthHosts, ALeaseRowMustTakeTheGenerationItsWriteIssued) {
+  expect_violation(h,
+                   applied(seconds(1), {Part{"owner-lease/owner-a", "put", 0, 3,
+                                             lease_bytes("owner-a", 1, store_ms(seconds(16)), store_ms(seconds(1)))}}),
+                   "store-truth", {"a new owner lease holds LeaseGeneration 1", "issued none from counter/lease-generation"});
+}
+
+TEST_F(StoreTruthHosts, ARenewKeepsTheGenerationAndExtendsTheExpiry) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  expect_violation(h, renew(seconds(2), "owner-a", 1, store_ms(seconds(16))), "store-truth",
+                   {"a renew moved ExpiresAt", "(a renew extends it)"});
+}
+
+TEST_F(StoreTruthHosts, ARenewThatChangesTheLeaseGenerationIsFlagged) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  expect_violation(h, renew(seconds(2), "owner-a", 2, store_ms(seconds(17))), "store-truth",
+                   {"a renew changed LeaseGeneration 1 -> 2"});
+}
+
+TEST_F(StoreTruthHosts, AnOwnerIdIsNeverRegisteredTwice) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  EXPECT_LEGAL(release(seconds(2), "owner-a"));
+  expect_violation(h, register_lease(seconds(3), "owner-a", store_ms(seconds(18))), "store-truth",
+                   {"OwnerId owner-a was registered again", "never reused"});
+}
+
+TEST_F(StoreTruthHosts, ALeaseRowHoldsItsKeysOwnerId) {
+  expect_violation(h,
+                   applied(seconds(1), {increment("counter/lease-generation", 1),
+                                        Part{"owner-lease/owner-a", "put", 0, 3,
+                                             lease_bytes("owner-b", 1, store_ms(seconds(16)), store_ms(seconds(1)))}}),
+                   "store-truth", {"holds OwnerId owner-b, not its key's"});
+}
+
+TEST_F(StoreTruthHosts, ADescriptorLifePasses) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  EXPECT_LEGAL(publish(seconds(1), "owner-a", 1, 1));
+  EXPECT_LEGAL(publish(seconds(2), "owner-a", 1, 2));
+  // A new host run takes the row over once the old lease expired at the store.
+  EXPECT_LEGAL(register_lease(seconds(10), "owner-b", store_ms(seconds(40))));
+  EXPECT_LEGAL(publish(seconds(17), "owner-b", 2, 1));
+}
+
+TEST_F(StoreTruthHosts, ADescriptorNeedsItsPublishersLeaseRow) {
+  expect_violation(h, publish(seconds(1), "owner-a", 1, 1), "store-truth",
+                   {"host run owner-a/1 published without its owner lease row"});
+}
+
+TEST_F(StoreTruthHosts, ASameRevisionRenewNeverReStores) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  EXPECT_LEGAL(publish(seconds(1), "owner-a", 1, 3));
+  expect_violation(h, publish(seconds(2), "owner-a", 1, 3), "store-truth",
+                   {"re-stored Revision 3 after Revision 3", "a RENEW at a stored Revision is a no-op"});
+}
+
+TEST_F(StoreTruthHosts, ATakeoverWhileThePublishersLeaseIsValidIsFlagged) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  EXPECT_LEGAL(publish(seconds(1), "owner-a", 1, 1));
+  EXPECT_LEGAL(register_lease(seconds(2), "owner-b", store_ms(seconds(17))));
+  expect_violation(h, publish(seconds(3), "owner-b", 2, 1), "store-truth",
+                   {"host run owner-b/2 took over the descriptor", "owner-a/1's owner lease was valid until"});
+}
+
+TEST_F(StoreTruthHosts, ATakeoverAfterTheLeaseWasReleasedPasses) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  EXPECT_LEGAL(publish(seconds(1), "owner-a", 1, 1));
+  EXPECT_LEGAL(release(seconds(2), "owner-a"));
+  EXPECT_LEGAL(register_lease(seconds(2), "owner-b", store_ms(seconds(17))));
+  EXPECT_LEGAL(publish(seconds(3), "owner-b", 2, 1));
 }
 
 TEST(StoreTruthOff, WithoutAStoreAccountNothingIsJudged) {

@@ -77,6 +77,42 @@ TEST(StoreHost, ALateWriteLandsAfterItsCallersReRead) {
   EXPECT_EQ(applied[0].text("value"), "v");
 }
 
+TEST(StoreHost, EveryMutationOfAnAppliedWriteIsRecordedInOrder) {
+  Fixture f;
+  f.run([&f](store::LocationStore& client, platform::Platform& p) {
+    store::WriteRequest request = put_absent("row", "v");
+    request.mutations.push_back(store::Increment{"counter", 1, 0, 10});
+    request.mutations.push_back(store::Delete{"gone"});
+    const store::WriteResult write = client.write(request, p.clock.now_us() + millis(100));
+    f.seen.push_back(std::holds_alternative<store::Applied>(write) ? "applied" : "other");
+    const store::WriteResult again = client.write(
+        store::WriteRequest{{}, {store::Increment{"counter", 2, 0, 10}}}, p.clock.now_us() + millis(100));
+    f.seen.push_back(std::holds_alternative<store::Applied>(again) ? "applied" : "other");
+  });
+  EXPECT_EQ(f.seen, (std::vector<std::string>{"applied", "applied"}));
+  const auto applied = testing::events_of_kind(f.world.trace(), "store.applied");
+  ASSERT_EQ(applied.size(), 4u);
+  const std::vector<std::string> keys{"row", "counter", "gone", "counter"};
+  const std::vector<std::string> mutations{"put", "increment", "delete", "increment"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(applied[i].text("key"), keys[i]);
+    EXPECT_EQ(applied[i].text("mutation"), mutations[i]);
+    EXPECT_EQ(applied[i].number("part"), static_cast<std::int64_t>(i) + 1);
+    EXPECT_EQ(applied[i].number("mutations"), 3);
+    EXPECT_EQ(applied[i].index + 1, i < 2 ? applied[i + 1].index : applied[i].index + 1);  // back to back
+  }
+  EXPECT_EQ(applied[0].text("value"), "v");
+  EXPECT_EQ(applied[1].number("delta"), 1);
+  EXPECT_EQ(applied[1].number("counter"), 1);
+  EXPECT_EQ(applied[2].number("new_version"), 0);  // a delete leaves no version
+  // The second write found the version the first left on the counter, and added its delta.
+  EXPECT_EQ(applied[3].number("old_version"), applied[1].number("new_version"));
+  EXPECT_EQ(applied[3].number("delta"), 2);
+  EXPECT_EQ(applied[3].number("counter"), 3);
+  EXPECT_EQ(applied[3].number("part"), 1);
+  EXPECT_EQ(applied[3].number("mutations"), 1);
+}
+
 TEST(StoreHost, AStallQueuesRequestsAndAppliesThemInOrderWhenItEnds) {
   Fixture f;
   f.world.at(millis(1), [&f] { f.store.begin_outage(OutageMode::kStall); });
