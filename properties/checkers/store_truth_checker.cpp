@@ -146,13 +146,12 @@ std::optional<std::string> StoreTruthChecker::on_write(const AppliedWrite& write
              std::to_string(version);
     }
     version = part.new_version;
-    std::optional<std::string> problem = part.key.substr(0, kAuthorityPrefix.size()) == kAuthorityPrefix
-                                             ? on_authority_part(write, part)
-                                             : _hosts.apply(write, part);
-    if (problem.has_value()) {
-      return part.key.substr(0, kAuthorityPrefix.size()) == kAuthorityPrefix
-                 ? problem
-                 : "store.applied " + cite(part.event) + " on " + part.key + ": " + *problem;
+    if (part.key.starts_with(kAuthorityPrefix)) {
+      if (std::optional<std::string> problem = on_authority_part(write, part)) {
+        return problem;
+      }
+    } else if (std::optional<std::string> problem = _hosts.apply(write, part)) {
+      return "store.applied " + cite(part.event) + " on " + part.key + ": " + *problem;
     }
   }
   return std::nullopt;

@@ -76,10 +76,8 @@ class StoreTruth : public ::testing::Test {
 
   // An increment of `counter_key` to `value` (its versions kept here).
   Part increment(const std::string& counter_key, std::int64_t value, std::int64_t delta = 1) {
-    std::int64_t& version = _counter_versions[counter_key];
-    const std::int64_t old_version = version;
-    version = ++_next_counter_version;
-    return Part{counter_key, "increment", old_version, version, "", delta, value};
+    const Versions v = next_version(counter_key);
+    return Part{counter_key, "increment", v.old_version, v.new_version, "", delta, value};
   }
 
   // A put of `row`; one that creates a Reserved row issues its ObjectGeneration in the same write
@@ -100,14 +98,23 @@ class StoreTruth : public ::testing::Test {
     return applied(t_us, {Part{key(row), "delete", old_version, 0}});
   }
   std::optional<std::string> seed_counter(TimeUs t_us, const std::string& counter_key, std::int64_t value) {
-    std::int64_t& version = _counter_versions[counter_key];
-    const std::int64_t old_version = version;
-    version = ++_next_counter_version;
-    return applied(t_us, {Part{counter_key, "put", old_version, version, std::to_string(value)}});
+    const Versions v = next_version(counter_key);
+    return applied(t_us, {Part{counter_key, "put", v.old_version, v.new_version, std::to_string(value)}});
   }
 
-  std::map<std::string, std::int64_t> _counter_versions;
-  std::int64_t _next_counter_version = 1000;
+  // The StoreVersions of the next write of a key kept here: the one it finds, the fresh one it leaves.
+  struct Versions {
+    std::int64_t old_version;
+    std::int64_t new_version;
+  };
+  Versions next_version(const std::string& key) {
+    std::int64_t& version = _versions[key];
+    const std::int64_t old_version = std::exchange(version, ++_next_version);
+    return Versions{old_version, version};
+  }
+
+  std::map<std::string, std::int64_t> _versions;
+  std::int64_t _next_version = 1000;
   std::int64_t _object_gen_counter = 0;
 
   static Row reserved(std::int64_t object_gen = 1) {
@@ -273,34 +280,27 @@ class StoreTruthHosts : public StoreTruth {
   // Registers `owner`: the lease-generation counter and the lease row in one write.
   std::optional<std::string> register_lease(TimeUs t_us, const std::string& owner, std::int64_t expires_ms) {
     const std::int64_t lease_gen = ++_lease_counter;
-    std::int64_t& version = _lease_versions[owner];
-    const std::int64_t old_version = version;
-    version = ++_next_counter_version;
-    return applied(t_us, {increment("counter/lease-generation", lease_gen),
-                          Part{"owner-lease/" + owner, "put", old_version, version,
+    const Part counter = increment("counter/lease-generation", lease_gen);
+    const Versions v = next_version("owner-lease/" + owner);
+    return applied(t_us, {counter, Part{"owner-lease/" + owner, "put", v.old_version, v.new_version,
                                lease_bytes(owner, lease_gen, expires_ms, store_ms(t_us))}});
   }
   std::optional<std::string> renew(TimeUs t_us, const std::string& owner, std::int64_t lease_gen, std::int64_t expires_ms) {
-    std::int64_t& version = _lease_versions[owner];
-    const std::int64_t old_version = version;
-    version = ++_next_counter_version;
-    return applied(t_us, {Part{"owner-lease/" + owner, "put", old_version, version,
+    const Versions v = next_version("owner-lease/" + owner);
+    return applied(t_us, {Part{"owner-lease/" + owner, "put", v.old_version, v.new_version,
                                lease_bytes(owner, lease_gen, expires_ms, store_ms(t_us))}});
   }
   std::optional<std::string> release(TimeUs t_us, const std::string& owner) {
-    const std::int64_t old_version = std::exchange(_lease_versions[owner], 0);
+    const std::int64_t old_version = std::exchange(_versions["owner-lease/" + owner], 0);
     return applied(t_us, {Part{"owner-lease/" + owner, "delete", old_version, 0}});
   }
   std::optional<std::string> publish(TimeUs t_us, const std::string& owner, std::int64_t lease_gen, std::int64_t revision) {
-    const std::int64_t old_version = _descriptor_version;
-    _descriptor_version = ++_next_counter_version;
-    return applied(t_us, {Part{"mesh-node/sim/0a", "put", old_version, _descriptor_version,
+    const Versions v = next_version("mesh-node/sim/0a");
+    return applied(t_us, {Part{"mesh-node/sim/0a", "put", v.old_version, v.new_version,
                                descriptor_bytes(owner, lease_gen, revision)}});
   }
 
   std::int64_t _lease_counter = 0;
-  std::map<std::string, std::int64_t> _lease_versions;
-  std::int64_t _descriptor_version = 0;
 };
 
 TEST_F(StoreTruthHosts, ALegalLeaseLifePasses) {
