@@ -9,7 +9,7 @@ namespace spotcheck::faults {
 
 namespace {
 
-constexpr std::array<FaultKindInfo, 17> kFaultKinds{{
+constexpr std::array<FaultKindInfo, 18> kFaultKinds{{
     {FaultKind::kStoreRequestLost, "store-request-lost", "a store request never reaches the store"},
     {FaultKind::kStoreReplyLost, "store-reply-lost", "the store applies a request, its reply is lost (indeterminate)"},
     {FaultKind::kStoreReplyDelayed, "store-reply-delayed", "a store reply arrives after the caller's deadline"},
@@ -27,6 +27,7 @@ constexpr std::array<FaultKindInfo, 17> kFaultKinds{{
     {FaultKind::kStoreStall, "store-stall", "the store stalls for a window: requests queue, then apply in order"},
     {FaultKind::kLinkTail, "link-tail", "every link's latency has a long tail: now and then a message takes up to seconds"},
     {FaultKind::kNodeLinkStall, "node-link-stall", "a link between two nodes holds its messages for a window, then delivers them in order"},
+    {FaultKind::kStoreRenewLost, "store-renew-lost", "an owner lease renew is lost, applied with its reply lost, or refused, while reads still succeed"},
 }};
 
 // The kinds a shape draws only when it lists them (SwarmShape::also).
@@ -34,7 +35,7 @@ bool opt_in_kind(FaultKind kind) {
   return kind == FaultKind::kNodeMessageLoss || kind == FaultKind::kNodeMessageDelay ||
          kind == FaultKind::kNodePartition || kind == FaultKind::kStoreDeleteSlow ||
          kind == FaultKind::kStoreLateApply || kind == FaultKind::kStoreStall || kind == FaultKind::kLinkTail ||
-         kind == FaultKind::kNodeLinkStall;
+         kind == FaultKind::kNodeLinkStall || kind == FaultKind::kStoreRenewLost;
 }
 
 // A kind that runs in windows: the mean gap between them and a window's length.
@@ -106,7 +107,8 @@ bool SwarmShape::valid() const {
          valid_span(node_message_delay_lo_us, node_message_delay_hi_us) && valid_window(node_partition) &&
          valid_span(store_delete_hold_lo_us, store_delete_hold_hi_us) && valid_rate(store_late_apply) &&
          valid_span(store_late_apply_lo_us, store_late_apply_hi_us) && valid_window(store_stall) &&
-         valid_rate(link_tail) && valid_span(link_tail_lo_us, link_tail_hi_us) && valid_window(node_link_stall);
+         valid_rate(link_tail) && valid_span(link_tail_lo_us, link_tail_hi_us) && valid_window(node_link_stall) &&
+         valid_rate(store_renew_loss);
 }
 
 const char* to_string(FaultKind kind) {
@@ -138,6 +140,7 @@ bool FaultPlan::enabled(FaultKind kind) const {
     case FaultKind::kStoreStall: return store_stall_gap_us > 0 && store_stall_length_us > 0;
     case FaultKind::kLinkTail: return link_tail > 0.0 && link_tail_max_us > 0;
     case FaultKind::kNodeLinkStall: return node_link_stall_gap_us > 0 && node_link_stall_length_us > 0;
+    case FaultKind::kStoreRenewLost: return store_renew_loss > 0.0;
   }
   return false;
 }
@@ -185,6 +188,7 @@ std::string FaultPlan::describe() const {
       case FaultKind::kNodeLinkStall:
         add(std::string(info.name) + "(gap=" + sim::seconds_short(node_link_stall_gap_us) + ",length=" + sim::seconds_short(node_link_stall_length_us) + ")");
         break;
+      case FaultKind::kStoreRenewLost: add(std::string(info.name) + "=" + sim::probability_text(store_renew_loss)); break;
     }
   }
   return out.empty() ? "none" : out;
@@ -192,7 +196,8 @@ std::string FaultPlan::describe() const {
 
 namespace {
 
-// The late write, the store stall, the link tail and the node link stall (opt-in, in that order),
+// The late write, the store stall, the link tail, the node link stall and the lost renew (opt-in,
+// in that order),
 // after the slow Delete.
 FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shape, FaultPlan plan) {
   auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
@@ -231,6 +236,10 @@ FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shap
         draw_kind(random, on(FaultKind::kNodeLinkStall), [&] { return draw_window(random, shape.node_link_stall); });
     plan.node_link_stall_gap_us = window.gap_us;
     plan.node_link_stall_length_us = window.length_us;
+  }
+  if (shape.drawn(FaultKind::kStoreRenewLost)) {
+    plan.store_renew_loss =
+        draw_kind(random, on(FaultKind::kStoreRenewLost), [&] { return draw_rate(random, shape.store_renew_loss); });
   }
   return plan;
 }
@@ -288,6 +297,7 @@ FaultPlan FaultPlan::standard(TimeUs faults_stop_us) {
   plan.store_stall_length_us = platform::seconds(3);
   plan.link_tail = 0.005;
   plan.link_tail_max_us = platform::seconds(1);
+  plan.store_renew_loss = 0.05;
   plan.faults_stop_us = faults_stop_us;
   return plan;
 }

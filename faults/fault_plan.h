@@ -34,6 +34,8 @@ enum class FaultKind {
   kStoreStall,          // the store stalls for a window: requests queue and apply in order after it
   kLinkTail,            // every link's latency has a long tail (node-store and node-node)
   kNodeLinkStall,       // a link between two nodes holds its messages for a window, then delivers them
+  kStoreRenewLost,      // an owner lease renew write is lost, applied with its reply lost, or refused
+                        // while every other request (reads included) is served
 };
 
 struct FaultKindInfo {
@@ -93,6 +95,7 @@ struct SwarmShape {
   TimeUs link_tail_lo_us = platform::millis(50);  // the longest tail latency
   TimeUs link_tail_hi_us = platform::seconds(4);
   Window node_link_stall{platform::seconds(3), platform::seconds(30), platform::millis(100), platform::seconds(3)};
+  Rate store_renew_loss{0.05, 0.6};
 
   bool always_on(FaultKind kind) const;
   // Drawn at all: a base kind always; a node-to-node kind or the slow Delete when listed.
@@ -143,6 +146,9 @@ struct FaultPlan {
   // Stalls of one direction between two nodes: mean gap, longest window (held, then delivered).
   TimeUs node_link_stall_gap_us = 0;  // 0: no stalls
   TimeUs node_link_stall_length_us = 0;
+  // Per owner lease renew write (a Put of one owner-lease row, nothing else): lost on the way, applied
+  // with its reply lost, or refused (one third each), while reads and every other write are served.
+  double store_renew_loss = 0.0;
   // When the safety phase ends: no fault starts after this and every fault has healed.
   TimeUs faults_stop_us = 0;
 

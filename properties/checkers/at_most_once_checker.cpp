@@ -62,7 +62,14 @@ std::optional<std::string> AtMostOnceChecker::on_run(const sim::TraceEvent& even
   if (!read.ok()) {
     return read.problem;
   }
-  const auto& [id, op, gen, node, source, owner, lease_gen] = read.event;
+  const events::InstanceMessageRun& run = read.event;
+  const std::string_view id = run.id;
+  const std::string_view op = run.op_id;
+  const std::int64_t gen = run.object_gen;
+  const std::string_view node = run.node;
+  const std::string_view source = run.source;
+  const std::string_view owner = run.source_owner;
+  const std::int64_t lease_gen = run.source_lease_gen;
   if (op.empty()) {
     return where(event) + " " + std::string(event.kind) + " names no OperationId";
   }

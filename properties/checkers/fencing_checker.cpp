@@ -69,7 +69,29 @@ std::optional<std::string> FencingChecker::on_authority(const sim::TraceEvent& e
       return problem;
     }
   }
+  if (auto problem = check_sent_in_time(subject, change)) {
+    return problem;
+  }
   return check_superseded(event, change);
+}
+
+// No new store change with expired owner eligibility (spec §5): an applied write was sent, on the
+// performer's clock, before the latest admission deadline its owner lease observations allow —
+// whether or not it reached the store before the lease's ExpiresAt (the fencing margin is for the
+// flight, not for sending late).
+std::optional<std::string> FencingChecker::check_sent_in_time(const std::function<std::string()>& subject,
+                                                              const AuthorityEvent& change) const {
+  const LeaseFacts* lease = _leases.find(change.by.owner);
+  if (!change.sent_us.has_value() || lease == nullptr || !lease->deadline_bounded) {
+    return std::nullopt;  // no send time reported, or no lease (check_lease names that)
+  }
+  if (*change.sent_us >= lease->deadline_bound_us) {
+    return subject() + ": sent by " + describe(change.by) + " at local time " + std::to_string(*change.sent_us) +
+           "us, not before the latest admission deadline its owner lease observations allow, " +
+           std::to_string(lease->deadline_bound_us) + "us (" + cite(lease->deadline_bound_event) +
+           "): no new store change with expired owner eligibility (spec §5)";
+  }
+  return std::nullopt;
 }
 
 // Each write read one row version: the epoch it read. A NewOwner reads the previous epoch; every

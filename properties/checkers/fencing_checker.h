@@ -7,6 +7,8 @@
 //     latest ExpiresAt the performing host run (by_owner) adopted, and not after the instant its
 //     lease.lost was emitted; a resolved=1 write only has an upper bound and is not judged here;
 //   * a host run with no registered lease never gets a write applied;
+//   * an applied write was sent (sent_us, the performer's clock) before the latest admission
+//     deadline its lease observations allow: local_before + (ExpiresAt - StoreNow) - margin;
 //   * superseded owner: every write is conditioned on the row version it read, so each owner epoch
 //     (object, ObjectGeneration, AuthorityOwnerGeneration) is ended by exactly one write (NewOwner,
 //     Abort or Delete) and no write on it applies after that end.
@@ -39,6 +41,8 @@ class FencingChecker final : public PropertyChecker {
   // The lease of `writer` at a write that applied at `apply_ms` (exact).
   std::optional<std::string> check_lease(const std::function<std::string()>& subject, const HostRunRef& writer,
                                          std::int64_t apply_ms) const;
+  std::optional<std::string> check_sent_in_time(const std::function<std::string()>& subject,
+                                               const AuthorityEvent& change) const;
   std::optional<std::string> check_superseded(const sim::TraceEvent& event, const AuthorityEvent& change);
 
   LeaseBook _leases;

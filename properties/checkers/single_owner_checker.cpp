@@ -2,6 +2,10 @@
 
 #include "properties/common/describe.h"
 #include "properties/common/read_event.h"
+#include "impl/check/check.h"
+#include "impl/location/events/creation_events.h"
+#include "impl/location/events/instance_events.h"
+#include "impl/location/events/lease_events.h"
 #include "impl/platform/event_kinds.h"
 
 namespace spotcheck::properties {
@@ -21,6 +25,10 @@ SingleOwnerChecker::SingleOwnerChecker(const PropertyOptions& options)
     : _leases(StoreClock{options.store_epoch_ms}) {}
 
 std::optional<std::string> SingleOwnerChecker::on_event(const sim::TraceEvent& event) {
+  if (event.kind == kinds::kLeaseRegistered || event.kind == kinds::kLeaseRenewed) {
+    _leases.observe(event);
+    return check_reported_deadline(event);
+  }
   if (_leases.observe(event)) {
     return std::nullopt;
   }
@@ -33,7 +41,46 @@ std::optional<std::string> SingleOwnerChecker::on_event(const sim::TraceEvent& e
   if (event.kind == kinds::kObjectWork) {
     return on_work(event);
   }
+  if (event.kind == kinds::kCreationFactoryRun) {
+    return on_factory_run<location::events::CreationFactoryRun>(event, "ran the factory of");
+  }
+  if (event.kind == kinds::kInstanceFactoryRun) {
+    return on_factory_run<location::events::InstanceFactoryRun>(event, "ran the factory of Instance Spot");
+  }
+  if (event.kind == kinds::kInstanceMessageRun) {
+    return on_message_run(event);
+  }
   return std::nullopt;
+}
+
+// A factory run starts new work under the owner lease: it is admitted like a handler (spec §5).
+template <class FactoryRunEvent>
+std::optional<std::string> SingleOwnerChecker::on_factory_run(const sim::TraceEvent& event, std::string_view what) const {
+  const auto read = read_event<FactoryRunEvent>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  const FactoryRunEvent& run = read.event;
+  const OwnerAct act{HostRunRef{run.owner, run.lease_gen}, true, run.now_us, run.deadline_us};
+  return check_lease_for_act(event, act, [&] {
+    return where(event) + " " + std::string(event.kind) + ": " + describe(act.actor) + " " + std::string(what) + " " +
+           std::string(run.id) + " (ObjectGeneration " + std::to_string(run.object_gen) + ")";
+  });
+}
+
+// An Instance Spot message after the first starts only under admission (spec §5). The first message
+// was accepted with its factory run (judged there) and may finish as work already accepted.
+std::optional<std::string> SingleOwnerChecker::on_message_run(const sim::TraceEvent& event) const {
+  const auto read = read_event<location::events::InstanceMessageRun>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  const location::events::InstanceMessageRun& run = read.event;
+  const OwnerAct act{HostRunRef{run.owner, run.lease_gen}, true, run.now_us, run.deadline_us};
+  return check_lease_for_act(event, act, [&] {
+    return where(event) + " instance.message_run: " + describe(act.actor) + " ran message " + std::string(run.op_id) +
+           " on Instance Spot " + std::string(run.id) + " (ObjectGeneration " + std::to_string(run.object_gen) + ")";
+  });
 }
 
 std::optional<std::string> SingleOwnerChecker::on_authority(const sim::TraceEvent& event,
@@ -102,7 +149,9 @@ std::optional<std::string> SingleOwnerChecker::on_work(const sim::TraceEvent& ev
   const std::int64_t owner_gen = work.owner_gen;
   const std::string_view kind = work.has_kind ? work.kind : std::string_view("actor");
   const std::string object_text = describe_object(kind, id);
-  if (auto problem = check_lease_for_act(event, work, actor, object_text)) {
+  const OwnerAct act{actor, work.has_clock, work.now_us, work.deadline_us};
+  auto subject = [&] { return where(event) + " object.work: " + describe(actor) + " ran the handler of " + object_text; };  // built only for a violation
+  if (auto problem = check_lease_for_act(event, act, subject)) {
     return problem;
   }
   EpochFacts& epoch = _epochs.at(object_key(kind, id), object_gen, owner_gen);
@@ -117,11 +166,9 @@ std::optional<std::string> SingleOwnerChecker::on_work(const sim::TraceEvent& ev
 
 // A handler runs only while the host run may accept new work (spec §5): its lease not lost, the
 // store clock before the lease's ExpiresAt, and (when reported) its local clock before its deadline.
-std::optional<std::string> SingleOwnerChecker::check_lease_for_act(const sim::TraceEvent& event,
-                                                                   const sim::events::ObjectWork& work,
-                                                                   const HostRunRef& actor,
-                                                                   const std::string& object_text) {
-  auto subject = [&] { return where(event) + " object.work: " + describe(actor) + " ran the handler of " + object_text; };  // built only for a violation
+std::optional<std::string> SingleOwnerChecker::check_lease_for_act(const sim::TraceEvent& event, const OwnerAct& act,
+                                                                   const std::function<std::string()>& subject) const {
+  const HostRunRef& actor = act.actor;
   const LeaseFacts* lease = _leases.find(actor.owner);
   if (lease == nullptr || !lease->registered) {
     return subject() + " without a registered owner lease";
@@ -139,9 +186,50 @@ std::optional<std::string> SingleOwnerChecker::check_lease_for_act(const sim::Tr
            ", at or after its owner lease's latest ExpiresAt " + store_ms_text(lease->expires_ms, _leases.clock().epoch_ms) +
            " (" + cite(lease->expires_event) + "): the local admission deadline must close first (spec §5)";
   }
-  if (work.has_clock && work.now_us >= work.deadline_us) {
-    return subject() + " at local time " + std::to_string(work.now_us) + "us, not before its admission deadline " +
-           std::to_string(work.deadline_us) + "us (spec §5)";
+  if (act.has_clock) {
+    return check_local_clock(subject, *lease, act.now_us, act.deadline_us);
+  }
+  return std::nullopt;
+}
+
+// An act the host reports with its local clock: before the deadline it reports, and that deadline
+// no later than its lease observations allow (spec §5), so a wrong deadline is caught too.
+std::optional<std::string> SingleOwnerChecker::check_local_clock(const std::function<std::string()>& subject,
+                                                                 const LeaseFacts& lease, std::int64_t now_us,
+                                                                 std::int64_t deadline_us) const {
+  if (now_us >= deadline_us) {
+    return subject() + " at local time " + std::to_string(now_us) + "us, not before its admission deadline " +
+           std::to_string(deadline_us) + "us (spec §5)";
+  }
+  if (deadline_us > lease.deadline_bound_us) {
+    return subject() + " under an admission deadline of " + std::to_string(deadline_us) +
+           "us, past the latest its owner lease observations allow, " + std::to_string(lease.deadline_bound_us) +
+           "us (" + cite(lease.deadline_bound_event) +
+           ": send time + (ExpiresAt - StoreNow) - fencing margin, spec §5)";
+  }
+  return std::nullopt;
+}
+
+// lease.registered | lease.renewed: the deadline the host adopted is no later than the bound of
+// the observations so far (this one included), and the host runs with a positive fencing margin.
+std::optional<std::string> SingleOwnerChecker::check_reported_deadline(const sim::TraceEvent& event) const {
+  const auto read = read_event<location::events::LeaseAdopted>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  const location::events::LeaseAdopted& adopted = read.event;
+  const HostRunRef run{adopted.owner, adopted.lease_gen};
+  if (adopted.margin_us <= 0) {
+    return where(event) + " " + std::string(event.kind) + ": " + describe(run) +
+           " runs with a fencing margin of " + std::to_string(adopted.margin_us) + "us; it must be positive (spec §5)";
+  }
+  const LeaseFacts* lease = _leases.find(adopted.owner);
+  SPOTCHECK_ASSERT(lease != nullptr);  // observe() recorded it
+  if (adopted.deadline_us > lease->deadline_bound_us) {
+    return where(event) + " " + std::string(event.kind) + ": " + describe(run) + " adopted the admission deadline " +
+           std::to_string(adopted.deadline_us) + "us, past the latest its owner lease observations allow, " +
+           std::to_string(lease->deadline_bound_us) + "us (" + cite(lease->deadline_bound_event) +
+           ": send time + (ExpiresAt - StoreNow) - fencing margin, spec §5)";
   }
   return std::nullopt;
 }

@@ -9,12 +9,17 @@
 //   * owner acts: object.work (the node ran the object's handler) and the owner-only writes
 //     Commit, Preserve and Delete (performed by the row's owner, spec §6.1);
 //   * the acting host run's lease facts (lease.registered/renewed ExpiresAt, lease.lost).
+// Factory runs (creation.factory_run, instance.factory_run) and Instance Spot message runs after the
+// first (instance.message_run) are owner acts too: judged against the lease and deadline alone.
 // A violation: an act by a host run that is not the epoch's owner; an act provably before the
 // epoch started or after it ended (store time); a handler run after the host run's lease was lost,
 // at or after its lease's latest ExpiresAt, or (when object.work carries them) at a local time
-// past its admission deadline.
+// past its admission deadline; and an admission deadline (adopted with a lease event or reported
+// by an act) later than local_before + (ExpiresAt - StoreNow) - fencing margin of the lease
+// observations so far (spec §5).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -38,9 +43,21 @@ class SingleOwnerChecker final : public PropertyChecker {
  private:
   std::optional<std::string> on_authority(const sim::TraceEvent& event, const AuthorityEvent& change);
   std::optional<std::string> on_work(const sim::TraceEvent& event);
-  std::optional<std::string> check_lease_for_act(const sim::TraceEvent& event, const sim::events::ObjectWork& work,
-                                                 const HostRunRef& actor,
-                                                 const std::string& object_text);
+  // An act of a host run as an object's owner: a handler, factory or message run.
+  struct OwnerAct {
+    HostRunRef actor;
+    bool has_clock = false;  // the act reports the node's local clock and deadline
+    std::int64_t now_us = 0;
+    std::int64_t deadline_us = 0;
+  };
+  template <class FactoryRunEvent>
+  std::optional<std::string> on_factory_run(const sim::TraceEvent& event, std::string_view what) const;
+  std::optional<std::string> on_message_run(const sim::TraceEvent& event) const;
+  std::optional<std::string> check_lease_for_act(const sim::TraceEvent& event, const OwnerAct& act,
+                                                 const std::function<std::string()>& subject) const;
+  std::optional<std::string> check_local_clock(const std::function<std::string()>& subject, const LeaseFacts& lease,
+                                               std::int64_t now_us, std::int64_t deadline_us) const;
+  std::optional<std::string> check_reported_deadline(const sim::TraceEvent& event) const;
   std::optional<std::string> check_epoch(const sim::TraceEvent& event, const EpochFacts& epoch,
                                          const std::string& object_text, std::int64_t object_gen,
                                          std::int64_t owner_gen) const;

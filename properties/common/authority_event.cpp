@@ -85,6 +85,9 @@ std::optional<ParsedAuthority> authority_event_of(const sim::TraceEvent& event) 
   parsed.resolved = typed.resolved != 0;
   parsed.by = HostRunRef{typed.by_owner, typed.by_lease_gen};
   parsed.via = typed.via;
+  if (typed.has_sent) {
+    parsed.sent_us = typed.sent_us;
+  }
   if (*op == AuthorityOp::kNewOwner) {
     parsed.prev_owner = HostRunRef{typed.previous.owner, typed.previous.lease_gen};
     parsed.prev_owner_gen = typed.previous.owner_gen;

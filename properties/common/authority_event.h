@@ -33,6 +33,7 @@ struct AuthorityEvent {
   bool resolved = false;
   HostRunRef by;  // the host run that performed the operation
   std::string_view via;  // explicit | sweep
+  std::optional<std::int64_t> sent_us;  // the performer's local time as the write was sent
   // authority.new_owner only.
   HostRunRef prev_owner;
   std::int64_t prev_owner_gen = 0;

@@ -1,6 +1,7 @@
 #include "properties/common/lease_book.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "impl/location/events/lease_events.h"
 #include "impl/platform/event_kinds.h"
@@ -9,6 +10,16 @@
 namespace spotcheck::properties {
 
 namespace events = location::events;
+
+platform::TimeUs admission_bound_us(const events::LeaseAdopted& adopted) {
+  // Saturating: a corrupt event must not overflow into a bound that passes everything.
+  const __int128 bound = static_cast<__int128>(adopted.local_before_us) +
+                         (static_cast<__int128>(adopted.expires_ms) - adopted.store_now_ms) * platform::kMicrosPerMilli -
+                         adopted.margin_us;
+  const __int128 lo = std::numeric_limits<platform::TimeUs>::min();
+  const __int128 hi = std::numeric_limits<platform::TimeUs>::max();
+  return static_cast<platform::TimeUs>(std::clamp(bound, lo, hi));
+}
 
 LeaseFacts& LeaseBook::facts_of(std::string_view owner) {
   auto found = _leases.find(owner);
@@ -43,6 +54,12 @@ bool LeaseBook::on_adopted(const sim::TraceEvent& event) {
     facts.expires_event = event.index;
   }
   facts.deadline_us = std::max(facts.deadline_us, adopted.deadline_us);
+  const platform::TimeUs bound_us = admission_bound_us(adopted);
+  if (!facts.deadline_bounded || bound_us > facts.deadline_bound_us) {
+    facts.deadline_bounded = true;
+    facts.deadline_bound_us = bound_us;
+    facts.deadline_bound_event = event.index;
+  }
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "impl/location/events/lease_events.h"
 #include "properties/common/host_run.h"
 #include "properties/common/store_clock.h"
 #include "properties/common/string_map.h"
@@ -24,12 +25,21 @@ struct LeaseFacts {
   std::uint64_t expires_event = 0;
   // The latest local admission deadline reported (the node's clock).
   platform::TimeUs deadline_us = 0;
+  // The latest deadline the observations allow (spec §5), on the node's clock: the largest
+  // local_before_us + (ExpiresAt - StoreNow) - fencing margin of the lease events, and its event.
+  // No admission deadline the host reports, and no act it admits, may lie past it.
+  bool deadline_bounded = false;  // a lease event gave a bound
+  platform::TimeUs deadline_bound_us = 0;
+  std::uint64_t deadline_bound_event = 0;
   bool lost = false;
   std::uint64_t lost_event = 0;
   std::int64_t lost_store_ms = 0;  // StoreNow at the virtual instant lease.lost was emitted
   bool dead = false;               // its process was killed or exited
   std::uint64_t dead_event = 0;
 };
+
+// The §5 deadline one lease observation allows: local_before_us + (ExpiresAt - StoreNow) - margin.
+platform::TimeUs admission_bound_us(const location::events::LeaseAdopted& adopted);
 
 class LeaseBook {
  public:

@@ -68,6 +68,9 @@ FaultPlan without(FaultPlan plan, FaultKind kind) {
       plan.store_late_apply = 0.0;
       plan.store_late_apply_max_us = 0;
       break;
+    case FaultKind::kStoreRenewLost:
+      plan.store_renew_loss = 0.0;
+      break;
     case FaultKind::kStoreStall:
       plan.store_stall_gap_us = 0;
       plan.store_stall_length_us = 0;

@@ -6,6 +6,8 @@
 
 #include "faults/planted/unfenced_store.h"
 #include "impl/check/check.h"
+#include "impl/location/keys/counter_keys.h"
+#include "impl/records/limits.h"
 #include "properties/registry.h"
 #include "scenarios/common/judged_world.h"
 #include "sim/world.h"
@@ -34,6 +36,24 @@ AuthorityScenario::AuthorityScenario(AuthorityScenarioConfig config) : _config(s
     (void)name;
   }
   SPOTCHECK_ASSERT_ABORT(_config.workload.traffic_stop_us <= _config.faults_stop_us + _config.liveness_window_us);
+}
+
+// Before any node starts: puts the object-generation counter near its end, through the store host
+// (so the store's account, store.applied, shows the seeding like any other write).
+void AuthorityScenario::seed_generations_near_end(sim::World& world, sim::StoreServer& store) const {
+  if (_config.generations_near_end_probability <= 0.0) {
+    return;
+  }
+  platform::Random& draw = world.stream("generations");
+  if (!draw.chance(_config.generations_near_end_probability)) {
+    return;
+  }
+  const std::uint64_t left = draw.below(std::uint64_t{_config.generations_left_max} + 1);
+  store::WriteRequest seed;
+  seed.mutations.push_back(store::Put{spotcheck::location::keys::object_generation_counter(),
+                                      std::to_string(records::kGenerationMax - left)});
+  const store::WriteResult written = store.apply_location_write(sim::kWorldNode, seed);
+  SPOTCHECK_ASSERT_ABORT(std::holds_alternative<store::Applied>(written));
 }
 
 SeedOutcome AuthorityScenario::run(const SeedRequest& request) const {
@@ -68,6 +88,7 @@ SeedOutcome AuthorityScenario::run(const SeedRequest& request) const {
     };
     nodes.push_back(pid);
   }
+  seed_generations_near_end(world, store);
   judged.install_faults(nodes, _config.plan(_config.faults_stop_us), _config.faults_stop_us, _config.swarm);
   judged.start_staggered(nodes, platform::millis(100));
   return judged.run_and_judge(_config.faults_stop_us + _config.liveness_window_us, _config.max_steps);

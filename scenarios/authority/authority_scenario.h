@@ -12,6 +12,11 @@
 #include "scenarios/authority/authority_node.h"
 #include "scenarios/registry/scenario.h"
 
+namespace spotcheck::sim {
+class StoreServer;
+class World;
+}  // namespace spotcheck::sim
+
 namespace spotcheck::scenarios::authority {
 
 struct AuthorityScenarioConfig {
@@ -33,6 +38,11 @@ struct AuthorityScenarioConfig {
   std::vector<std::string> properties;
   // The coverage marks its workload and faults must reach (docs/marks.md).
   std::vector<platform::Mark> required_marks;
+  // The end of the ObjectGeneration sequence (§3.2): with this probability a seed starts with the
+  // store's object-generation counter 0..generations_left_max below its last issuable value
+  // (2^63-2), so Reserves run into GenerationExhausted. 0: never (and no draw is made).
+  double generations_near_end_probability = 0.0;
+  std::uint32_t generations_left_max = 30;
 };
 
 class AuthorityScenario final : public Scenario {
@@ -45,6 +55,8 @@ class AuthorityScenario final : public Scenario {
   const AuthorityScenarioConfig& config() const { return _config; }
 
  private:
+  void seed_generations_near_end(sim::World& world, sim::StoreServer& store) const;
+
   AuthorityScenarioConfig _config;
 };
 

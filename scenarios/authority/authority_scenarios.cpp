@@ -44,6 +44,8 @@ faults::FaultPlan store_trouble(platform::TimeUs stop_us) {
   p.store_late_apply_max_us = seconds(2);
   p.store_stall_gap_us = seconds(15);
   p.store_stall_length_us = seconds(4);
+  // Renewals that fail while every read is served: admission deadlines lapse under live traffic.
+  p.store_renew_loss = 0.3;
   p.faults_stop_us = stop_us;
   return p;
 }
@@ -74,7 +76,8 @@ faults::SwarmShape pauses_shape(platform::TimeUs owner_lease_ttl_us) {
 faults::SwarmShape store_trouble_shape() {
   faults::SwarmShape shape;
   shape.always = {FaultKind::kStoreOutage, FaultKind::kStoreRequestLost, FaultKind::kStoreReplyLost,
-                  FaultKind::kStoreReplyDelayed, FaultKind::kStoreLateApply, FaultKind::kStoreStall};
+                  FaultKind::kStoreReplyDelayed, FaultKind::kStoreLateApply, FaultKind::kStoreStall,
+                  FaultKind::kStoreRenewLost};
   shape.store_outage = {seconds(5), seconds(20), seconds(1), seconds(10)};
   shape.store_request_loss = {0.01, 0.1};
   shape.store_reply_loss = {0.01, 0.1};
@@ -109,7 +112,8 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     // full-node refusal run (§3.3), and the capacity property holds each node to its limit.
     c.workload.actors_limit = 2;
     c.workload.shutdown_probability = 0.002;  // now and then a graceful shutdown: the owner sweep under every fault
-    c.swarm.also = {FaultKind::kStoreLateApply, FaultKind::kStoreStall, FaultKind::kLinkTail};  // drawn like the others
+    c.swarm.also = {FaultKind::kStoreLateApply, FaultKind::kStoreStall, FaultKind::kLinkTail,
+                    FaultKind::kStoreRenewLost};  // drawn like the others
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
                         Mark::kIndeterminateUnresolved,      Mark::kContentionRetry,
                         Mark::kCapacityFull,                 Mark::kDescriptorTakeover};
@@ -133,8 +137,10 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
       return p;
     };
     c.swarm = lost_store_messages_shape();
+    c.generations_near_end_probability = 0.25;  // a quarter of the seeds race into GenerationExhausted
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
-                        Mark::kContentionRetry, Mark::kCapacityFull, Mark::kEarlierAttemptAppliedLate};
+                        Mark::kContentionRetry, Mark::kCapacityFull, Mark::kEarlierAttemptAppliedLate,
+                        Mark::kGenerationExhausted};
     return c;
   }
   if (name == "lease-pause") {

@@ -34,6 +34,18 @@ std::optional<Result> call(StoreServer& server, ProcessId node, const char* oper
   return std::move(pending->result);
 }
 
+// An owner lease renew: one Put of an owner-lease row and nothing else (a registration also
+// increments the lease-generation counter; a release deletes). The key layout is the store's
+// (impl/location/keys), seen here as the world sees any stored key.
+bool renews_a_lease(const store::WriteRequest& request) {
+  static constexpr std::string_view kOwnerLeasePrefix{"owner-lease\0", 12};
+  if (request.mutations.size() != 1) {
+    return false;
+  }
+  const auto* put = std::get_if<store::Put>(&request.mutations.front());
+  return put != nullptr && std::string_view(put->key).starts_with(kOwnerLeasePrefix);
+}
+
 bool deletes_a_record(const store::WriteRequest& request) {
   for (const store::Mutation& mutation : request.mutations) {
     if (std::holds_alternative<store::Delete>(mutation)) {
@@ -62,7 +74,9 @@ class SimLocationStore final : public store::LocationStore {
       return *invalid;  // nothing is sent
     }
     // The store may hold a deleting write (StoreFaults::delete_hold_max_us).
-    const RequestKind kind = deletes_a_record(request) ? RequestKind::kDeletingWrite : RequestKind::kWrite;
+    const RequestKind kind = deletes_a_record(request) ? RequestKind::kDeletingWrite
+                             : renews_a_lease(request) ? RequestKind::kLeaseRenew
+                                                       : RequestKind::kWrite;
     auto result = call<store::WriteResult>(_server, _node, "write", deadline_us, kind,
                                            [&server = _server, node = _node, request] {
                                              return server.apply_location_write(node, request);

@@ -20,6 +20,9 @@ struct StoreFaults {
   // Indeterminate (the reply, if any, comes after its deadline).
   double late_apply = 0.0;
   TimeUs late_apply_max_us = 0;
+  // An owner lease renew write (RequestKind::kLeaseRenew) is lost on the way, applied with its
+  // reply lost, or refused (one third each); reads and other writes are served as usual.
+  double renew_loss = 0.0;
 };
 
 // What a store outage does with the requests that arrive during it.

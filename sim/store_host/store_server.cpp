@@ -55,6 +55,17 @@ bool StoreServer::draw(double probability) {
   return probability > 0.0 && _random.chance(probability);
 }
 
+StoreServer::RenewFault StoreServer::draw_renew_fault() {
+  if (!draw(_faults.renew_loss)) {
+    return RenewFault::kNone;
+  }
+  switch (_random.below(3)) {
+    case 0: return RenewFault::kLost;
+    case 1: return RenewFault::kReplyLost;
+    default: return RenewFault::kRefused;
+  }
+}
+
 TimeUs StoreServer::draw_hold_us(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind) {
   TimeUs hold_us = 0;
   if (kind == RequestKind::kDeletingWrite && _faults.delete_hold_max_us > 0) {

@@ -40,6 +40,7 @@ enum class RequestKind {
   kRead,           // a read or scan: never applied late
   kWrite,          // a write (Location Store write, payload put or remove)
   kDeletingWrite,  // a Location Store write with a Delete (StoreFaults::delete_hold_max_us)
+  kLeaseRenew,     // a Location Store write that only puts one owner-lease row (StoreFaults::renew_loss)
 };
 
 class StoreServer {
@@ -85,6 +86,9 @@ class StoreServer {
 
  private:
   bool draw(double probability);
+  // What StoreFaults::renew_loss does to one renew (drawn only when it is on).
+  enum class RenewFault { kNone, kLost, kReplyLost, kRefused };
+  RenewFault draw_renew_fault();
   // How long the store holds a request that has just arrived before it serves it (0: not held).
   TimeUs draw_hold_us(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind);
   // At arrival: serves `serve` now, or after the drawn hold.
@@ -117,15 +121,27 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
     _world.record_event(kinds::kStoreRequestLost, events::StoreOp{.node = node, .op = operation});
     return;
   }
+  const RenewFault renew_fault = kind == RequestKind::kLeaseRenew ? draw_renew_fault() : RenewFault::kNone;
+  if (renew_fault == RenewFault::kLost) {
+    _world.record_event(kinds::kStoreRequestLost, events::StoreOp{.node = node, .op = operation});
+    return;
+  }
   // When the store serves it: the refusal of an outage, or the apply; then the reply.
-  std::function<void()> serve = [this, node, operation, deadline_us, apply = std::move(apply),
+  std::function<void()> serve = [this, node, operation, deadline_us, renew_fault, apply = std::move(apply),
                                  on_reply = std::move(on_reply)]() mutable {
     std::optional<Result> result;
-    if (_outage.has_value()) {
+    if (renew_fault == RenewFault::kRefused) {
+      _world.record_event(kinds::kStoreRefused, events::StoreOp{.node = node, .op = operation});
+      result = Result{store::StoreError{store::StoreErrorKind::kUnavailable, "renew refused"}};
+    } else if (_outage.has_value()) {
       _world.record_event(kinds::kStoreRefused, events::StoreOp{.node = node, .op = operation});
       result = Result{store::StoreError{store::StoreErrorKind::kUnavailable, "store outage"}};
     } else {
       result = apply();
+      if (renew_fault == RenewFault::kReplyLost) {
+        _world.record_event(kinds::kStoreReplyLost, events::StoreOp{.node = node, .op = operation});
+        return;
+      }
     }
     send_reply(node, operation, deadline_us, [on_reply = std::move(on_reply), result = std::move(*result)]() mutable {
       on_reply(std::move(result));

@@ -32,7 +32,9 @@ class AtMostOnce : public ::testing::Test {
     return s.feed(t, process, first ? "instance.first_message_run" : "instance.message_run",
                   {F::s("id", spot), F::s("op_id", op.op), F::n("object_gen", gen),
                    F::s("node", "00000000000000a" + std::to_string(process)), F::s("source", op.source),
-                   F::s("source_owner", op.source_owner), F::n("source_lease_gen", op.source_lease_gen)});
+                   F::s("source_owner", op.source_owner), F::n("source_lease_gen", op.source_lease_gen),
+                   F::s("owner", "owner-t" + std::to_string(process)), F::n("lease_gen", 1), F::n("now_us", t),
+                   F::n("deadline_us", t + seconds(1))});
   }
   std::optional<std::string> reply(TimeUs t, const Op& op, const std::string& outcome = "created") {
     return s.feed(t, kSource, "instance.reply_delivered",

@@ -42,7 +42,7 @@ class Creation : public ::testing::Test {
     return s.feed(t, node, "creation.factory_run",
                   {F::s("kind", "actor"), F::s("id", "player:1"), F::n("object_gen", gen), F::s("stable_type", "Player"),
                    F::s("node", "00000000000000a2"), F::s("owner", std::move(owner)), F::n("lease_gen", lease_gen),
-                   F::s("op_id", "op")});
+                   F::s("op_id", "op"), F::n("now_us", t), F::n("deadline_us", t + seconds(1))});
   }
   std::optional<std::string> result(TimeUs t, const std::string& op, const std::string& outcome) {
     return s.feed(t, kTarget, "creation.result",

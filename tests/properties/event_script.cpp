@@ -32,6 +32,8 @@ std::vector<F> authority_fields(const Write& write) {
   e.by_owner = write.by_owner.empty() ? row.owner : write.by_owner;
   e.by_lease_gen = write.by_owner.empty() ? row.lease_gen : write.by_lease_gen;
   e.via = write.via;
+  e.has_sent = write.sent_us.has_value();
+  e.sent_us = write.sent_us.value_or(0);
   e.has_previous = write.op == "new_owner";
   e.previous = location::events::AuthorityPrevious{write.prev_owner, write.prev_lease_gen, write.prev_owner_gen,
                                                    row.object_gen,    write.prev_mesh,      write.prev_rid};
@@ -70,7 +72,8 @@ std::optional<std::string> Script::registered(TimeUs t_us, std::int32_t node, co
                                               const std::string& kind) {
   return feed(t_us, node, kind,
               owned_fields(location::events::LeaseAdopted{owner, lease_gen, expires_ms, store_ms(t_us), deadline_us,
-                                                          /*version=*/1, /*resolved=*/0}));
+                                                          /*version=*/1, /*resolved=*/0, /*local_before_us=*/t_us,
+                                                          kScriptFencingMarginUs}));
 }
 
 std::optional<std::string> Script::renewed(TimeUs t_us, std::int32_t node, const std::string& owner,

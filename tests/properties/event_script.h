@@ -59,6 +59,7 @@ struct Write {
   std::int64_t by_lease_gen = 0;
   std::string via = "explicit";
   std::int64_t version = 7;  // the StoreVersion after, reported when applied
+  std::optional<std::int64_t> sent_us{};  // the performer's local send time, when reported
   // new_owner only
   std::string prev_owner{};
   std::int64_t prev_lease_gen = 0;
@@ -77,6 +78,10 @@ std::vector<F> owned_fields(const E& event) {
   fields(writer, event);
   return owned(writer.fields());
 }
+
+// The fencing margin every scripted lease event reports: a lease adopted at t with ExpiresAt E
+// allows admission deadlines up to t + (E - StoreNow(t)) - 1 s (spec §5).
+inline constexpr TimeUs kScriptFencingMarginUs = 1'000'000;
 
 class Script {
  public:

@@ -33,6 +33,22 @@ TEST_F(Fencing, WriteAppliedAfterTheLeaseExpired) {
                    {"Preserve", "actor 'player:1'", "on behalf of host run owner-a/1", "expired at", "spec §5"});
 }
 
+TEST_F(Fencing, WriteSentPastTheAdmissionDeadlineThoughItAppliedInTime) {
+  // owner-a's lease (adopted at 0 s, ExpiresAt 15 s, margin 1 s) allows admission until 14 s. A
+  // Preserve sent at 14.2 s lands at 14.5 s, before ExpiresAt: the store took it, §5 did not allow it.
+  EXPECT_LEGAL(s.write(millis(13'900), 0, Write{.op = "preserve", .row = x, .sent_us = millis(13'800)}));
+  expect_violation(h, s.write(millis(14'500), 0, Write{.op = "preserve", .row = x, .sent_us = millis(14'200)}),
+                   "fencing",
+                   {"sent by host run owner-a/1 at local time 14200000us", "allow, 14000000us",
+                    "expired owner eligibility"});
+}
+
+TEST_F(Fencing, WriteResolvedByReReadIsJudgedByItsSendTime) {
+  expect_violation(h,
+                   s.write(seconds(16), 0, Write{.op = "preserve", .row = x, .resolved = true, .sent_us = seconds(15)}),
+                   "fencing", {"at local time 15000000us"});
+}
+
 TEST_F(Fencing, WriteResolvedByReReadAfterExpiryIsNotJudged) {
   // The reply was lost; the re-read at 16 s found the write, which applied at some earlier instant.
   EXPECT_LEGAL(s.write(seconds(16), 0, Write{.op = "preserve", .row = x, .resolved = true}));

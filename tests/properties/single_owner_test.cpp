@@ -1,6 +1,9 @@
 // Property `single-owner`: flagged histories name the object, both host runs and the facts.
 #include <gtest/gtest.h>
 
+#include "impl/location/events/creation_events.h"
+#include "impl/location/events/instance_events.h"
+#include "impl/location/events/lease_events.h"
 #include "tests/properties/fixture.h"
 
 namespace spotcheck::properties::testing {
@@ -69,6 +72,75 @@ TEST_F(SingleOwner, WorkPastTheLocalAdmissionDeadline) {
                           {F::s("id", x.id), F::s("owner", x.owner), F::n("lease_gen", 1), F::n("object_gen", 1),
                            F::n("owner_gen", 1), F::n("now_us", 9'000'000), F::n("deadline_us", 8'000'000)}),
                    "single-owner", {"not before its admission deadline 8000000us"});
+}
+
+// The §5 bound: a lease adopted at 0 s with ExpiresAt 15 s (StoreNow 0 s, margin 1 s) allows
+// admission deadlines up to 14 s on the node's clock.
+TEST_F(SingleOwner, AdoptedDeadlinePastTheBoundTheObservationsAllow) {
+  EXPECT_LEGAL(s.registered(seconds(1), 2, "owner-c", 3, store_ms(seconds(16)), seconds(15)));
+  expect_violation(h, s.registered(seconds(1), 3, "owner-d", 4, store_ms(seconds(16)), seconds(15) + 1), "single-owner",
+                   {"host run owner-d/4 adopted the admission deadline 15000001us", "allow, 15000000us",
+                    "- fencing margin"});
+}
+
+TEST_F(SingleOwner, ALaterObservationRaisesTheBound) {
+  // Renewed at 5 s to ExpiresAt 30 s: the bound is 29 s, and work under a deadline of 28 s is fine.
+  EXPECT_LEGAL(s.renewed(seconds(5), 0, "owner-a", 1, store_ms(seconds(30))));
+  EXPECT_LEGAL(s.feed(seconds(6), 0, "object.work",
+                      {F::s("id", x.id), F::s("owner", x.owner), F::n("lease_gen", 1), F::n("object_gen", 1),
+                       F::n("owner_gen", 1), F::n("now_us", seconds(6)), F::n("deadline_us", seconds(28))}));
+}
+
+TEST_F(SingleOwner, WorkUnderADeadlinePastTheBound) {
+  // The handler reports a deadline of 14.5 s, but the lease observations allow only 14 s.
+  expect_violation(h,
+                   s.feed(seconds(3), 0, "object.work",
+                          {F::s("id", x.id), F::s("owner", x.owner), F::n("lease_gen", 1), F::n("object_gen", 1),
+                           F::n("owner_gen", 1), F::n("now_us", seconds(3)), F::n("deadline_us", millis(14'500))}),
+                   "single-owner", {"under an admission deadline of 14500000us", "allow, 14000000us"});
+}
+
+TEST_F(SingleOwner, ALeaseEventWithoutAPositiveFencingMargin) {
+  expect_violation(h,
+                   s.feed(seconds(1), 3, "lease.registered",
+                          owned_fields(location::events::LeaseAdopted{"owner-d", 4, store_ms(seconds(16)),
+                                                                      store_ms(seconds(1)), seconds(10), 1, 0,
+                                                                      seconds(1), /*margin_us=*/0})),
+                   "single-owner", {"fencing margin of 0us", "must be positive"});
+}
+
+TEST_F(SingleOwner, FactoryRunPastTheAdmissionDeadline) {
+  const auto factory_run = [&](TimeUs t_us, std::int64_t now_us, std::int64_t deadline_us) {
+    return s.feed(t_us, 0, "creation.factory_run",
+                  owned_fields(location::events::CreationFactoryRun{"actor", "player:7", 3, "Player", "0a", "owner-a",
+                                                                    1, "op-1", now_us, deadline_us}));
+  };
+  EXPECT_LEGAL(factory_run(seconds(2), seconds(2), seconds(14)));
+  expect_violation(h, factory_run(seconds(3), seconds(3), millis(2'500)), "single-owner",
+                   {"creation.factory_run: host run owner-a/1 ran the factory of player:7 (ObjectGeneration 3)",
+                    "not before its admission deadline 2500000us"});
+}
+
+TEST_F(SingleOwner, InstanceFactoryRunAfterTheLeaseWasLost) {
+  EXPECT_LEGAL(s.lost(seconds(2), 0, "owner-a", 1));
+  expect_violation(h,
+                   s.feed(seconds(3), 0, "instance.factory_run",
+                          owned_fields(location::events::InstanceFactoryRun{"room:1", 2, "Room", "0a", "owner-a", 1,
+                                                                            "op-2", seconds(3), seconds(14)})),
+                   "single-owner", {"ran the factory of Instance Spot room:1", "after its owner lease was lost"});
+}
+
+TEST_F(SingleOwner, InstanceMessageRunPastTheDeadlineButNotTheFirstMessage) {
+  const auto run = [&](const std::string& kind, std::int64_t now_us) {
+    return s.feed(seconds(3), 0, kind,
+                  owned_fields(location::events::InstanceMessageRun{"room:1", "op-3", 2, "0a", "0b", "owner-b", 2,
+                                                                    "owner-a", 1, now_us, seconds(2)}));
+  };
+  // The first message was accepted with its factory run: work already accepted may finish (§5).
+  EXPECT_LEGAL(run("instance.first_message_run", seconds(3)));
+  expect_violation(h, run("instance.message_run", seconds(3)), "single-owner",
+                   {"instance.message_run: host run owner-a/1 ran message op-3 on Instance Spot room:1",
+                    "not before its admission deadline 2000000us"});
 }
 
 TEST_F(SingleOwner, WorkWithoutARegisteredLease) {

@@ -73,7 +73,8 @@ TEST(SuiteInWorld, StopsTheRunAtTheViolatingEvent) {
   suite.add_all();
   const sim::ProcessId node = world.add_process("n0", 1, [](platform::Platform& p) {
     platform::emit_event(p.events, kinds::kLeaseRegistered,
-                         location::events::LeaseAdopted{"owner-a", 1, kEpochMs + 2'000, kEpochMs, 0, 1, 0});
+                         location::events::LeaseAdopted{"owner-a", 1, kEpochMs + 2'000, kEpochMs, 0, 1, 0,
+                                                        /*local_before_us=*/0, /*margin_us=*/500'000});
     p.clock.sleep_for(seconds(3));  // past the lease's ExpiresAt (store ms kEpochMs + 2000)
     platform::emit_event(p.events, kinds::kObjectWork, sim::events::ObjectWork{"player:1", "owner-a", 1, 1, 1});
     p.clock.sleep_for(seconds(1));

@@ -149,5 +149,50 @@ TEST(StoreHost, ARefusingOutageAppliesNothing) {
   EXPECT_TRUE(testing::events_of_kind(f.world.trace(), "store.applied").empty());
 }
 
+// store-renew-lost: every owner lease renew (one Put of an owner-lease row) meets one of the three
+// fates — lost, applied with its reply lost, refused — while reads and other writes are served.
+TEST(StoreHost, RenewLossHitsOnlyOwnerLeaseRenewsAndReadsStillSucceed) {
+  Fixture f;
+  f.store.set_faults(StoreFaults{.renew_loss = 1.0});
+  const std::string lease_key = std::string("owner-lease") + '\0' + "owner-a";
+  f.run([&f, &lease_key](store::LocationStore& client, platform::Platform& p) {
+    // A registration-like write (two mutations) and a plain write are served.
+    store::WriteRequest registration = put_absent(lease_key, "v0");
+    registration.mutations.push_back(store::Increment{"counter", 1, 0, 100});
+    const bool registered = std::holds_alternative<store::Applied>(client.write(registration, p.clock.now_us() + millis(100)));
+    f.seen.push_back(registered ? "registered" : "registration failed");
+    f.seen.push_back(std::holds_alternative<store::Applied>(client.write(put_absent("other", "x"), p.clock.now_us() + millis(100)))
+                         ? "other applied" : "other failed");
+    for (int i = 0; i < 12; ++i) {
+      store::WriteRequest renew;
+      renew.mutations.push_back(store::Put{lease_key, "v" + std::to_string(i + 1)});
+      const store::WriteResult result = client.write(renew, p.clock.now_us() + millis(100));
+      f.seen.push_back(std::holds_alternative<store::Applied>(result)        ? "renew applied"
+                       : std::holds_alternative<store::Indeterminate>(result) ? "renew indeterminate"
+                                                                               : "renew refused");
+      f.seen.push_back(read_text(client.read(lease_key, p.clock.now_us() + millis(100))).substr(0, 5));
+      p.clock.sleep_for(millis(200));  // past any lost request's deadline
+    }
+  });
+  ASSERT_EQ(f.seen.size(), 2u + 24u);
+  EXPECT_EQ(f.seen[0], "registered");
+  EXPECT_EQ(f.seen[1], "other applied");
+  int refused = 0, indeterminate = 0;
+  for (std::size_t i = 2; i < f.seen.size(); i += 2) {
+    EXPECT_NE(f.seen[i], "renew applied");
+    refused += f.seen[i] == "renew refused";
+    indeterminate += f.seen[i] == "renew indeterminate";
+    EXPECT_EQ(f.seen[i + 1], "found");  // the read is served every time
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(indeterminate, 0);
+  // A lost reply still applied: the store's account holds some of the renews.
+  int renews_applied = 0;
+  for (const auto& applied : testing::events_of_kind(f.world.trace(), "store.applied")) {
+    renews_applied += applied.text("key") == "owner-lease/owner-a" && applied.text("mutation") == "put";
+  }
+  EXPECT_GT(renews_applied, 1);  // the registration and at least one renew whose reply was lost
+}
+
 }  // namespace
 }  // namespace spotcheck::sim

@@ -252,6 +252,7 @@ AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& 
     }
     case Kind::kBoundExceeded:
       if (outcome.mutation_role == MutationRole::kCounter) {
+        platform::sometimes(_platform.events, platform::Mark::kGenerationExhausted);
         platform::emit_event(_platform.events, kinds::kGenerationExhausted,
                              events::GenerationExhausted{.counter = "object-generation"});
         return AttemptEnd{std::nullopt,
@@ -355,6 +356,7 @@ Result<AuthorityOps::Plan> AuthorityOps::plan_reserve(const AuthorityKey& key, c
   }
   Result<std::uint64_t> next = next_generation(counter.value());
   if (!next.ok()) {
+    platform::sometimes(_platform.events, platform::Mark::kGenerationExhausted);
     platform::emit_event(_platform.events, kinds::kGenerationExhausted,
                          events::GenerationExhausted{.counter = "object-generation", .has_value = true,
                                                      .value = as_i64(counter.value().value)});
@@ -676,6 +678,8 @@ void AuthorityOps::emit(Op op, const AuthorityKey& key, const records::Authority
   event.by_owner = by.owner_id;
   event.by_lease_gen = as_i64(by.lease_generation);
   event.via = op == Op::kSweepDelete ? "sweep" : "explicit";
+  event.has_sent = write != nullptr;
+  event.sent_us = write != nullptr ? write->sent_us : 0;
   event.has_previous = previous != nullptr;
   if (previous != nullptr) {
     event.previous = events::AuthorityPrevious{previous->owner_id,

@@ -107,9 +107,10 @@ WriteOutcome execute_authority_write(store::LocationStore& store, platform::Cloc
   SPOTCHECK_ASSERT(planned.mutation_roles.front() == MutationRole::kAuthority);
   SPOTCHECK_ASSERT(planned.condition_roles.front() == ConditionRole::kAuthority);
 
-  const store::WriteResult result =
-      store.write(planned.request, clock.now_us() + config.store_request_timeout_us);
+  const platform::TimeUs sent_us = clock.now_us();
+  const store::WriteResult result = store.write(planned.request, sent_us + config.store_request_timeout_us);
   WriteOutcome outcome;
+  outcome.sent_us = sent_us;
   if (const auto* applied = std::get_if<store::Applied>(&result)) {
     SPOTCHECK_ASSERT(applied->outcomes.size() == planned.request.mutations.size());
     outcome.kind = Kind::kApplied;

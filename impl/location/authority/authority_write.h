@@ -62,6 +62,7 @@ struct WriteOutcome {
   store::StoreVersion authority_version_after;               // kApplied/kResolvedApplied with Put
   store::Bytes authority_bytes_after;                        // the bytes that are stored then
   store::StoreNowMs now_ms = 0;
+  platform::TimeUs sent_us = 0;  // local time the write was sent (§5: before the admission deadline)
   std::string message;
   // kResolvedApplied on a Conflict: an earlier attempt, given up on, had applied late (§10).
   bool earlier_attempt_applied_late = false;

@@ -263,7 +263,8 @@ CreationTarget::FactoryRun CreationTarget::run_factory(const CreateCommand& comm
       _context.platform.events, kinds::kCreationFactoryRun,
       events::CreationFactoryRun{records::to_string(records::authority_kind(command.object_kind)), command.id,
                                  as_i64(command.object_generation), command.stable_type, _context.rid_hex,
-                                 self.owner_id, as_i64(self.lease_generation), command.op_id.hex()});
+                                 self.owner_id, as_i64(self.lease_generation), command.op_id.hex(),
+                                 _context.platform.clock.now_us(), _context.lease.admission_deadline_us()});
   const Factory* factory = _factories.find(command.object_kind, command.stable_type);
   FactoryDecision decision;
   if (factory == nullptr) {

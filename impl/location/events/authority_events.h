@@ -45,6 +45,8 @@ struct AuthorityChanged {
   std::string_view by_owner;      // the host run that performed the operation
   std::int64_t by_lease_gen = 0;
   std::string_view via;  // explicit | sweep
+  bool has_sent = false;  // a write was sent (absent when the operation failed before sending)
+  std::int64_t sent_us = 0;  // the performing node's local time as the write was sent
   bool has_previous = false;
   AuthorityPrevious previous;
 };
@@ -70,6 +72,9 @@ void fields(Io& io, E& e) {
   io("by_owner", e.by_owner);
   io("by_lease_gen", e.by_lease_gen);
   io("via", e.via);
+  if (io.group(e.has_sent, "sent_us")) {
+    io("sent_us", e.sent_us);
+  }
   if (io.group(e.has_previous, "prev_owner")) {
     io("prev_owner", e.previous.owner);
     io("prev_lease_gen", e.previous.lease_gen);

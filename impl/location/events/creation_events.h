@@ -170,7 +170,7 @@ void fields(Io& io, E& e) {
 
 // creation.factory_run.
 struct CreationFactoryRun {
-  static constexpr std::size_t kFieldsMax = 8;
+  static constexpr std::size_t kFieldsMax = 10;
   std::string_view kind;
   std::string_view id;
   std::int64_t object_gen = 0;
@@ -179,6 +179,8 @@ struct CreationFactoryRun {
   std::string_view owner;
   std::int64_t lease_gen = 0;
   std::string_view op_id;
+  std::int64_t now_us = 0;       // the node's local time as the factory starts
+  std::int64_t deadline_us = 0;  // the host's local admission deadline then (§5)
 };
 template <class Io, platform::FieldsOf<CreationFactoryRun> E>
 void fields(Io& io, E& e) {
@@ -190,6 +192,8 @@ void fields(Io& io, E& e) {
   io("owner", e.owner);
   io("lease_gen", e.lease_gen);
   io("op_id", e.op_id);
+  io("now_us", e.now_us);
+  io("deadline_us", e.deadline_us);
 }
 
 // creation.factory_returned.

@@ -163,7 +163,7 @@ void fields(Io& io, E& e) {
 
 // instance.first_message_run | instance.message_run.
 struct InstanceMessageRun {
-  static constexpr std::size_t kFieldsMax = 7;
+  static constexpr std::size_t kFieldsMax = 11;
   std::string_view id;
   std::string_view op_id;
   std::int64_t object_gen = 0;
@@ -171,6 +171,10 @@ struct InstanceMessageRun {
   std::string_view source;
   std::string_view source_owner;
   std::int64_t source_lease_gen = 0;
+  std::string_view owner;        // the host run that runs it (the Spot's owner)
+  std::int64_t lease_gen = 0;
+  std::int64_t now_us = 0;       // its local time as the message starts
+  std::int64_t deadline_us = 0;  // its local admission deadline then (§5)
 };
 template <class Io, platform::FieldsOf<InstanceMessageRun> E>
 void fields(Io& io, E& e) {
@@ -181,6 +185,10 @@ void fields(Io& io, E& e) {
   io("source", e.source);
   io("source_owner", e.source_owner);
   io("source_lease_gen", e.source_lease_gen);
+  io("owner", e.owner);
+  io("lease_gen", e.lease_gen);
+  io("now_us", e.now_us);
+  io("deadline_us", e.deadline_us);
 }
 
 // instance.payload_stored.
@@ -313,7 +321,7 @@ void fields(Io& io, E& e) {
 
 // instance.factory_run.
 struct InstanceFactoryRun {
-  static constexpr std::size_t kFieldsMax = 7;
+  static constexpr std::size_t kFieldsMax = 9;
   std::string_view id;
   std::int64_t object_gen = 0;
   std::string_view stable_type;
@@ -321,6 +329,8 @@ struct InstanceFactoryRun {
   std::string_view owner;
   std::int64_t lease_gen = 0;
   std::string_view op_id;
+  std::int64_t now_us = 0;       // the node's local time as the factory starts
+  std::int64_t deadline_us = 0;  // the host's local admission deadline then (§5)
 };
 template <class Io, platform::FieldsOf<InstanceFactoryRun> E>
 void fields(Io& io, E& e) {
@@ -331,6 +341,8 @@ void fields(Io& io, E& e) {
   io("owner", e.owner);
   io("lease_gen", e.lease_gen);
   io("op_id", e.op_id);
+  io("now_us", e.now_us);
+  io("deadline_us", e.deadline_us);
 }
 
 // instance.closing.

@@ -16,8 +16,11 @@
 namespace spotcheck::location::events {
 
 // lease.registered | lease.renewed: a new owner lease record of ours was adopted.
+// Emitted for a new record and whenever a later observation of the same record moves the
+// deadline later: the observation's send time and the margin let a checker bound the deadline
+// (§5: local_before_us + (ExpiresAt - StoreNow) - fencing margin) without trusting it.
 struct LeaseAdopted {
-  static constexpr std::size_t kFieldsMax = 7;
+  static constexpr std::size_t kFieldsMax = 9;
   std::string_view owner;
   std::int64_t lease_gen = 0;
   std::int64_t expires_ms = 0;    // the record's expiresAtEpochMs
@@ -25,6 +28,8 @@ struct LeaseAdopted {
   std::int64_t deadline_us = 0;   // the local admission deadline after it
   std::int64_t version = 0;       // StoreVersion of the record
   std::int64_t resolved = 0;      // 1: adopted by a re-read after an Indeterminate write
+  std::int64_t local_before_us = 0;  // local time just before the observation's request was sent
+  std::int64_t margin_us = 0;        // the host's owner lease fencing margin
 };
 template <class Io, platform::FieldsOf<LeaseAdopted> E>
 void fields(Io& io, E& e) {
@@ -35,6 +40,8 @@ void fields(Io& io, E& e) {
   io("deadline_us", e.deadline_us);
   io("version", e.version);
   io("resolved", e.resolved);
+  io("local_before_us", e.local_before_us);
+  io("margin_us", e.margin_us);
 }
 
 // lease.admission_closed: the first refusal after admission closed.

@@ -168,7 +168,11 @@ InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const A
     if (instance.ran.count(request.op_id) == 0) {
       SPOTCHECK_ASSERT(instance.queue.size() < kQueueMax);
       instance.queue.push_back(message_of(request, record.object_generation, false));
-      drain(instance, *type, request.spot_id);
+      if (!drain(instance, *type, request.spot_id)) {
+        // Starting a message needs §5 admission: refused before it ran, so the source may send again.
+        return outcome(InstanceOutcomeKind::kStoreError, "the owner's admission is closed (§5): the message did not run",
+                       record.object_generation);
+      }
     }
     platform::sometimes(_context.platform.events, platform::Mark::kInstanceReadyDelivery);
     return outcome(InstanceOutcomeKind::kDelivered, {}, record.object_generation, _context.rid_hex);
@@ -177,10 +181,15 @@ InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const A
                  record.object_generation);
 }
 
-void InstanceTarget::drain(LocalInstance& instance, const InstanceType& type, const std::string& spot_id) {
+bool InstanceTarget::drain(LocalInstance& instance, const InstanceType& type, const std::string& spot_id) {
   for (std::size_t ran = 0; ran < kQueueMax && !instance.queue.empty(); ++ran) {
     InstanceMessage message = std::move(instance.queue.front());
     instance.queue.pop_front();
+    // A later message starts only under §5 admission; the first message was accepted with its
+    // factory run (admitted there) and is work already accepted, which may finish (§5).
+    if (!message.first && !_context.lease.admit("instance_message").ok()) {
+      return false;  // it did not run: its sender is told so and may send again
+    }
     SPOTCHECK_ASSERT(message.object_generation == instance.object_generation);
     SPOTCHECK_ASSERT(message.first || instance.accepting);  // nothing runs before the first message
     const bool inserted = instance.ran.insert(message.op_id).second;
@@ -192,12 +201,15 @@ void InstanceTarget::drain(LocalInstance& instance, const InstanceType& type, co
         message.first ? kinds::kInstanceFirstMessageRun : kinds::kInstanceMessageRun,
         events::InstanceMessageRun{spot_id, message.op_id.hex(), as_i64(message.object_generation),
                                    _context.rid_hex, message.source_rid_hex, message.source.owner_id,
-                                   as_i64(message.source.lease_generation)});
+                                   as_i64(message.source.lease_generation), _context.lease.host_run().owner_id,
+                                   as_i64(_context.lease.host_run().lease_generation), _context.platform.clock.now_us(),
+                                   _context.lease.admission_deadline_us()});
     type.handler(message);
     if (message.first) {
       instance.accepting = true;
     }
   }
+  return true;
 }
 
 Result<InstanceTarget::Stored> InstanceTarget::store_payload(const InstanceRequest& request) {
@@ -412,7 +424,8 @@ std::string InstanceTarget::run_factory(const InstanceRequest& request, const In
   platform::emit_event(
       _context.platform.events, kinds::kInstanceFactoryRun,
       events::InstanceFactoryRun{request.spot_id, as_i64(generation), request.stable_type, _context.rid_hex,
-                                 host.owner_id, as_i64(host.lease_generation), request.op_id.hex()});
+                                 host.owner_id, as_i64(host.lease_generation), request.op_id.hex(),
+                                 _context.platform.clock.now_us(), _context.lease.admission_deadline_us()});
   const creation::FactoryContext factory_context{records::ObjectKind::kInstanceSpot, request.spot_id,
                                                  request.stable_type, generation, request.args, request.op_id};
   try {
@@ -434,7 +447,8 @@ void InstanceTarget::start_instance(const InstanceRequest& request, const Instan
   instance.stable_type = request.stable_type;
   instance.object_generation = generation;
   instance.queue.push_front(message_of(request, generation, true));
-  drain(instance, type, request.spot_id);
+  const bool drained = drain(instance, type, request.spot_id);
+  SPOTCHECK_ASSERT(drained);  // the first message is never refused: it was admitted with the factory
   SPOTCHECK_ASSERT(instance.accepting);
 }
 

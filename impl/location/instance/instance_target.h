@@ -142,7 +142,9 @@ class InstanceTarget {
   // Waits (bounded by `deadline_us`) until no Close of the Spot runs here; false if the
   // deadline passed first. Emits instance.close_awaited when it has to wait.
   bool await_local_close(const InstanceRequest& request, platform::TimeUs deadline_us, std::string_view where);
-  void drain(LocalInstance& instance, const InstanceType& type, const std::string& spot_id);
+  // Runs the queued messages in order; false when admission refused one (dropped unrun; the
+  // rest stay queued).
+  bool drain(LocalInstance& instance, const InstanceType& type, const std::string& spot_id);
   InstanceOutcome finish(const InstanceRequest& request, InstanceOutcome outcome);
   platform::TimeUs local_deadline_us(std::int64_t deadline_store_ms) const;
   platform::TimeUs store_deadline_us() const;

@@ -109,6 +109,7 @@ void OwnerLease::adopt(const Adopted& adopted, std::string_view kind_for_event, 
   const TimeUs deadline =
       location::admission_deadline_us(adopted.observation, _config.fencing_margin_us);
   const bool new_record = !_registered || adopted.version != _version;
+  const bool later_deadline = _registered && deadline > _deadline_us;
   // Every observation bounds the same never-shortening lease from below: keep the latest end.
   _deadline_us = _registered ? std::max(_deadline_us, deadline) : deadline;
   if (new_record) {
@@ -116,10 +117,13 @@ void OwnerLease::adopt(const Adopted& adopted, std::string_view kind_for_event, 
     _expires_at_ms = adopted.expires_at_ms;
     _last_observation = adopted.observation;
     _registered = true;
+  }
+  if (new_record || later_deadline) {
     platform::emit_event(_platform.events, kind_for_event,
                          events::LeaseAdopted{_host_run.owner_id, lease_gen(), _expires_at_ms,
                                               adopted.observation.store_now_ms, _deadline_us,
-                                              platform::as_i64(_version.value), resolved ? 1 : 0});
+                                              platform::as_i64(_version.value), resolved ? 1 : 0,
+                                              adopted.observation.local_before_us, _config.fencing_margin_us});
   }
   if (_closed_reported && admission_open()) {
     _closed_reported = false;
