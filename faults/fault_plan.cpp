@@ -27,7 +27,7 @@ constexpr std::array<FaultKindInfo, 18> kFaultKinds{{
     {FaultKind::kStoreStall, "store-stall", "the store stalls for a window: requests queue, then apply in order"},
     {FaultKind::kLinkTail, "link-tail", "every link's latency has a long tail: now and then a message takes up to seconds"},
     {FaultKind::kNodeLinkStall, "node-link-stall", "a link between two nodes holds its messages for a window, then delivers them in order"},
-    {FaultKind::kStoreRenewLost, "store-renew-lost", "an owner lease renew is lost, applied with its reply lost, or refused, while reads still succeed"},
+    {FaultKind::kStoreRenewLost, "store-renew-lost", "an owner lease renew is lost, applied with its reply lost, refused, or applied late, while reads still succeed"},
 }};
 
 // The kinds a shape draws only when it lists them (SwarmShape::also).

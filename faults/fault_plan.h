@@ -34,8 +34,8 @@ enum class FaultKind {
   kStoreStall,          // the store stalls for a window: requests queue and apply in order after it
   kLinkTail,            // every link's latency has a long tail (node-store and node-node)
   kNodeLinkStall,       // a link between two nodes holds its messages for a window, then delivers them
-  kStoreRenewLost,      // an owner lease renew write is lost, applied with its reply lost, or refused
-                        // while every other request (reads included) is served
+  kStoreRenewLost,      // an owner lease renew write is lost, applied with its reply lost, refused, or
+                        // applied late, while every other request (reads included) is served
 };
 
 struct FaultKindInfo {
@@ -147,7 +147,8 @@ struct FaultPlan {
   TimeUs node_link_stall_gap_us = 0;  // 0: no stalls
   TimeUs node_link_stall_length_us = 0;
   // Per owner lease renew write (a Put of one owner-lease row, nothing else): lost on the way, applied
-  // with its reply lost, or refused (one third each), while reads and every other write are served.
+  // with its reply lost, refused, or applied past its caller's deadline, up to 8 s more (a quarter
+  // each), while reads and every other write are served.
   double store_renew_loss = 0.0;
   // When the safety phase ends: no fault starts after this and every fault has healed.
   TimeUs faults_stop_us = 0;

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <utility>
 
+#include "impl/location/events/creation_events.h"
+#include "impl/location/events/lease_events.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/records/authority_record.h"
+#include "properties/common/describe.h"
+#include "properties/common/read_event.h"
 
 namespace spotcheck::properties {
 
@@ -109,7 +113,57 @@ std::optional<std::string> StoreTruthChecker::on_event(const sim::TraceEvent& ev
     }
     return on_claim(event, *parsed->change);
   }
+  if (event.kind == kinds::kLeaseRenewed) {
+    return on_lease_claim(event);
+  }
+  if (event.kind == kinds::kCreationResult) {
+    return on_creation_claim(event);
+  }
   return std::nullopt;
+}
+
+// creation.result: the target recorded a final result. 'created' means the same write made the row
+// Active at that ObjectGeneration (§7: Ready and the final result in one step): the store must
+// have stored that row, under this host run, before the result was reported.
+std::optional<std::string> StoreTruthChecker::on_creation_claim(const sim::TraceEvent& event) {
+  const auto read = read_event<location::events::CreationResult>(event);
+  if (!read.ok() || read.event.outcome != "created") {
+    return std::nullopt;  // a malformed event is exactly-one-creation's to report
+  }
+  const location::events::CreationResult& result = read.event;
+  const std::string key = std::string(kAuthorityPrefix) + std::string(result.kind) + "/" + std::string(result.id);
+  if (const auto it = _rows.find(key); it != _rows.end()) {
+    for (const Row& row : it->second.stored) {
+      if (row.state == AuthorityState::kActive && row.object_gen == result.object_gen && row.owner == result.owner &&
+          row.lease_gen == result.lease_gen) {
+        return std::nullopt;
+      }
+    }
+  }
+  return where(event) + " creation.result: operation " + std::string(result.op_id) + " reports " + key +
+         " created at ObjectGeneration " + std::to_string(result.object_gen) + " by host run " +
+         std::string(result.owner) + "/" + std::to_string(result.lease_gen) +
+         ", but the store never made that row Active (§7, §10: an unknown Commit is never taken as applied)";
+}
+
+// lease.renewed: the host adopted a lease record. The renew that stored that ExpiresAt must have
+// applied before the ExpiresAt it replaced (§5: a lease is never revived) — judged by the store's
+// account, whatever the host's own reply or re-read told it.
+std::optional<std::string> StoreTruthChecker::on_lease_claim(const sim::TraceEvent& event) {
+  const auto read = read_event<location::events::LeaseAdopted>(event);
+  if (!read.ok()) {
+    return std::nullopt;  // a malformed event is the lease checkers' to report
+  }
+  const location::events::LeaseAdopted& adopted = read.event;
+  const HostRowsLedger::RenewFact* renew = _hosts.renew_that_wrote(adopted.owner, adopted.expires_ms);
+  if (renew == nullptr || renew->applied_ms < renew->previous_expires_ms) {
+    return std::nullopt;
+  }
+  return where(event) + " lease.renewed: host run " + std::string(adopted.owner) + "/" +
+         std::to_string(adopted.lease_gen) + " adopted ExpiresAt " + std::to_string(adopted.expires_ms) +
+         ", but the store applied that renew (" + cite(renew->event) + ") at StoreNow " +
+         std::to_string(renew->applied_ms) + ", at or after the ExpiresAt " + std::to_string(renew->previous_expires_ms) +
+         " it replaced: an expired lease was revived (§5)";
 }
 
 std::optional<std::string> StoreTruthChecker::on_store_applied(const sim::TraceEvent& event) {

@@ -63,6 +63,8 @@ class StoreTruthChecker final : public PropertyChecker {
     std::int64_t highest_object_gen = 0;
   };
 
+  std::optional<std::string> on_lease_claim(const sim::TraceEvent& event);
+  std::optional<std::string> on_creation_claim(const sim::TraceEvent& event);
   std::optional<std::string> on_store_applied(const sim::TraceEvent& event);
   std::optional<std::string> on_write(const AppliedWrite& write);
   std::optional<std::string> on_authority_part(const AppliedWrite& write, const AppliedPart& part);

@@ -95,8 +95,16 @@ std::optional<std::string> HostRowsLedger::judge_lease(const AppliedWrite& write
     return "a renew moved UpdatedAt back " + std::to_string(before.updated_at_ms) + " -> " +
            std::to_string(next.updated_at_ms);
   }
+  _renews[next.owner_id + "|" + std::to_string(next.expires_at_ms)] =
+      RenewFact{write.store_now_ms, before.expires_at_ms, part.event};
   before = next;
   return std::nullopt;
+}
+
+const HostRowsLedger::RenewFact* HostRowsLedger::renew_that_wrote(std::string_view owner_id,
+                                                                  std::int64_t expires_ms) const {
+  const auto found = _renews.find(std::string(owner_id) + "|" + std::to_string(expires_ms));
+  return found == _renews.end() ? nullptr : &found->second;
 }
 
 std::string HostRowsLedger::live_holder(const Descriptor& holder, std::int64_t store_now_ms) const {

@@ -49,6 +49,18 @@ struct AppliedWrite {
 
 class HostRowsLedger {
  public:
+  // The renew that stored an owner lease row's ExpiresAt: when it applied and the ExpiresAt it
+  // replaced. A renew the store applied at or after the ExpiresAt it replaced came too late: the
+  // store accepts it (its condition is the row version), but a host that adopts it revives an
+  // expired lease (§5).
+  struct RenewFact {
+    std::int64_t applied_ms = 0;           // StoreNow of the write
+    std::int64_t previous_expires_ms = 0;  // the ExpiresAt it replaced
+    std::uint64_t event = 0;               // its store.applied
+  };
+  // The renew that wrote ExpiresAt `expires_ms` into the row of `owner_id`, if one did.
+  const RenewFact* renew_that_wrote(std::string_view owner_id, std::int64_t expires_ms) const;
+
   // Judges one part of `write` (a put or delete of a lease or descriptor row, a counter; others
   // pass) and records it.
   // Returns what is wrong (a clause, without the event), or nullopt.
@@ -74,6 +86,8 @@ class HostRowsLedger {
   std::string live_holder(const Descriptor& holder, std::int64_t store_now_ms) const;
 
   std::map<std::string, Lease, std::less<>> _leases;         // live lease rows, by key
+  // Every renew, by "<OwnerId>|<ExpiresAt it wrote>".
+  std::map<std::string, RenewFact, std::less<>> _renews;
   std::set<std::string, std::less<>> _lease_keys_ever;       // every lease key ever created
   std::map<std::string, Descriptor, std::less<>> _descriptors;  // stored descriptor rows, by key
   // The highest Revision each host run (owner id and lease generation) published, per row key.

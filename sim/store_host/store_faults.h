@@ -21,7 +21,8 @@ struct StoreFaults {
   double late_apply = 0.0;
   TimeUs late_apply_max_us = 0;
   // An owner lease renew write (RequestKind::kLeaseRenew) is lost on the way, applied with its
-  // reply lost, or refused (one third each); reads and other writes are served as usual.
+  // reply lost, refused, or applied late — past its caller's deadline, up to 8 s more — (a
+  // quarter each); reads and other writes are served as usual.
   double renew_loss = 0.0;
 };
 

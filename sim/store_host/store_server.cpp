@@ -59,10 +59,11 @@ StoreServer::RenewFault StoreServer::draw_renew_fault() {
   if (!draw(_faults.renew_loss)) {
     return RenewFault::kNone;
   }
-  switch (_random.below(3)) {
+  switch (_random.below(4)) {
     case 0: return RenewFault::kLost;
     case 1: return RenewFault::kReplyLost;
-    default: return RenewFault::kRefused;
+    case 2: return RenewFault::kRefused;
+    default: return RenewFault::kLate;
   }
 }
 
@@ -73,6 +74,14 @@ TimeUs StoreServer::draw_hold_us(ProcessId node, const char* operation, TimeUs d
     if (hold_us > 0) {
       _world.record_event(kinds::kStoreWriteHeld, events::StoreHold{.node = node, .op = operation, .hold_us = hold_us});
     }
+  }
+  if (kind == RequestKind::kLateRenew) {
+    // Past the caller's deadline, then up to kRenewLateMaxUs more: before or after the re-read,
+    // and sometimes after the ExpiresAt the renew was meant to extend.
+    const TimeUs gave_up_us = std::max(_world.now_us(), _world.virtual_from_local(node, deadline_us));
+    const TimeUs late_us = gave_up_us - _world.now_us() + 1 + _random.between(0, kRenewLateMaxUs);
+    _world.record_event(kinds::kStoreWriteLate, events::StoreHold{.node = node, .op = operation, .hold_us = late_us});
+    hold_us += late_us;
   }
   if (kind != RequestKind::kRead && draw(_faults.late_apply)) {
     // Past the caller's deadline on its own clock, then a drawn while more: half the time within

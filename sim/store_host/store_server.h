@@ -41,6 +41,7 @@ enum class RequestKind {
   kWrite,          // a write (Location Store write, payload put or remove)
   kDeletingWrite,  // a Location Store write with a Delete (StoreFaults::delete_hold_max_us)
   kLeaseRenew,     // a Location Store write that only puts one owner-lease row (StoreFaults::renew_loss)
+  kLateRenew,      // such a renew that StoreFaults::renew_loss holds past its caller's deadline
 };
 
 class StoreServer {
@@ -87,7 +88,7 @@ class StoreServer {
  private:
   bool draw(double probability);
   // What StoreFaults::renew_loss does to one renew (drawn only when it is on).
-  enum class RenewFault { kNone, kLost, kReplyLost, kRefused };
+  enum class RenewFault { kNone, kLost, kReplyLost, kRefused, kLate };
   RenewFault draw_renew_fault();
   // How long the store holds a request that has just arrived before it serves it (0: not held).
   TimeUs draw_hold_us(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind);
@@ -100,6 +101,9 @@ class StoreServer {
 
   // A late write lands within this long after its caller gave up half the time.
   static constexpr TimeUs kLateSoonUs = platform::millis(8);
+  // A late renew (RenewFault::kLate) lands up to this long past its caller's deadline: past the
+  // default 5 s fencing margin, so it may apply after the lease it extends had expired.
+  static constexpr TimeUs kRenewLateMaxUs = platform::seconds(8);
   // Bound on the requests one stalling outage queues; past it the store refuses.
   static constexpr std::size_t kStalledMax = 10'000;
 
@@ -147,9 +151,10 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
       on_reply(std::move(result));
     });
   };
+  const RequestKind arrival = renew_fault == RenewFault::kLate ? RequestKind::kLateRenew : kind;
   _world.network().deliver(from, _config.routing_id,
-                           [this, node, operation, deadline_us, kind, serve = std::move(serve)]() mutable {
-                             arrive(node, operation, deadline_us, kind, std::move(serve));
+                           [this, node, operation, deadline_us, arrival, serve = std::move(serve)]() mutable {
+                             arrive(node, operation, deadline_us, arrival, std::move(serve));
                            });
 }
 

@@ -99,5 +99,26 @@ TEST_F(CreationTest, AbandonedCreatingIsCancelledAfterItsDeadline) {
   EXPECT_EQ(factory.of("p"), 1);  // only the second generation ran
 }
 
+// Every attempt to record the result refused (a refusing store outage from the factory run until
+// the attempts are spent): nothing was recorded, so the target must not report the result as
+// recorded (store-truth: "created" needs the store to have made the row Active). Found by
+// store-truth in create-storm swarm seed 68, where 32 refused Commits were taken as recorded.
+TEST_F(CreationTest, ResultRefusedOnEveryAttemptIsNotReportedRecorded) {
+  make();
+  factory.delay_us = millis(300);
+  std::optional<ManagerResult<CreateReply>> result;
+  cluster->spawn_on(0, [&](CreationNode& n) {
+    result.emplace(n.manager().create_actor("p", "Player", n.deadline_in(seconds(20))));
+  });
+  cluster->run_until([this] { return !cluster->events("creation.factory_run").empty(); }, seconds(2));
+  cluster->store().begin_outage();
+  cluster->world().at(cluster->world().now_us() + seconds(4), [this] { cluster->store().end_outage(); });
+  ASSERT_TRUE(cluster->run_until([&] { return result.has_value(); }, seconds(30)));
+  EXPECT_EQ(cluster->events("authority.commit", "outcome", "applied").size(), 0u);
+  EXPECT_GE(cluster->events("authority.commit", "outcome", "store_error").size(), 32u);
+  EXPECT_EQ(cluster->events("creation.result", "outcome", "created").size(), 0u);
+  EXPECT_FALSE(result->ok() && result->value().outcome == ReplyOutcome::kCreated);
+}
+
 }  // namespace
 }  // namespace spotcheck::location::creation::testing

@@ -10,6 +10,7 @@
 #include "impl/records/authority_record.h"
 #include "impl/records/mesh_node_descriptor_record.h"
 #include "impl/records/owner_lease_record.h"
+#include "impl/location/events/creation_events.h"
 #include "tests/properties/fixture.h"
 
 namespace spotcheck::properties::testing {
@@ -147,6 +148,31 @@ TEST_F(StoreTruth, ALegalLifeWithTruthfulClaimsPasses) {
   // Re-created with a higher ObjectGeneration; a resolved claim reports no version mismatch.
   EXPECT_LEGAL(put(seconds(6), reserved(2), 0, 9));
   EXPECT_LEGAL(s.write(seconds(6), 0, Write{.op = "reserve", .row = reserved(2), .resolved = true, .version = 9}));
+}
+
+// creation.result 'created': the store made that row Active at that ObjectGeneration under the
+// reporting host run (§7: Ready and the final result in one write).
+TEST_F(StoreTruth, ACreatedResultNeedsTheRowTheStoreMadeActive) {
+  const auto created = [&](TimeUs t_us, std::int64_t object_gen) {
+    return s.feed(t_us, 0, "creation.result",
+                  owned_fields(location::events::CreationResult{"op-1", "created", "actor", "player:1", object_gen,
+                                                                "owner-a", 1}));
+  };
+  EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));
+  expect_violation(h, created(seconds(2), 1), "store-truth",
+                   {"creation.result: operation op-1 reports authority/actor/player:1 created at ObjectGeneration 1",
+                    "the store never made that row Active"});
+}
+
+TEST_F(StoreTruth, ACreatedResultAfterTheCommitPasses) {
+  EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));
+  EXPECT_LEGAL(put(seconds(2), active(), 3, 5));
+  EXPECT_LEGAL(s.feed(seconds(2), 0, "creation.result",
+                      owned_fields(location::events::CreationResult{"op-1", "created", "actor", "player:1", 1,
+                                                                    "owner-a", 1})));
+  EXPECT_LEGAL(s.feed(seconds(3), 0, "creation.result",
+                      owned_fields(location::events::CreationResult{"op-2", "rejected", "actor", "player:2", 4,
+                                                                    "owner-a", 1})));
 }
 
 TEST_F(StoreTruth, AnAppliedClaimTheStoreNeverSawIsFlagged) {
@@ -308,6 +334,18 @@ TEST_F(StoreTruthHosts, ALegalLeaseLifePasses) {
   EXPECT_LEGAL(renew(seconds(6), "owner-a", 1, store_ms(seconds(21))));
   EXPECT_LEGAL(release(seconds(7), "owner-a"));
   EXPECT_LEGAL(register_lease(seconds(8), "owner-b", store_ms(seconds(23))));
+}
+
+// A renew the store applied at or after the ExpiresAt it replaced is the store's to accept, but a
+// host that adopts it (lease.renewed, e.g. after a re-read) revives an expired lease (§5).
+TEST_F(StoreTruthHosts, AdoptingARenewThatAppliedAfterTheLeaseExpiredIsFlagged) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  EXPECT_LEGAL(renew(seconds(6), "owner-a", 1, store_ms(seconds(21))));
+  EXPECT_LEGAL(s.renewed(seconds(6), 0, "owner-a", 1, store_ms(seconds(21))));  // applied in time
+  EXPECT_LEGAL(renew(seconds(21), "owner-a", 1, store_ms(seconds(36))));        // the store takes it at the old end
+  expect_violation(h, s.renewed(seconds(22), 0, "owner-a", 1, store_ms(seconds(36))), "store-truth",
+                   {"host run owner-a/1 adopted ExpiresAt " + std::to_string(store_ms(seconds(36))),
+                    "at or after the ExpiresAt " + std::to_string(store_ms(seconds(21))), "an expired lease was revived"});
 }
 
 TEST_F(StoreTruthHosts, ALeaseRowMustTakeTheGenerationItsWriteIssued) {

@@ -149,8 +149,9 @@ TEST(StoreHost, ARefusingOutageAppliesNothing) {
   EXPECT_TRUE(testing::events_of_kind(f.world.trace(), "store.applied").empty());
 }
 
-// store-renew-lost: every owner lease renew (one Put of an owner-lease row) meets one of the three
-// fates — lost, applied with its reply lost, refused — while reads and other writes are served.
+// store-renew-lost: every owner lease renew (one Put of an owner-lease row) meets one of the four
+// fates — lost, applied with its reply lost, refused, applied late — while reads and other writes
+// are served.
 TEST(StoreHost, RenewLossHitsOnlyOwnerLeaseRenewsAndReadsStillSucceed) {
   Fixture f;
   f.store.set_faults(StoreFaults{.renew_loss = 1.0});

@@ -296,22 +296,26 @@ std::optional<FinalResultReply> CreationTarget::record_result(const CreateComman
   SPOTCHECK_ASSERT(bytes.size() <= _context.creation.result_bytes_max);
   const Attached attached{store::Put{result_key, bytes}, store::Delete{verified.request_key}};
   const TimeUs deadline_us = local_deadline_us(command.deadline_store_ms);
+  bool recorded = false;
   for (int attempt = 0; attempt < kWriteAttemptsMax; ++attempt) {
     std::optional<Error> error;
     if (commit) {
       Result<AuthoritySnapshot> done = _context.authority.commit(verified.row, attached);
       if (done.ok()) {
+        recorded = true;
         break;
       }
       error = done.error();
     } else {
       Result<Done> done = _context.authority.abort(verified.row, attached);
       if (done.ok()) {
+        recorded = true;
         break;
       }
       error = done.error();
     }
-    if (error->kind == ErrorKind::kStoreError && _context.platform.clock.now_us() < deadline_us) {
+    const bool last = attempt + 1 == kWriteAttemptsMax;
+    if (error->kind == ErrorKind::kStoreError && !last && _context.platform.clock.now_us() < deadline_us) {
       _context.platform.clock.sleep_for(_context.creation.store_retry_backoff_us);
       continue;  // refused: nothing changed; try again within the deadline
     }
@@ -327,6 +331,9 @@ std::optional<FinalResultReply> CreationTarget::record_result(const CreateComman
     return cancel(command, error->kind == ErrorKind::kAdmissionClosed ? nullptr : &verified,
                   "recording the result failed: " + describe(*error));
   }
+  // Only a write the store applied records the result: every attempt refused is not "recorded"
+  // (each refused attempt ends in the cancel above once it is the last one).
+  SPOTCHECK_ASSERT(recorded);
   platform::emit_event(
       _context.platform.events, kinds::kCreationResult,
       events::CreationResult{command.op_id.hex(), messaging::to_string(result.outcome),
