@@ -29,7 +29,7 @@ out="$("$bin" run --scenario default --seeds 1 --quiet --require-marks)"
 code=$?
 set -e
 [ "$code" -eq 1 ] || fail "a required mark that never fired should exit 1, got $code"
-grep -qE '^required marks  MISSING [a-z-]+(, [a-z-]+)* \(never fired in 1 seeds\)$' <<< "$out" ||
+grep -qE '^required marks  MISSING [a-z-]+( [a-z-]+)* \(never fired in 1 seeds\)$' <<< "$out" ||
   fail "the missing mark is not named: $out"
 grep -q '^FAILED$' <<< "$out" || fail "the campaign did not report FAILED: $out"
 # A scenario file requires its own marks: instance-route's marks on the default base never fire.
