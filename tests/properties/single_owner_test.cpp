@@ -109,6 +109,14 @@ TEST_F(SingleOwner, ALeaseEventWithoutAPositiveFencingMargin) {
                    "single-owner", {"fencing margin of 0us", "must be positive"});
 }
 
+TEST_F(SingleOwner, ALeaseEventWithoutAnOwnerIsReportedNotACrash) {
+  expect_violation(h,
+                   s.feed(seconds(1), 3, "lease.renewed",
+                          owned_fields(location::events::LeaseAdopted{"", 4, store_ms(seconds(16)), store_ms(seconds(1)),
+                                                                      seconds(10), 1, 0, seconds(1), seconds(1)})),
+                   "single-owner", {"lease.renewed names no owner"});
+}
+
 TEST_F(SingleOwner, FactoryRunPastTheAdmissionDeadline) {
   const auto factory_run = [&](TimeUs t_us, std::int64_t now_us, std::int64_t deadline_us) {
     return s.feed(t_us, 0, "creation.factory_run",
