@@ -62,21 +62,18 @@ std::optional<std::string> AtMostOnceChecker::on_run(const sim::TraceEvent& even
   if (!read.ok()) {
     return read.problem;
   }
+  // The run and its operation, named as the checks below use them.
   const events::InstanceMessageRun& run = read.event;
   const std::string_view id = run.id;
   const std::string_view op = run.op_id;
   const std::int64_t gen = run.object_gen;
-  const std::string_view node = run.node;
-  const std::string_view source = run.source;
-  const std::string_view owner = run.source_owner;
-  const std::int64_t lease_gen = run.source_lease_gen;
   if (op.empty()) {
     return where(event) + " " + std::string(event.kind) + " names no OperationId";
   }
   auto deaths = _deaths.find(event.node);
-  Run now{event.index, event.node, deaths == _deaths.end() ? 0 : deaths->second, std::string(node), std::string(id), gen,
+  Run now{event.index, event.node, deaths == _deaths.end() ? 0 : deaths->second, std::string(run.node), std::string(id), gen,
           first};
-  const std::string key = operation_key(source, owner, lease_gen, op);
+  const std::string key = operation_key(run.source, run.source_owner, run.source_lease_gen, op);
   auto [it, inserted] = _runs.try_emplace(key, now);
   if (inserted) {
     return std::nullopt;
@@ -90,8 +87,8 @@ std::optional<std::string> AtMostOnceChecker::on_run(const sim::TraceEvent& even
     it->second = now;  // spec §7.1: restored from the stored data after the process died
     return std::nullopt;
   }
-  return where(event) + " " + std::string(event.kind) + ": " + describe_operation(op, source, owner, lease_gen) +
-         " ran again on node " + std::string(node) + ", Spot '" + std::string(id) + "' ObjectGeneration " +
+  return where(event) + " " + std::string(event.kind) + ": " +
+         describe_operation(op, run.source, run.source_owner, run.source_lease_gen) + " ran again on node " + std::string(run.node) + ", Spot '" + std::string(id) + "' ObjectGeneration " +
          std::to_string(gen) + "; it already ran at " + cite(earlier.event) + " on node " + earlier.node_rid +
          ", Spot '" + earlier.spot_id + "' ObjectGeneration " + std::to_string(earlier.object_gen) +
          (earlier.first ? " (as the first message)" : "") +

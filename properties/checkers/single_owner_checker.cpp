@@ -40,47 +40,52 @@ std::optional<std::string> SingleOwnerChecker::on_event(const sim::TraceEvent& e
   if (event.kind == kinds::kObjectWork) {
     return on_work(event);
   }
+  // A factory run starts new work under the owner lease, admitted like a handler (spec §5); so does
+  // an Instance Spot message after the first. The first message was accepted with its factory run
+  // (judged there) and may finish as work already accepted.
   if (event.kind == kinds::kCreationFactoryRun) {
-    return on_factory_run<location::events::CreationFactoryRun>(event, "ran the factory of");
+    return on_clocked_act<location::events::CreationFactoryRun>(event, [](const auto& run) {
+      return "ran the factory of " + std::string(run.id);
+    });
   }
   if (event.kind == kinds::kInstanceFactoryRun) {
-    return on_factory_run<location::events::InstanceFactoryRun>(event, "ran the factory of Instance Spot");
+    return on_clocked_act<location::events::InstanceFactoryRun>(event, [](const auto& run) {
+      return "ran the factory of Instance Spot " + std::string(run.id);
+    });
   }
   if (event.kind == kinds::kInstanceMessageRun) {
-    return on_message_run(event);
+    return on_clocked_act<location::events::InstanceMessageRun>(event, [](const auto& run) {
+      return "ran message " + std::string(run.op_id) + " on Instance Spot " + std::string(run.id);
+    });
   }
   return std::nullopt;
 }
 
-// A factory run starts new work under the owner lease: it is admitted like a handler (spec §5).
-template <class FactoryRunEvent>
-std::optional<std::string> SingleOwnerChecker::on_factory_run(const sim::TraceEvent& event, std::string_view what) const {
-  const auto read = read_event<FactoryRunEvent>(event);
+// An owner act whose event names its host run (owner, lease_gen), its object (id, object_gen) and
+// the node's clock (now_us, deadline_us); `what` says what it did.
+template <class ActEvent, class What>
+std::optional<std::string> SingleOwnerChecker::on_clocked_act(const sim::TraceEvent& event, What&& what) const {
+  const auto read = read_event<ActEvent>(event);
   if (!read.ok()) {
     return read.problem;
   }
-  const FactoryRunEvent& run = read.event;
+  const ActEvent& run = read.event;
   const OwnerAct act{HostRunRef{run.owner, run.lease_gen}, true, run.now_us, run.deadline_us};
   return check_lease_for_act(event, act, [&] {
-    return where(event) + " " + std::string(event.kind) + ": " + describe(act.actor) + " " + std::string(what) + " " +
-           std::string(run.id) + " (ObjectGeneration " + std::to_string(run.object_gen) + ")";
+    return where(event) + " " + std::string(event.kind) + ": " + describe(act.actor) + " " + what(run) +
+           " (ObjectGeneration " + std::to_string(run.object_gen) + ")";
   });
 }
 
-// An Instance Spot message after the first starts only under admission (spec §5). The first message
-// was accepted with its factory run (judged there) and may finish as work already accepted.
-std::optional<std::string> SingleOwnerChecker::on_message_run(const sim::TraceEvent& event) const {
-  const auto read = read_event<location::events::InstanceMessageRun>(event);
-  if (!read.ok()) {
-    return read.problem;
-  }
-  const location::events::InstanceMessageRun& run = read.event;
-  const OwnerAct act{HostRunRef{run.owner, run.lease_gen}, true, run.now_us, run.deadline_us};
-  return check_lease_for_act(event, act, [&] {
-    return where(event) + " instance.message_run: " + describe(act.actor) + " ran message " + std::string(run.op_id) +
-           " on Instance Spot " + std::string(run.id) + " (ObjectGeneration " + std::to_string(run.object_gen) + ")";
-  });
+namespace {
+
+// The §5 bound as a violation names it: its value and the lease event that set it.
+std::string bound_text(const LeaseFacts& lease, const std::string& cited) {
+  return "past the latest its owner lease observations allow, " + std::to_string(lease.deadline_bound_us) + "us (" +
+         cited + ": send time + (ExpiresAt - StoreNow) - fencing margin, spec §5)";
 }
+
+}  // namespace
 
 std::optional<std::string> SingleOwnerChecker::on_authority(const sim::TraceEvent& event,
                                                             const AuthorityEvent& change) {
@@ -201,10 +206,8 @@ std::optional<std::string> SingleOwnerChecker::check_local_clock(const std::func
            std::to_string(deadline_us) + "us (spec §5)";
   }
   if (deadline_us > lease.deadline_bound_us) {
-    return subject() + " under an admission deadline of " + std::to_string(deadline_us) +
-           "us, past the latest its owner lease observations allow, " + std::to_string(lease.deadline_bound_us) +
-           "us (" + cite(lease.deadline_bound_event) +
-           ": send time + (ExpiresAt - StoreNow) - fencing margin, spec §5)";
+    return subject() + " under an admission deadline of " + std::to_string(deadline_us) + "us, " +
+           bound_text(lease, cite(lease.deadline_bound_event));
   }
   return std::nullopt;
 }
@@ -228,9 +231,7 @@ std::optional<std::string> SingleOwnerChecker::check_reported_deadline(const sim
   }
   if (adopted.deadline_us > lease->deadline_bound_us) {
     return where(event) + " " + std::string(event.kind) + ": " + describe(run) + " adopted the admission deadline " +
-           std::to_string(adopted.deadline_us) + "us, past the latest its owner lease observations allow, " +
-           std::to_string(lease->deadline_bound_us) + "us (" + cite(lease->deadline_bound_event) +
-           ": send time + (ExpiresAt - StoreNow) - fencing margin, spec §5)";
+           std::to_string(adopted.deadline_us) + "us, " + bound_text(*lease, cite(lease->deadline_bound_event));
   }
   return std::nullopt;
 }

@@ -50,9 +50,8 @@ class SingleOwnerChecker final : public PropertyChecker {
     std::int64_t now_us = 0;
     std::int64_t deadline_us = 0;
   };
-  template <class FactoryRunEvent>
-  std::optional<std::string> on_factory_run(const sim::TraceEvent& event, std::string_view what) const;
-  std::optional<std::string> on_message_run(const sim::TraceEvent& event) const;
+  template <class ActEvent, class What>
+  std::optional<std::string> on_clocked_act(const sim::TraceEvent& event, What&& what) const;
   std::optional<std::string> check_lease_for_act(const sim::TraceEvent& event, const OwnerAct& act,
                                                  const std::function<std::string()>& subject) const;
   std::optional<std::string> check_local_clock(const std::function<std::string()>& subject, const LeaseFacts& lease,

@@ -20,6 +20,11 @@ using model::AuthorityState;
 using Row = StoreTruthChecker::Row;
 
 constexpr std::string_view kAuthorityPrefix = "authority/";
+
+// The printable key of an authority row, as store.applied names it: "authority/<kind>/<id>".
+std::string authority_key(std::string_view kind, std::string_view id) {
+  return std::string(kAuthorityPrefix) + std::string(kind) + "/" + std::string(id);
+}
 constexpr std::string_view kObjectGenerationCounter = "counter/object-generation";
 
 std::string row_text(const Row& row) {
@@ -131,7 +136,7 @@ std::optional<std::string> StoreTruthChecker::on_creation_claim(const sim::Trace
     return std::nullopt;  // a malformed event is exactly-one-creation's to report
   }
   const location::events::CreationResult& result = read.event;
-  const std::string key = std::string(kAuthorityPrefix) + std::string(result.kind) + "/" + std::string(result.id);
+  const std::string key = authority_key(result.kind, result.id);
   if (const auto it = _rows.find(key); it != _rows.end()) {
     for (const Row& row : it->second.stored) {
       if (row.state == AuthorityState::kActive && row.object_gen == result.object_gen && row.owner == result.owner &&
@@ -274,7 +279,7 @@ std::optional<std::string> StoreTruthChecker::on_claim(const sim::TraceEvent& ev
   if (!claim.applied()) {
     return std::nullopt;
   }
-  const std::string key = std::string(kAuthorityPrefix) + std::string(claim.kind) + "/" + std::string(claim.id);
+  const std::string key = authority_key(claim.kind, claim.id);
   const auto it = _rows.find(key);
   const std::string what = describe_write(claim, event.index);
   if (it == _rows.end()) {

@@ -76,26 +76,28 @@ TimeUs StoreServer::draw_hold_us(ProcessId node, const char* operation, TimeUs d
     }
   }
   if (kind == RequestKind::kLateRenew) {
-    // Past the caller's deadline, then up to kRenewLateMaxUs more: before or after the re-read,
-    // and sometimes after the ExpiresAt the renew was meant to extend.
-    const TimeUs gave_up_us = std::max(_world.now_us(), _world.virtual_from_local(node, deadline_us));
-    const TimeUs late_us = gave_up_us - _world.now_us() + 1 + _random.between(0, kRenewLateMaxUs);
-    _world.record_event(kinds::kStoreWriteLate, events::StoreHold{.node = node, .op = operation, .hold_us = late_us});
-    hold_us += late_us;
+    // Up to kRenewLateMaxUs past the caller's deadline: before or after the re-read, and sometimes
+    // after the ExpiresAt the renew was meant to extend.
+    hold_us += hold_past_deadline(node, operation, deadline_us, _random.between(0, kRenewLateMaxUs));
   }
   if (kind != RequestKind::kRead && draw(_faults.late_apply)) {
-    // Past the caller's deadline on its own clock, then a drawn while more: half the time within
-    // a few milliseconds (the caller's re-read and retry are in flight then: the write may land
-    // before the re-read, between it and the retry, or after the retry), else up to the maximum.
-    const TimeUs gave_up_us = std::max(_world.now_us(), _world.virtual_from_local(node, deadline_us));
+    // A drawn while past the caller's deadline: half the time within a few milliseconds (the
+    // caller's re-read and retry are in flight then: the write may land before the re-read,
+    // between it and the retry, or after the retry), else up to the maximum.
     const TimeUs extra_max_us = std::max<TimeUs>(0, _faults.late_apply_max_us);
     const TimeUs extra_us = _random.chance(0.5) ? _random.between(0, std::min(extra_max_us, kLateSoonUs))
                                                 : _random.between(0, extra_max_us);
-    const TimeUs late_us = gave_up_us - _world.now_us() + 1 + extra_us;
-    _world.record_event(kinds::kStoreWriteLate, events::StoreHold{.node = node, .op = operation, .hold_us = late_us});
-    hold_us += late_us;
+    hold_us += hold_past_deadline(node, operation, deadline_us, extra_us);
   }
   return hold_us;
+}
+
+TimeUs StoreServer::hold_past_deadline(ProcessId node, const char* operation, TimeUs deadline_us, TimeUs extra_us) {
+  // Past the caller's deadline on its own clock (it has given up by then), then extra_us more.
+  const TimeUs gave_up_us = std::max(_world.now_us(), _world.virtual_from_local(node, deadline_us));
+  const TimeUs late_us = gave_up_us - _world.now_us() + 1 + extra_us;
+  _world.record_event(kinds::kStoreWriteLate, events::StoreHold{.node = node, .op = operation, .hold_us = late_us});
+  return late_us;
 }
 
 void StoreServer::arrive(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind,

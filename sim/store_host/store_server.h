@@ -90,6 +90,9 @@ class StoreServer {
   // What StoreFaults::renew_loss does to one renew (drawn only when it is on).
   enum class RenewFault { kNone, kLost, kReplyLost, kRefused, kLate };
   RenewFault draw_renew_fault();
+  // The hold of a write that applies after its caller gave up: past `deadline_us` (the caller's
+  // clock), then `extra_us` more; records store.write_late.
+  TimeUs hold_past_deadline(ProcessId node, const char* operation, TimeUs deadline_us, TimeUs extra_us);
   // How long the store holds a request that has just arrived before it serves it (0: not held).
   TimeUs draw_hold_us(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind);
   // At arrival: serves `serve` now, or after the drawn hold.
