@@ -9,7 +9,7 @@ namespace spotcheck::faults {
 
 namespace {
 
-constexpr std::array<FaultKindInfo, 18> kFaultKinds{{
+constexpr std::array<FaultKindInfo, 19> kFaultKinds{{
     {FaultKind::kStoreRequestLost, "store-request-lost", "a store request never reaches the store"},
     {FaultKind::kStoreReplyLost, "store-reply-lost", "the store applies a request, its reply is lost (indeterminate)"},
     {FaultKind::kStoreReplyDelayed, "store-reply-delayed", "a store reply arrives after the caller's deadline"},
@@ -28,6 +28,7 @@ constexpr std::array<FaultKindInfo, 18> kFaultKinds{{
     {FaultKind::kLinkTail, "link-tail", "every link's latency has a long tail: now and then a message takes up to seconds"},
     {FaultKind::kNodeLinkStall, "node-link-stall", "a link between two nodes holds its messages for a window, then delivers them in order"},
     {FaultKind::kStoreRenewLost, "store-renew-lost", "an owner lease renew is lost, applied with its reply lost, refused, or applied late, while reads still succeed"},
+    {FaultKind::kNodePauseOnReply, "node-pause-on-reply", "a node freezes as a store reply reaches it, before it acts on it, at times past its owner lease"},
 }};
 
 // The kinds a shape draws only when it lists them (SwarmShape::also).
@@ -35,7 +36,8 @@ bool opt_in_kind(FaultKind kind) {
   return kind == FaultKind::kNodeMessageLoss || kind == FaultKind::kNodeMessageDelay ||
          kind == FaultKind::kNodePartition || kind == FaultKind::kStoreDeleteSlow ||
          kind == FaultKind::kStoreLateApply || kind == FaultKind::kStoreStall || kind == FaultKind::kLinkTail ||
-         kind == FaultKind::kNodeLinkStall || kind == FaultKind::kStoreRenewLost;
+         kind == FaultKind::kNodeLinkStall || kind == FaultKind::kStoreRenewLost ||
+         kind == FaultKind::kNodePauseOnReply;
 }
 
 // A kind that runs in windows: the mean gap between them and a window's length.
@@ -108,7 +110,8 @@ bool SwarmShape::valid() const {
          valid_span(store_delete_hold_lo_us, store_delete_hold_hi_us) && valid_rate(store_late_apply) &&
          valid_span(store_late_apply_lo_us, store_late_apply_hi_us) && valid_window(store_stall) &&
          valid_rate(link_tail) && valid_span(link_tail_lo_us, link_tail_hi_us) && valid_window(node_link_stall) &&
-         valid_rate(store_renew_loss);
+         valid_rate(store_renew_loss) && valid_rate(node_pause_on_reply) &&
+         valid_span(node_pause_on_reply_lo_us, node_pause_on_reply_hi_us);
 }
 
 const char* to_string(FaultKind kind) {
@@ -141,6 +144,7 @@ bool FaultPlan::enabled(FaultKind kind) const {
     case FaultKind::kLinkTail: return link_tail > 0.0 && link_tail_max_us > 0;
     case FaultKind::kNodeLinkStall: return node_link_stall_gap_us > 0 && node_link_stall_length_us > 0;
     case FaultKind::kStoreRenewLost: return store_renew_loss > 0.0;
+    case FaultKind::kNodePauseOnReply: return node_pause_on_reply > 0.0 && node_pause_on_reply_max_us > 0;
   }
   return false;
 }
@@ -189,6 +193,10 @@ std::string FaultPlan::describe() const {
         add(std::string(info.name) + "(gap=" + sim::seconds_short(node_link_stall_gap_us) + ",length=" + sim::seconds_short(node_link_stall_length_us) + ")");
         break;
       case FaultKind::kStoreRenewLost: add(std::string(info.name) + "=" + sim::probability_text(store_renew_loss)); break;
+      case FaultKind::kNodePauseOnReply:
+        add(std::string(info.name) + "=" + sim::probability_text(node_pause_on_reply) + "(max=" +
+            sim::seconds_short(node_pause_on_reply_max_us) + ")");
+        break;
     }
   }
   return out.empty() ? "none" : out;
@@ -240,6 +248,19 @@ FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shap
   if (shape.drawn(FaultKind::kStoreRenewLost)) {
     plan.store_renew_loss =
         draw_kind(random, on(FaultKind::kStoreRenewLost), [&] { return draw_rate(random, shape.store_renew_loss); });
+  }
+  if (shape.drawn(FaultKind::kNodePauseOnReply)) {
+    struct Pause {
+      double rate = 0.0;
+      TimeUs max_us = 0;
+    };
+    const Pause pause = draw_kind(random, on(FaultKind::kNodePauseOnReply), [&] {
+      const double rate = draw_rate(random, shape.node_pause_on_reply);
+      return Pause{rate, static_cast<TimeUs>(random.between(shape.node_pause_on_reply_lo_us,
+                                                            shape.node_pause_on_reply_hi_us))};
+    });
+    plan.node_pause_on_reply = pause.rate;
+    plan.node_pause_on_reply_max_us = pause.max_us;
   }
   return plan;
 }
@@ -298,6 +319,8 @@ FaultPlan FaultPlan::standard(TimeUs faults_stop_us) {
   plan.link_tail = 0.005;
   plan.link_tail_max_us = platform::seconds(1);
   plan.store_renew_loss = 0.05;
+  plan.node_pause_on_reply = 0.0005;
+  plan.node_pause_on_reply_max_us = platform::seconds(20);
   plan.faults_stop_us = faults_stop_us;
   return plan;
 }

@@ -36,6 +36,8 @@ enum class FaultKind {
   kNodeLinkStall,       // a link between two nodes holds its messages for a window, then delivers them
   kStoreRenewLost,      // an owner lease renew write is lost, applied with its reply lost, refused, or
                         // applied late, while every other request (reads included) is served
+  kNodePauseOnReply,    // a node freezes as a store reply reaches it, before it acts on it (a GC
+                        // pause between a read and the write it plans), at times past its owner lease
 };
 
 struct FaultKindInfo {
@@ -96,6 +98,9 @@ struct SwarmShape {
   TimeUs link_tail_hi_us = platform::seconds(4);
   Window node_link_stall{platform::seconds(3), platform::seconds(30), platform::millis(100), platform::seconds(3)};
   Rate store_renew_loss{0.05, 0.6};
+  Rate node_pause_on_reply{0.0005, 0.01};
+  TimeUs node_pause_on_reply_lo_us = platform::seconds(5);  // the longest such pause
+  TimeUs node_pause_on_reply_hi_us = platform::seconds(30);
 
   bool always_on(FaultKind kind) const;
   // Drawn at all: a base kind always; a node-to-node kind or the slow Delete when listed.
@@ -150,6 +155,11 @@ struct FaultPlan {
   // with its reply lost, refused, or applied past its caller's deadline, up to 8 s more (a quarter
   // each), while reads and every other write are served.
   double store_renew_loss = 0.0;
+  // Per store reply, as it reaches its node: the node freezes for up to node_pause_on_reply_max_us
+  // (uniform from 1 s) before it acts on the reply: a planning read's answer, or a write's outcome,
+  // is acted on by a host whose admission deadline may have passed meanwhile (§5).
+  double node_pause_on_reply = 0.0;
+  TimeUs node_pause_on_reply_max_us = 0;
   // When the safety phase ends: no fault starts after this and every fault has healed.
   TimeUs faults_stop_us = 0;
 

@@ -22,6 +22,8 @@ std::string_view to_string(ErrorKind kind) {
       return "invalid_argument";
     case ErrorKind::kNoCandidate:
       return "no_candidate";
+    case ErrorKind::kConfiguration:
+      return "configuration";
   }
   return "unknown";
 }

@@ -22,6 +22,7 @@ enum class ErrorKind {
   kRecordInvalid,        // a stored record did not decode (unknown recordVersion, corrupt bytes)
   kInvalidArgument,      // a framework-internal error found before calling the store (§6.1)
   kNoCandidate,          // placement found no Serving node with lease, weight and capacity (§4)
+  kConfiguration,        // the host's configuration breaks a startup rule (§5): it does not start
 };
 
 std::string_view to_string(ErrorKind kind);

@@ -13,6 +13,7 @@ namespace spotcheck::kinds {
 // Owner lease and admission (§3.1, §5).
 inline constexpr std::string_view kLeaseRegistered = "lease.registered";
 inline constexpr std::string_view kLeaseRegisterFailed = "lease.register_failed";
+inline constexpr std::string_view kLeaseStartupChecked = "lease.startup_checked";
 inline constexpr std::string_view kLeaseRenewed = "lease.renewed";
 inline constexpr std::string_view kLeaseRenewFailed = "lease.renew_failed";
 inline constexpr std::string_view kLeaseLost = "lease.lost";
@@ -31,6 +32,7 @@ inline constexpr std::string_view kAuthorityPreserve = "authority.preserve";
 inline constexpr std::string_view kAuthorityNewOwner = "authority.new_owner";
 inline constexpr std::string_view kAuthorityDelete = "authority.delete";
 inline constexpr std::string_view kCapacityChanged = "capacity.changed";
+inline constexpr std::string_view kCapacityRefused = "capacity.refused";
 inline constexpr std::string_view kStoreIndeterminate = "store.indeterminate";
 
 // Descriptors and placement (§4).
@@ -185,6 +187,7 @@ inline constexpr std::string_view kStoreReplyDelayed = "store.reply_delayed";
 inline constexpr std::string_view kStoreRefused = "store.refused";  // {node, op}
 inline constexpr std::string_view kStoreWriteHeld = "store.write_held";
 inline constexpr std::string_view kStoreWriteLate = "store.write_late";  // held past the caller's deadline
+inline constexpr std::string_view kStorePausedCaller = "store.paused_caller";  // node-pause-on-reply
 inline constexpr std::string_view kStoreStallBegin = "store.stall_begin";
 inline constexpr std::string_view kStoreStallEnd = "store.stall_end";  // {queued}
 inline constexpr std::string_view kStoreStalled = "store.stalled";     // {node, op}: queued by a stall
@@ -193,6 +196,7 @@ inline constexpr std::string_view kStoreApplied = "store.applied";     // the gr
 inline constexpr std::array kAll = {
     kLeaseRegistered,
     kLeaseRegisterFailed,
+    kLeaseStartupChecked,
     kLeaseRenewed,
     kLeaseRenewFailed,
     kLeaseLost,
@@ -207,6 +211,7 @@ inline constexpr std::array kAll = {
     kAuthorityNewOwner,
     kAuthorityDelete,
     kCapacityChanged,
+    kCapacityRefused,
     kStoreIndeterminate,
     kDescriptorPublished,
     kDescriptorListRead,
@@ -304,6 +309,7 @@ inline constexpr std::array kAll = {
     kStoreRefused,
     kStoreWriteHeld,
     kStoreWriteLate,
+    kStorePausedCaller,
     kStoreStallBegin,
     kStoreStallEnd,
     kStoreStalled,

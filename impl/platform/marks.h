@@ -29,9 +29,10 @@ enum class Mark : std::uint8_t {
   kOwnerSweepDeleted,                // the shutdown owner sweep deleted a row of its host run (§11)
   kEarlierAttemptAppliedLate,        // §10: a retry's conflict was an earlier attempt that applied late
   kGenerationExhausted,              // §3.2: the ObjectGeneration sequence is at its end; nothing written
+  kStartupRefused,                   // §5: a host run's timing broke the startup rule; it did not start
 };
-inline constexpr std::size_t kMarkCount = 13;
-static_assert(static_cast<std::size_t>(Mark::kGenerationExhausted) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
+inline constexpr std::size_t kMarkCount = 14;
+static_assert(static_cast<std::size_t>(Mark::kStartupRefused) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
   std::string_view name;  // as --require-marks, a summary and `spotcheck list` write it
@@ -54,6 +55,7 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
     {"earlier-attempt-applied-late",
      "a retried authority write conflicted with an earlier attempt of its own that had applied late (§10)"},
     {"generation-exhausted", "a Reserve met the end of the ObjectGeneration sequence: GenerationExhausted (§3.2)"},
+    {"startup-refused", "a host run whose owner-lease timing breaks §5 was refused at startup (§5)"},
 }};
 
 constexpr bool every_mark_named() {

@@ -33,6 +33,15 @@ OpOutcome read_op_outcome(const sim::TraceEvent& event) {
   return OpOutcome{OpAndOutcome{read.event.op_id, read.event.outcome}, std::move(read.problem)};
 }
 
+// What the Manager must answer its caller for a command-20 close reply (§7.2): closed -> true,
+// not_found -> false, stale_generation and moving -> those typed errors, anything else -> unavailable.
+std::string_view close_answer_for(std::string_view reply) {
+  if (reply == "closed" || reply == "not_found" || reply == "stale_generation" || reply == "moving") {
+    return reply;
+  }
+  return "unavailable";
+}
+
 }  // namespace
 
 CreationChecker::CreationChecker(const PropertyOptions& options) { static_cast<void>(options); }
@@ -55,6 +64,9 @@ std::optional<std::string> CreationChecker::on_event(const sim::TraceEvent& even
   }
   if (event.kind == kinds::kCloseReplyDelivered) {
     return on_delivered(event, _close_replies, false);
+  }
+  if (event.kind == kinds::kCloseFinished) {
+    return on_close_finished(event);
   }
   if (event.kind == kinds::kProcessKill || event.kind == kinds::kProcessExit) {
     _last_death[event.node] = event.index;
@@ -220,6 +232,27 @@ std::optional<std::string> CreationChecker::on_delivered(const sim::TraceEvent& 
            "'";
   }
   return std::nullopt;
+}
+
+// close.finished: a Close/Destroy that got its owner's command-20 reply answers its caller what that
+// reply said (§7.2: a generation that doesn't exist is false, another generation of the ID is the
+// stale-generation error; the two are never confused).
+std::optional<std::string> CreationChecker::on_close_finished(const sim::TraceEvent& event) {
+  const OpOutcome read = read_op_outcome<events::CloseFinished>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  const auto reply = _close_replies.find(read.event.op_id);
+  if (reply == _close_replies.end()) {
+    return std::nullopt;  // answered without a command-20 exchange (or before any reply)
+  }
+  const std::string_view expected = close_answer_for(reply->second.outcome);
+  if (read.event.outcome == expected) {
+    return std::nullopt;
+  }
+  return where(event) + " operation " + std::string(read.event.op_id) + ": the owner replied '" +
+         reply->second.outcome + "' (" + cite(reply->second.event) + ") but the caller was answered '" +
+         std::string(read.event.outcome) + "' instead of '" + std::string(expected) + "' (§7.2)";
 }
 
 }  // namespace spotcheck::properties

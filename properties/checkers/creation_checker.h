@@ -11,10 +11,12 @@
 //   3. At most one final result per OperationId: creation.result is emitted at most once per
 //      op_id, and a command-20 reply (creation.reply_delivered, close.reply_delivered) is handed
 //      to its caller at most once per op_id; a delivered Created / Rejected / Failed equals the
-//      stored result of the same op_id.
+//      stored result of the same op_id; a Close that got its owner's reply answers its caller
+//      what the reply said (close.finished: closed, not_found, stale_generation, moving, else
+//      unavailable).
 //
 // Reads: applied authority.reserve / commit / abort / delete, creation.factory_run,
-// creation.result, creation.reply_delivered, close.reply_delivered, kill, exit.
+// creation.result, creation.reply_delivered, close.reply_delivered, close.finished, kill, exit.
 #pragma once
 
 #include <cstdint>
@@ -64,6 +66,7 @@ class CreationChecker final : public PropertyChecker {
   std::optional<std::string> on_result(const sim::TraceEvent& event);
   std::optional<std::string> on_delivered(const sim::TraceEvent& event, StringMap<Delivery>& deliveries,
                                           bool creation);
+  std::optional<std::string> on_close_finished(const sim::TraceEvent& event);
   std::optional<std::string> overlap(const std::string& object, std::int64_t gen, const Creating& later,
                                      std::int64_t earlier_gen, const Creating& earlier) const;
   void forget_old(std::map<std::int64_t, Creating>& generations);

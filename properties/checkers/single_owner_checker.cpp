@@ -28,6 +28,9 @@ std::optional<std::string> SingleOwnerChecker::on_event(const sim::TraceEvent& e
     _leases.observe(event);
     return check_reported_deadline(event);
   }
+  if (event.kind == kinds::kLeaseStartupChecked) {
+    return on_startup_checked(event);
+  }
   if (_leases.observe(event)) {
     return std::nullopt;
   }
@@ -252,6 +255,35 @@ std::optional<std::string> SingleOwnerChecker::check_epoch(const sim::TraceEvent
            epoch_text(object_text, object_gen, owner_gen) + " at " + store_ms_text(epoch.first_use_upper_ms, epoch_ms) +
            " (" + cite(epoch.first_use_event) + "), before its authority became Active at " +
            store_ms_text(epoch.start_lower_ms, epoch_ms) + " (" + cite(epoch.start_event) + ")";
+  }
+  return std::nullopt;
+}
+
+// lease.startup_checked: a host run starts only with renew interval + renew timeout < owner lease
+// TTL - fencing margin, all four positive (§5: a violation is a startup error); one that keeps
+// the rule is never refused for the timing.
+std::optional<std::string> SingleOwnerChecker::on_startup_checked(const sim::TraceEvent& event) const {
+  const auto read = read_event<location::events::LeaseStartupChecked>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  const location::events::LeaseStartupChecked& checked = read.event;
+  const bool positive =
+      checked.renew_interval_us > 0 && checked.renew_timeout_us > 0 && checked.ttl_us > 0 && checked.margin_us > 0;
+  const __int128 left = static_cast<__int128>(checked.renew_interval_us) + checked.renew_timeout_us;
+  const __int128 right = static_cast<__int128>(checked.ttl_us) - checked.margin_us;
+  const bool keeps_rule = positive && left < right;
+  const std::string timing = "renew interval " + std::to_string(checked.renew_interval_us) + " us + renew timeout " +
+                             std::to_string(checked.renew_timeout_us) + " us against owner lease TTL " +
+                             std::to_string(checked.ttl_us) + " us - fencing margin " +
+                             std::to_string(checked.margin_us) + " us";
+  if (checked.accepted != 0 && !keeps_rule) {
+    return where(event) + " lease.startup_checked: a host run started with " + timing +
+           ", which breaks renew interval + renew timeout < TTL - fencing margin (§5: a startup error)";
+  }
+  if (checked.accepted == 0 && keeps_rule && checked.reason == "timing_relation") {
+    return where(event) + " lease.startup_checked: a host run was refused for its timing, but " + timing +
+           " keeps the §5 rule";
   }
   return std::nullopt;
 }

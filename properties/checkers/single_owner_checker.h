@@ -16,7 +16,9 @@
 // at or after its lease's latest ExpiresAt, or (when object.work carries them) at a local time
 // past its admission deadline; and an admission deadline (adopted with a lease event or reported
 // by an act) later than local_before + (ExpiresAt - StoreNow) - fencing margin of the lease
-// observations so far (spec §5).
+// observations so far (spec §5). And a host run that starts (lease.startup_checked accepted) keeps
+// renew interval + renew timeout < owner lease TTL - fencing margin; one refused for its timing
+// breaks it (§5: a violation is a startup error).
 #pragma once
 
 #include <functional>
@@ -57,6 +59,7 @@ class SingleOwnerChecker final : public PropertyChecker {
   std::optional<std::string> check_local_clock(const std::function<std::string()>& subject, const LeaseFacts& lease,
                                                std::int64_t now_us, std::int64_t deadline_us) const;
   std::optional<std::string> check_reported_deadline(const sim::TraceEvent& event) const;
+  std::optional<std::string> on_startup_checked(const sim::TraceEvent& event) const;
   std::optional<std::string> check_epoch(const sim::TraceEvent& event, const EpochFacts& epoch,
                                          const std::string& object_text, std::int64_t object_gen,
                                          std::int64_t owner_gen) const;

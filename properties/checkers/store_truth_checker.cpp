@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "impl/location/events/creation_events.h"
 #include "impl/location/events/lease_events.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
@@ -21,20 +20,9 @@ using Row = StoreTruthChecker::Row;
 
 constexpr std::string_view kAuthorityPrefix = "authority/";
 
-// The printable key of an authority row, as store.applied names it: "authority/<kind>/<id>".
-std::string authority_key(std::string_view kind, std::string_view id) {
-  return std::string(kAuthorityPrefix) + std::string(kind) + "/" + std::string(id);
-}
 constexpr std::string_view kObjectGenerationCounter = "counter/object-generation";
+constexpr std::string_view kCapacityPrefix = "capacity/";
 
-std::string row_text(const Row& row) {
-  if (row.state == AuthorityState::kMissing) {
-    return "Missing";
-  }
-  return std::string(model::to_string(row.state)) + " (object_gen " + std::to_string(row.object_gen) +
-         ", owner_gen " + std::to_string(row.owner_gen) + ", owner " + row.owner + "/" +
-         std::to_string(row.lease_gen) + ", StoreVersion " + std::to_string(row.version) + ")";
-}
 
 // The row a store.applied put stored, or the reason it does not decode.
 struct Decoded {
@@ -56,6 +44,16 @@ Decoded decode_row(std::string_view value, std::int64_t version, std::uint64_t i
   row.owner_gen = platform::as_i64(record.authority_owner_generation);
   row.owner = record.owner_id;
   row.lease_gen = platform::as_i64(record.owner_lease_generation);
+  const records::Allocation& allocation = record.allocation;
+  row.slots.mesh = allocation.descriptor.mesh_name;
+  row.slots.rid = allocation.descriptor.routing_id_hex;
+  row.slots.actors = allocation.capacity.actors;
+  row.slots.spots = allocation.capacity.spots;
+  if (allocation.capacity.spot_type.has_value()) {
+    row.slots.spot_kind = records::to_string(allocation.capacity.spot_type->object_kind);
+    row.slots.stable_type = allocation.capacity.spot_type->stable_type;
+    row.slots.spot_type = allocation.capacity.spot_type->count;
+  }
   row.event = index;
   return {row, ""};
 }
@@ -103,6 +101,19 @@ std::string generation_problem(AuthorityOp op, const Row& before, const Row& aft
 
 }  // namespace
 
+std::string authority_row_key(std::string_view kind, std::string_view id) {
+  return std::string(kAuthorityPrefix) + std::string(kind) + "/" + std::string(id);
+}
+
+std::string authority_row_text(const StoreTruthChecker::Row& row) {
+  if (row.state == AuthorityState::kMissing) {
+    return "Missing";
+  }
+  return std::string(model::to_string(row.state)) + " (object_gen " + std::to_string(row.object_gen) +
+         ", owner_gen " + std::to_string(row.owner_gen) + ", owner " + row.owner + "/" +
+         std::to_string(row.lease_gen) + ", StoreVersion " + std::to_string(row.version) + ")";
+}
+
 StoreTruthChecker::StoreTruthChecker(const PropertyOptions& options) : _judging(options.store_ground_truth) {}
 
 std::optional<std::string> StoreTruthChecker::on_event(const sim::TraceEvent& event) {
@@ -124,31 +135,7 @@ std::optional<std::string> StoreTruthChecker::on_event(const sim::TraceEvent& ev
   if (event.kind == kinds::kCreationResult) {
     return on_creation_claim(event);
   }
-  return std::nullopt;
-}
-
-// creation.result: the target recorded a final result. 'created' means the same write made the row
-// Active at that ObjectGeneration (§7: Ready and the final result in one step): the store must
-// have stored that row, under this host run, before the result was reported.
-std::optional<std::string> StoreTruthChecker::on_creation_claim(const sim::TraceEvent& event) {
-  const auto read = read_event<location::events::CreationResult>(event);
-  if (!read.ok() || read.event.outcome != "created") {
-    return std::nullopt;  // a malformed event is exactly-one-creation's to report
-  }
-  const location::events::CreationResult& result = read.event;
-  const std::string key = authority_key(result.kind, result.id);
-  if (const auto it = _rows.find(key); it != _rows.end()) {
-    for (const Row& row : it->second.stored) {
-      if (row.state == AuthorityState::kActive && row.object_gen == result.object_gen && row.owner == result.owner &&
-          row.lease_gen == result.lease_gen) {
-        return std::nullopt;
-      }
-    }
-  }
-  return where(event) + " creation.result: operation " + std::string(result.op_id) + " reports " + key +
-         " created at ObjectGeneration " + std::to_string(result.object_gen) + " by host run " +
-         std::string(result.owner) + "/" + std::to_string(result.lease_gen) +
-         ", but the store never made that row Active (§7, §10: an unknown Commit is never taken as applied)";
+  return on_call_event(event);
 }
 
 // lease.renewed: the host adopted a lease record. The renew that stored that ExpiresAt must have
@@ -197,6 +184,7 @@ std::optional<std::string> StoreTruthChecker::on_store_applied(const sim::TraceE
 }
 
 std::optional<std::string> StoreTruthChecker::on_write(const AppliedWrite& write) {
+  _implied_moves.emplace();
   for (const AppliedPart& part : write.parts) {
     std::int64_t& version = _versions[part.key];
     if (part.old_version != version) {
@@ -205,6 +193,9 @@ std::optional<std::string> StoreTruthChecker::on_write(const AppliedWrite& write
              std::to_string(version);
     }
     version = part.new_version;
+    if (part.key.starts_with(kCapacityPrefix)) {
+      _counter_moved.insert_or_assign(part.key, part.event);
+    }
     if (part.key.starts_with(kAuthorityPrefix)) {
       if (std::optional<std::string> problem = on_authority_part(write, part)) {
         return problem;
@@ -213,7 +204,35 @@ std::optional<std::string> StoreTruthChecker::on_write(const AppliedWrite& write
       return "store.applied " + cite(part.event) + " on " + part.key + ": " + *problem;
     }
   }
-  return std::nullopt;
+  return check_counter_moves(write);
+}
+
+std::optional<std::string> StoreTruthChecker::check_counter_moves(const AppliedWrite& write) const {
+  if (!_implied_moves.has_value()) {
+    return std::nullopt;
+  }
+  std::vector<model::CounterMove> moved;
+  for (const AppliedPart& part : write.parts) {
+    if (part.key.starts_with(kCapacityPrefix) && part.mutation == "increment") {
+      moved.push_back({part.key, part.delta});
+    }
+  }
+  std::vector<model::CounterMove> implied = *_implied_moves;
+  std::sort(moved.begin(), moved.end());
+  std::sort(implied.begin(), implied.end());
+  if (moved == implied) {
+    return std::nullopt;
+  }
+  auto text = [](const std::vector<model::CounterMove>& moves) {
+    std::string out;
+    for (const model::CounterMove& move : moves) {
+      out += (out.empty() ? "" : ", ") + move.key + (move.delta >= 0 ? " +" : " ") + std::to_string(move.delta);
+    }
+    return out.empty() ? std::string("none") : out;
+  };
+  return "store.applied " + cite(write.parts.front().event) + ": the write moved the capacity counters [" +
+         text(moved) + "], but its authority changes imply [" + text(implied) +
+         "] (§3.3, §4: one counter per node and category, model/capacity_counters.h)";
 }
 
 std::optional<std::string> StoreTruthChecker::on_authority_part(const AppliedWrite& write, const AppliedPart& part) {
@@ -238,6 +257,7 @@ std::optional<std::string> StoreTruthChecker::on_authority_part(const AppliedWri
   if (std::optional<std::string> problem = check_transition(write, part, ledger, next)) {
     return problem;
   }
+  note_implied_moves(ledger.current, next);
   if (next.state == AuthorityState::kMissing) {
     Row gone = ledger.current;
     gone.event = part.event;
@@ -250,11 +270,36 @@ std::optional<std::string> StoreTruthChecker::on_authority_part(const AppliedWri
   return std::nullopt;
 }
 
+// Adds the capacity moves the change before -> next implies to the write's (§6.1).
+void StoreTruthChecker::note_implied_moves(const Row& before, const Row& next) {
+  if (!_implied_moves.has_value()) {
+    return;
+  }
+  const std::optional<AuthorityOp> op = operation_of(before, next);
+  std::vector<model::CounterMove> moves;
+  switch (op.value_or(AuthorityOp::kNewOwner)) {
+    case AuthorityOp::kReserve:
+      moves = model::capacity_moves(next.slots, +1);
+      break;
+    case AuthorityOp::kAbort:
+    case AuthorityOp::kDelete:
+      moves = model::capacity_moves(before.slots, -1);
+      break;
+    case AuthorityOp::kCommit:
+    case AuthorityOp::kPreserve:
+      break;
+    case AuthorityOp::kNewOwner:
+      _implied_moves.reset();  // moves between nodes: not judged here (the capacity property's)
+      return;
+  }
+  _implied_moves->insert(_implied_moves->end(), moves.begin(), moves.end());
+}
+
 std::optional<std::string> StoreTruthChecker::check_transition(const AppliedWrite& write, const AppliedPart& part,
                                                                const Ledger& ledger, const Row& next) const {
   const Row& before = ledger.current;
   const std::optional<AuthorityOp> op = operation_of(before, next);
-  const std::string change = part.key + " went " + row_text(before) + " -> " + row_text(next);
+  const std::string change = part.key + " went " + authority_row_text(before) + " -> " + authority_row_text(next);
   if (!op.has_value() || !model::legal(before.state, next.state, *op)) {
     return "store.applied " + cite(part.event) + ": " + change +
            ", which is no operation of §6.1 (model/authority_transitions.h)";
@@ -279,7 +324,7 @@ std::optional<std::string> StoreTruthChecker::on_claim(const sim::TraceEvent& ev
   if (!claim.applied()) {
     return std::nullopt;
   }
-  const std::string key = authority_key(claim.kind, claim.id);
+  const std::string key = authority_row_key(claim.kind, claim.id);
   const auto it = _rows.find(key);
   const std::string what = describe_write(claim, event.index);
   if (it == _rows.end()) {
@@ -287,6 +332,13 @@ std::optional<std::string> StoreTruthChecker::on_claim(const sim::TraceEvent& ev
     return what + " claims applied, but the store applied no write to " + key;
   }
   const Ledger& ledger = it->second;
+  if (claim.op == AuthorityOp::kDelete) {
+    auto& deletes = _node_deletes[{event.node, key}];
+    deletes.emplace_back(claim.object_gen, event.index);
+    if (deletes.size() > kDeletesKept) {
+      deletes.erase(deletes.begin());
+    }
+  }
   if (claim.removes_row()) {
     for (auto row = ledger.removed.rbegin(); row != ledger.removed.rend(); ++row) {
       if (row->object_gen == claim.object_gen) {
@@ -307,7 +359,7 @@ std::optional<std::string> StoreTruthChecker::on_claim(const sim::TraceEvent& ev
   }
   cite(event.index);
   return what + " claims applied (StoreVersion " + std::to_string(claim.version) +
-         "), but the store never stored that row of " + key + "; it holds " + row_text(ledger.current) +
+         "), but the store never stored that row of " + key + "; it holds " + authority_row_text(ledger.current) +
          (ledger.current.state != AuthorityState::kMissing || !ledger.removed.empty()
               ? " since " + cite(ledger.current.event)
               : "");

@@ -13,12 +13,27 @@
 //     AuthorityOwnerGeneration and another host run), Active→Missing (Delete);
 //   * a Reserve's ObjectGeneration is the one its own write issued from the object-generation
 //     counter (§3.2);
+//   * the write moved exactly the capacity counters its authority changes imply, named by
+//     model/capacity_counters.h (Reserve secures the allocation's slots, Abort and Delete return
+//     them, Commit and Preserve move none; NewOwner is not judged here), and no write without an
+//     authority change moves one (§3.3, §4, §6.1);
 //   * every stored row decodes.
 // per owner lease row, descriptor row and counter: the rules of store_truth_hosts.h (§3.1, §4).
 // The protocol's word against the truth:
 //   * an authority.* event with outcome applied names a row the store stored (the same state,
 //     generations and owner, and the same StoreVersion when the event reports one), or, for an
-//     abort or delete, a row of its ObjectGeneration the store removed.
+//     abort or delete, a row of its ObjectGeneration the store removed;
+//   * a call's answer is held against what the store held during the call (store_truth_claims.cpp):
+//     a creation that answers created/existing with a ref, the store held that ObjectGeneration
+//     Active; a Close/Destroy answered closed (by the owner, close.result, or to the caller,
+//     close.finished), the store removed a row of the ref's ObjectGeneration; not_found, the row
+//     was absent; stale_generation, the store held another generation of the ID; an Instance Spot
+//     request answered created, delivered or route, the store held that generation Active
+//     while the node handled it (§7, §7.1, §7.2, §10);
+//   * a creation's Reserve refused because a node's capacity counter was full (capacity.refused)
+//     went to a node whose counter some write moved since the call began: placement reads the
+//     counters during the call and chooses only nodes with room (§4), so a counter full and
+//     unmoved all along was never a candidate.
 #pragma once
 
 #include <cstdint>
@@ -29,12 +44,17 @@
 #include <vector>
 
 #include "model/authority_transitions.h"
+#include "model/capacity_counters.h"
 #include "properties/checkers/store_truth_hosts.h"
 #include "properties/common/authority_event.h"
+#include "properties/common/string_map.h"
 #include "properties/property_checker.h"
 #include "properties/property_options.h"
 
 namespace spotcheck::properties {
+
+// The printable key of an authority row, as store.applied names it: "authority/<kind>/<id>".
+std::string authority_row_key(std::string_view kind, std::string_view id);
 
 class StoreTruthChecker final : public PropertyChecker {
  public:
@@ -53,6 +73,7 @@ class StoreTruthChecker final : public PropertyChecker {
     std::string owner;
     std::int64_t lease_gen = 0;
     std::uint64_t event = 0;  // the store.applied that wrote (or removed) it
+    model::AllocationSlots slots;  // the capacity its allocation holds
   };
 
  private:
@@ -63,21 +84,59 @@ class StoreTruthChecker final : public PropertyChecker {
     std::int64_t highest_object_gen = 0;
   };
 
+  // One Manager call in progress: its authority row and the row the store held when it began.
+  struct Call {
+    std::string key;
+    std::int64_t object_gen = 0;  // the ref's (Close/Destroy); 0 for a creation
+    Row at_start;
+    std::uint64_t start_event = 0;
+    bool answered_by_owner = false;  // a Close that got its owner's command-20 reply
+  };
+
   std::optional<std::string> on_lease_claim(const sim::TraceEvent& event);
   std::optional<std::string> on_creation_claim(const sim::TraceEvent& event);
+  // store_truth_claims.cpp: Manager calls' answers against the store.
+  std::optional<std::string> on_call_event(const sim::TraceEvent& event);
+  void begin_call(std::string_view op_id, std::string key, std::int64_t object_gen, std::uint64_t event);
+  std::optional<std::string> on_creation_finished(const sim::TraceEvent& event);
+  std::optional<std::string> on_instance_outcome(const sim::TraceEvent& event);
+  std::optional<std::string> on_capacity_refused(const sim::TraceEvent& event);
+  std::optional<std::string> on_close_answer(const sim::TraceEvent& event, std::string_view op_id,
+                                             std::string_view outcome, bool finished);
+  template <class Holds>
+  bool held_during(const Call& call, Holds holds) const;
+  const Row& current_row(const std::string& key) const;
+  bool removed_during(const Call& call, std::int64_t object_gen) const;
+  std::optional<std::string> closed_problem(std::int32_t node, const Call& call, bool finished) const;
   std::optional<std::string> on_store_applied(const sim::TraceEvent& event);
   std::optional<std::string> on_write(const AppliedWrite& write);
   std::optional<std::string> on_authority_part(const AppliedWrite& write, const AppliedPart& part);
   std::optional<std::string> check_transition(const AppliedWrite& write, const AppliedPart& part,
                                               const Ledger& ledger, const Row& next) const;
   std::optional<std::string> on_claim(const sim::TraceEvent& event, const AuthorityEvent& claim);
+  std::optional<std::string> check_counter_moves(const AppliedWrite& write) const;
+  void note_implied_moves(const Row& before, const Row& next);
 
   bool _judging = true;  // PropertyOptions::store_ground_truth
   std::map<std::string, Ledger, std::less<>> _rows;  // authority rows, by the store.applied key text
   std::map<std::string, std::int64_t, std::less<>> _versions;  // every key's StoreVersion (absent: 0)
   HostRowsLedger _hosts;
+  // Applied Deletes each node claimed, per authority row (the newest kDeletesKept): (ObjectGeneration, event).
+  static constexpr std::size_t kDeletesKept = 16;
+  std::map<std::pair<std::int32_t, std::string>, std::vector<std::pair<std::int64_t, std::uint64_t>>> _node_deletes;
+  StringMap<Call> _calls;
+  // The creation call each (node, task) runs: the index of its creation.requested.
+  std::map<std::pair<std::int32_t, std::uint64_t>, std::uint64_t> _task_calls;
+  // Each capacity counter's last applied move (store.applied index).
+  StringMap<std::uint64_t> _counter_moved;  // op_id -> the Manager call in progress (creation.requested, close.requested)
   AppliedWrite _pending;  // the parts of the write being reported
+  // The capacity moves the authority changes of the write being judged imply (model/), or nullopt
+  // when one of them (NewOwner) is not judged.
+  std::optional<std::vector<model::CounterMove>> _implied_moves;
   std::int64_t _pending_parts = 0;
 };
+
+// One authority row as a sentence: "Active (object_gen 3, owner_gen 1, owner n1/2, StoreVersion 7)".
+std::string authority_row_text(const StoreTruthChecker::Row& row);
 
 }  // namespace spotcheck::properties

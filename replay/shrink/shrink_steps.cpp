@@ -71,6 +71,10 @@ FaultPlan without(FaultPlan plan, FaultKind kind) {
     case FaultKind::kStoreRenewLost:
       plan.store_renew_loss = 0.0;
       break;
+    case FaultKind::kNodePauseOnReply:
+      plan.node_pause_on_reply = 0.0;
+      plan.node_pause_on_reply_max_us = 0;
+      break;
     case FaultKind::kStoreStall:
       plan.store_stall_gap_us = 0;
       plan.store_stall_length_us = 0;

@@ -23,6 +23,20 @@ using platform::TimeUs;
 
 namespace {
 
+// The host run's owner-lease timing (AuthorityWorkload::boundary_timing_probability).
+loc::LocationConfig host_run_config(const loc::LocationConfig& base, double boundary_probability,
+                                    platform::Random& random) {
+  if (boundary_probability <= 0.0 || !random.chance(boundary_probability)) {
+    return base;
+  }
+  loc::LocationConfig config = base;
+  const TimeUs at_boundary =
+      base.owner_lease_ttl_us - base.fencing_margin_us - base.renew_interval_us;  // left == right
+  const TimeUs step = platform::millis(1) * (static_cast<TimeUs>(random.below(3)) - 1);  // -1, 0, +1 ms
+  config.renew_timeout_us = at_boundary + step;
+  return config;
+}
+
 constexpr std::string_view kStableType = "Player";
 // Bounds of the node's own loops.
 constexpr int kRegisterAttemptsMax = 1'000;
@@ -52,7 +66,7 @@ class NodeRun {
   NodeRun(platform::Platform& platform, const AuthorityNodeEnv& env)
       : _platform(platform),
         _env(env),
-        _config(*env.config),
+        _config(host_run_config(*env.config, env.workload->boundary_timing_probability, platform.random)),
         _workload(*env.workload),
         _store(env.make_store()),
         _lease(_config, platform, *_store),
@@ -102,6 +116,10 @@ class NodeRun {
         return true;
       }
       if (registered.error_kind() == loc::ErrorKind::kGenerationExhausted) {
+        return false;
+      }
+      if (registered.error_kind() == loc::ErrorKind::kConfiguration) {
+        _env.request_restart();  // an operator fixes the configuration: a new host run
         return false;
       }
       _platform.clock.sleep_for(_platform.random.between(platform::millis(100), platform::seconds(1)));
@@ -264,7 +282,7 @@ class NodeRun {
 
   platform::Platform& _platform;
   const AuthorityNodeEnv& _env;
-  const loc::LocationConfig& _config;
+  const loc::LocationConfig _config;  // this host run's: the scenario's, or a boundary timing
   const AuthorityWorkload& _workload;
   std::unique_ptr<store::LocationStore> _store;
   loc::OwnerLease _lease;

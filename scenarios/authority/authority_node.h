@@ -30,6 +30,11 @@ struct AuthorityWorkload {
   // owner sweep reclaims its authority rows, its descriptor is left to its lease) and the node
   // comes back as a new host run. 0: never (and no draw is made).
   double shutdown_probability = 0.0;
+  // Per host run: it starts with an owner-lease timing at the §5 boundary instead of the
+  // scenario's (renew timeout set so renew interval + renew timeout is TTL - fencing margin
+  // minus 1 ms, exactly equal, or plus 1 ms; one of the three at random). The two that break §5
+  // must be refused at startup; the node comes back as a new host run. 0: never (no draw).
+  double boundary_timing_probability = 0.0;
 };
 
 struct AuthorityNodeEnv {

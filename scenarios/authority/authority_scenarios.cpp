@@ -27,6 +27,10 @@ faults::FaultPlan only_pauses(platform::TimeUs stop_us) {
   faults::FaultPlan p;
   p.node_pause_gap_us = seconds(8);
   p.node_pause_max_us = seconds(30);  // longer than the 15 s owner lease TTL
+  // And pauses that begin as a store reply reaches the node, before it acts on it: a planning
+  // read's answer, or a write's outcome, is acted on after the admission deadline may have passed.
+  p.node_pause_on_reply = 0.003;
+  p.node_pause_on_reply_max_us = seconds(30);
   p.faults_stop_us = stop_us;
   return p;
 }
@@ -57,6 +61,7 @@ using faults::FaultKind;
 faults::SwarmShape lost_store_messages_shape() {
   faults::SwarmShape shape;
   shape.always = {FaultKind::kStoreRequestLost, FaultKind::kStoreReplyLost, FaultKind::kStoreLateApply};
+  shape.also = {FaultKind::kNodePauseOnReply};
   shape.store_request_loss = {0.01, 0.1};
   shape.store_reply_loss = {0.01, 0.1};
   return shape;
@@ -67,9 +72,11 @@ faults::SwarmShape lost_store_messages_shape() {
 // of them outlive the lease).
 faults::SwarmShape pauses_shape(platform::TimeUs owner_lease_ttl_us) {
   faults::SwarmShape shape;
-  shape.always = {FaultKind::kNodePause};
+  shape.always = {FaultKind::kNodePause, FaultKind::kNodePauseOnReply};
   const platform::TimeUs longest_lo_us = owner_lease_ttl_us + seconds(10);
   shape.node_pause = {seconds(4), seconds(10), longest_lo_us, std::max(longest_lo_us, seconds(45))};
+  shape.node_pause_on_reply = {0.001, 0.01};
+  shape.node_pause_on_reply_lo_us = owner_lease_ttl_us;
   return shape;
 }
 
@@ -113,7 +120,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.workload.actors_limit = 2;
     c.workload.shutdown_probability = 0.002;  // now and then a graceful shutdown: the owner sweep under every fault
     c.swarm.also = {FaultKind::kStoreLateApply, FaultKind::kStoreStall, FaultKind::kLinkTail,
-                    FaultKind::kStoreRenewLost};  // drawn like the others
+                    FaultKind::kStoreRenewLost, FaultKind::kNodePauseOnReply};  // drawn like the others
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
                         Mark::kIndeterminateUnresolved,      Mark::kContentionRetry,
                         Mark::kCapacityFull,                 Mark::kDescriptorTakeover};
@@ -133,6 +140,10 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
       p.store_request_loss = 0.03;
       p.store_late_apply = 0.03;  // a racing write may land after its caller's re-read
       p.store_late_apply_max_us = seconds(1);
+      // A host frozen between a store reply and what it does next: its deadline may pass, another
+      // node take the row over, before it acts (§5, §10).
+      p.node_pause_on_reply = 0.002;
+      p.node_pause_on_reply_max_us = seconds(25);
       p.faults_stop_us = stop_us;
       return p;
     };
@@ -164,7 +175,10 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.swarm = churn_shape();
     // Besides the kills, graceful shutdowns: the owner sweep (§11) under the churn's faults.
     c.workload.shutdown_probability = 0.01;
-    c.required_marks = {Mark::kDescriptorTakeover, Mark::kIndeterminateResolvedApplied, Mark::kOwnerSweepDeleted};
+    // And host runs started with an owner-lease timing at the §5 boundary (one in ten).
+    c.workload.boundary_timing_probability = 0.1;
+    c.required_marks = {Mark::kDescriptorTakeover, Mark::kIndeterminateResolvedApplied, Mark::kOwnerSweepDeleted,
+                        Mark::kStartupRefused};
     return c;
   }
   SPOTCHECK_ASSERT_ABORT(false && "unknown location scenario");

@@ -30,6 +30,8 @@ class JudgedWorld {
 
   sim::World& world() { return _world; }
   sim::StoreServer& store() { return _store; }
+  // Adds a scenario's own property (one that knows what the scenario set up), judged with the rest.
+  void add_checker(std::unique_ptr<properties::PropertyChecker> checker) { _suite.add(std::move(checker)); }
 
   // The seed's fault plan over `nodes`: `plan` as given, or (swarm) one drawn from the seed's
   // "swarm" stream in the scenario's `swarm` shape; either way faults stop at `faults_stop_us`.

@@ -25,6 +25,7 @@ constexpr std::string_view kSpotType = "Room";
 // Bounds of the program's own loops.
 constexpr int kClientRequestsMax = 1'000'000;
 constexpr std::size_t kRememberedSpotsMax = 8;
+constexpr std::size_t kKeptRefsMax = 8;
 
 records::MeshNodeDescriptorRecord make_descriptor(const std::string& rid_hex, const CreationWorkload& workload) {
   records::MeshNodeDescriptorRecord d;
@@ -35,8 +36,10 @@ records::MeshNodeDescriptorRecord make_descriptor(const std::string& rid_hex, co
   d.entry_spot_id = "entry:" + d.mesh_name + ":" + rid_hex;
   d.object_capabilities = {
       {records::ObjectKind::kActor, std::string(kActorType), records::CapabilityPolicy::kSnapshot, true, 0},
-      {records::ObjectKind::kUserSpot, std::string(kSpotType), records::CapabilityPolicy::kRecreate, false, 0},
+      {records::ObjectKind::kUserSpot, std::string(kSpotType), records::CapabilityPolicy::kRecreate, false,
+       workload.room_limit},
   };
+  d.capacity.actors.limit = workload.actors_limit;
   d.object_role = records::ObjectRole::kServer;
   d.placement_weight = 100;
   d.state = records::DescriptorState::kServing;
@@ -143,6 +146,10 @@ class Program {
   }
 
   std::string_view creation_outcome(const lc::ManagerResult<lc::CreateReply>& result) {
+    if (result.ok() && (result.value().outcome == loc::messaging::ReplyOutcome::kCreated ||
+                        result.value().outcome == loc::messaging::ReplyOutcome::kExisting)) {
+      keep(result.value().ref);
+    }
     return result.ok() ? loc::messaging::to_string(result.value().outcome) : lc::to_string(result.error_kind());
   }
 
@@ -169,18 +176,32 @@ class Program {
         return destroy(id, deadline);
       case Op::kFind: {
         auto found = manager.find_actor(id);
+        if (found.ok() && found.value().has_value()) {
+          keep(*found.value());
+        }
         return found.ok() ? (found.value().has_value() ? "ready" : "none") : lc::to_string(found.error_kind());
       }
     }
     return "unknown";
   }
 
-  // Destroys the current actor `id`, or closes a User Spot (a remembered one, or a pool room).
+  // A ref from an answer, kept for a later destroy (the oldest is dropped).
+  void keep(const lc::ObjectRef& ref) {
+    _kept.push_back(ref);
+    if (_kept.size() > kKeptRefsMax) {
+      _kept.pop_front();
+    }
+  }
+
+  // Destroys the current actor `id`, or closes a User Spot (a remembered one, or a pool room), or
+  // destroys / closes through a kept ref (perhaps of an older generation by now).
   std::string_view destroy(const std::string& id, TimeUs deadline) {
     lc::Manager& manager = _node->manager();
     const bool spot = _platform.random.chance(0.4);
     std::optional<lc::ObjectRef> ref;
-    if (spot && !_spots.empty() && _platform.random.chance(0.5)) {
+    if (!_kept.empty() && _platform.random.chance(_workload.kept_ref_probability)) {
+      ref = _kept[_platform.random.below(_kept.size())];
+    } else if (spot && !_spots.empty() && _platform.random.chance(0.5)) {
       ref = _spots.front();
       _spots.pop_front();
     } else {
@@ -206,6 +227,7 @@ class Program {
   std::unique_ptr<lc::CreationNode> _node;
   std::uint64_t _requests = 0;
   std::deque<lc::ObjectRef> _spots;
+  std::deque<lc::ObjectRef> _kept;
 };
 
 }  // namespace

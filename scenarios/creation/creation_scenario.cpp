@@ -64,7 +64,12 @@ CreationScenario::CreationScenario(CreationScenarioConfig config) : _config(std:
 }
 
 SeedOutcome CreationScenario::run(const SeedRequest& request) const {
-  JudgedWorld judged(request, {});
+  properties::CapacityLimits limits;  // what every node's descriptor publishes
+  limits.actors = _config.workload.actors_limit;
+  if (_config.workload.room_limit > 0) {
+    limits.spot_types.emplace("userSpot/Room", _config.workload.room_limit);
+  }
+  JudgedWorld judged(request, {}, limits);
   sim::World& world = judged.world();
   sim::StoreServer& store = judged.store();
 

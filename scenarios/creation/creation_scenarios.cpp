@@ -14,6 +14,13 @@ faults::FaultPlan storm_faults(platform::TimeUs stop_us) {
   p.store_request_loss = 0.02;
   p.store_reply_loss = 0.03;
   p.store_reply_delay = 0.01;
+  // Store trouble a Close or a creation meets halfway: short outages (a Delete and its re-reads
+  // can all go unanswered: the outcome stays unknown, §10), and writes that land after their
+  // caller gave up or re-read.
+  p.store_outage_gap_us = seconds(15);
+  p.store_outage_length_us = seconds(2);
+  p.store_late_apply = 0.02;
+  p.store_late_apply_max_us = seconds(1);
   p.node_kill_gap_us = seconds(9);
   p.node_down_us = seconds(3);
   p.node_pause_gap_us = seconds(12);
@@ -35,12 +42,15 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
     CreationScenarioConfig c;
     c.name = "create-storm";
     c.description =
-        "6 nodes Create/GetOrCreate/destroy the same 3 actors and 2 rooms; lost store replies, kills, pauses, "
-        "node-to-node loss, rejecting and throwing factories";
+        "6 nodes Create/GetOrCreate/destroy the same 3 actors and 2 rooms; lost store replies, short store "
+        "outages, late writes, kills, pauses, node-to-node loss, rejecting and throwing factories";
     c.node_count = 6;
     c.faults_stop_us = seconds(45);
     c.liveness_window_us = seconds(35);
     c.workload.traffic_stop_us = seconds(70);
+    // One actor slot per node: three actors fill half the nodes, so placement has to pass over
+    // full ones (§4) and a Reserve that races another for the last slot is refused.
+    c.workload.actors_limit = 1;
     c.plan = storm_faults;
     c.required_marks = {platform::Mark::kCreationAnsweredFromStore, platform::Mark::kCreationWaitsOnCreating};
     return c;

@@ -1,6 +1,7 @@
 // The create-storm workload: every node's clients Create / GetOrCreate the same few Actor and
 // User Spot IDs, find them and destroy / close them again (so IDs are re-created under new
-// generations), while the factories sometimes reject, sometimes throw, sometimes take long.
+// generations), while the factories sometimes reject, sometimes throw, sometimes take long. Some
+// destroys use a ref kept from an earlier answer, which may name an older generation by then.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,13 @@ struct CreationWorkload {
   std::uint32_t create_spot_weight = 5;
   std::uint32_t destroy_weight = 15;  // find + destroy an actor / close a spot
   std::uint32_t find_weight = 10;
+  // A destroy / close that uses a ref the node kept from an earlier answer (a client holding an
+  // ActorRef / SpotRef for a while): by then the ID may hold another generation (§7.2).
+  double kept_ref_probability = 0.3;
+  // The capacity limits every node publishes (§3.3; 0 = unlimited): actor slots, and slots of
+  // the Room User Spot type.
+  std::uint32_t actors_limit = 0;
+  std::uint32_t room_limit = 0;
   // Factories.
   double reject_probability = 0.1;
   double throw_probability = 0.1;

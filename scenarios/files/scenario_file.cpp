@@ -36,6 +36,7 @@ void workload_fields(Io& io, W& w) {
   io.number("abortProbability", w.abort_probability, 0, 1, false);
   io.millis("requestDeadlineMs", w.request_deadline_us, 1, kHourMs);
   io.number("shutdownProbability", w.shutdown_probability, 0, 1, false);
+  io.number("boundaryTimingProbability", w.boundary_timing_probability, 0, 1, false);
 }
 
 template <class Io, class P>
@@ -247,6 +248,10 @@ ordered_json write_faults(const faults::FaultPlan& plan) {
   if (plan.link_tail > 0.0) {
     f["linkTail"] = ordered_json{{"probability", plan.link_tail}, {"maxMs", millis_of(plan.link_tail_max_us)}};
   }
+  if (plan.node_pause_on_reply > 0.0) {
+    f["nodePauseOnReply"] = ordered_json{{"probability", plan.node_pause_on_reply},
+                                          {"maxMs", millis_of(plan.node_pause_on_reply_max_us)}};
+  }
   write_window(f, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
   write_window(f, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
   if (plan.network_loss > 0.0) {
@@ -335,6 +340,8 @@ void compare_plans(Differences& d, const faults::FaultPlan& a, const faults::Fau
   d.check("faults.storeStall.length_us", a.store_stall_length_us, b.store_stall_length_us);
   d.check("faults.storeLateApply.probability", a.store_late_apply, b.store_late_apply);
   d.check("faults.storeLateApply.max_us", a.store_late_apply_max_us, b.store_late_apply_max_us);
+  d.check("faults.nodePauseOnReply.probability", a.node_pause_on_reply, b.node_pause_on_reply);
+  d.check("faults.nodePauseOnReply.max_us", a.node_pause_on_reply_max_us, b.node_pause_on_reply_max_us);
   d.check("faults.linkTail.probability", a.link_tail, b.link_tail);
   d.check("faults.linkTail.max_us", a.link_tail_max_us, b.link_tail_max_us);
   d.check("faults.nodeKill.gap_us", a.node_kill_gap_us, b.node_kill_gap_us);

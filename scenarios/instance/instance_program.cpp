@@ -35,8 +35,11 @@ records::MeshNodeDescriptorRecord make_descriptor(const std::string& rid_hex, co
   d.object_role = env.server ? records::ObjectRole::kServer : records::ObjectRole::kClient;
   if (env.server) {
     d.entry_spot_id = "entry:" + d.mesh_name + ":" + rid_hex;
-    d.object_capabilities = {{records::ObjectKind::kInstanceSpot, env.workload->stable_type,
-                              records::CapabilityPolicy::kRecreate, false, 0}};
+    d.object_capabilities = {
+        {records::ObjectKind::kInstanceSpot, env.workload->stable_type, records::CapabilityPolicy::kRecreate, false,
+         0},
+        {records::ObjectKind::kInstanceSpot, env.workload->second_type, records::CapabilityPolicy::kRecreate, false,
+         0}};
   }
   d.placement_weight = 100;
   d.state = records::DescriptorState::kServing;
@@ -55,10 +58,11 @@ class Program {
         _node(*env.config, *env.creation, platform, *_store,
               make_descriptor(location::messaging::routing_id_hex(platform.transport.self()), env), _factories) {
     if (env.server) {
-      _instances.add(
-          _workload.stable_type,
-          [](const lc::FactoryContext& context) { return lc::FactoryDecision::approve("made " + context.id); },
-          [this](const li::InstanceMessage& message) { on_message(message); });
+      for (const std::string& type : {_workload.stable_type, _workload.second_type}) {
+        _instances.add(
+            type, [](const lc::FactoryContext& context) { return lc::FactoryDecision::approve("made " + context.id); },
+            [this](const li::InstanceMessage& message) { on_message(message); });
+      }
     }
   }
 
@@ -120,7 +124,9 @@ class Program {
     const TimeUs now = _platform.clock.now_us();
     li::InstanceCall call;
     call.spot_id = std::string(kSpotPrefix) + std::to_string(_platform.random.below(_workload.spot_ids));
-    call.stable_type = _workload.stable_type;
+    if (!_platform.random.chance(_workload.omit_type_probability)) {
+      call.stable_type = _workload.stable_type;  // else omitted: two types are available (§7.1)
+    }
     call.first_message = "m-" + _node.rid_hex() + "-" + std::to_string(request);
     call.deadline_us = now + _workload.request_deadline_us;
     platform::emit_event(_platform.events, kinds::kRequestStart,

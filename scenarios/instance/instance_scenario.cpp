@@ -2,6 +2,7 @@
 
 #include "impl/check/check.h"
 #include "scenarios/common/judged_world.h"
+#include "scenarios/instance/type_choice_checker.h"
 #include "scenarios/instance/instance_program.h"
 
 namespace spotcheck::scenarios::instance {
@@ -76,6 +77,8 @@ SeedOutcome InstanceScenario::run(const SeedRequest& request) const {
   const std::uint32_t node_count = _config.server_nodes + _config.client_nodes;
   std::vector<InstanceNodeEnv> envs(node_count);
   JudgedWorld judged(request, _config.properties);
+  judged.add_checker(std::make_unique<TypeChoiceChecker>(
+      std::set<std::string>{_config.workload.stable_type, _config.workload.second_type}));
   sim::World& world = judged.world();
   sim::StoreServer& store = judged.store();
 

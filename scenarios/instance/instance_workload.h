@@ -14,6 +14,11 @@ namespace spotcheck::scenarios::instance {
 struct InstanceWorkload {
   std::string mesh_name = "sim";
   std::string stable_type = "Chat";
+  // A second Instance Spot type every server publishes too (no request names it): with two types
+  // available, a request that omits the type is InvalidOperation (§7.1).
+  std::string second_type = "Lobby";
+  // The chance a request omits its type (InstanceCall::stable_type empty).
+  double omit_type_probability = 0.05;
   std::uint32_t spot_ids = 2;            // "chat-0" ..
   std::uint32_t clients_per_node = 2;    // client tasks per client node
   platform::TimeUs think_min_us = platform::millis(200);

@@ -24,6 +24,10 @@ struct StoreFaults {
   // reply lost, refused, or applied late — past its caller's deadline, up to 8 s more — (a
   // quarter each); reads and other writes are served as usual.
   double renew_loss = 0.0;
+  // As a store reply reaches its node: the node freezes for a time uniform in [1 s,
+  // pause_on_reply_max_us] (World::pause) before the task that waited acts on the reply.
+  double pause_on_reply = 0.0;
+  TimeUs pause_on_reply_max_us = 0;
 };
 
 // What a store outage does with the requests that arrive during it.

@@ -15,6 +15,7 @@ StoreServer::StoreServer(World& world, StoreServerConfig config)
     : _world(world),
       _config(config),
       _random(world.stream("store.faults")),
+      _pause_random(world.stream("store.faults/pause-on-reply")),
       _location(std::make_unique<store::memory::MemoryLocationStore>([this] { return store_now_ms(); },
                                                                       config.options)),
       _relocation(std::make_unique<store::memory::MemoryRelocationStore>([this] { return store_now_ms(); })) {
@@ -203,6 +204,17 @@ void StoreServer::send_reply(ProcessId node, const char* operation, TimeUs deadl
       _world.network().deliver(_config.routing_id, to, std::move(deliver_reply));
     });
     return;
+  }
+  if (_faults.pause_on_reply_max_us > 0 && _faults.pause_on_reply > 0.0 && _pause_random.chance(_faults.pause_on_reply)) {
+    // The node freezes as the reply reaches it, before it acts on it (a GC pause between a
+    // planning read's answer and the write it plans, §5).
+    const TimeUs pause_us = _pause_random.between(std::min(platform::seconds(1), _faults.pause_on_reply_max_us),
+                                                  _faults.pause_on_reply_max_us);
+    deliver_reply = [this, node, operation, pause_us, deliver = std::move(deliver_reply)] {
+      deliver();
+      _world.record_event(kinds::kStorePausedCaller, events::StoreHold{.node = node, .op = operation, .hold_us = pause_us});
+      _world.pause(node, pause_us);
+    };
   }
   _world.network().deliver(_config.routing_id, to, std::move(deliver_reply));
 }

@@ -116,6 +116,8 @@ class StoreServer {
   std::optional<OutageMode> _outage;
   std::vector<std::function<void()>> _stalled;  // in arrival order
   platform::Random& _random;
+  // node-pause-on-reply's own draws: turning it on leaves every other store fault's draws as they were.
+  platform::Random& _pause_random;
   std::unique_ptr<store::memory::MemoryLocationStore> _location;
   std::unique_ptr<store::memory::MemoryRelocationStore> _relocation;
 };

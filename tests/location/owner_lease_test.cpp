@@ -50,6 +50,31 @@ TEST(OwnerLease, RegisterIssuesUuidOwnerAndLeaseGenerationOne) {
   EXPECT_EQ(world.events.of_kind(kinds::kLeaseRegistered)[0].num("lease_gen"), 1);
 }
 
+// §5: a host whose timing breaks renew interval + renew timeout < TTL - fencing margin (equality
+// included) does not start: a typed configuration error, nothing read or written, the check
+// reported; one just inside the rule starts.
+TEST(OwnerLease, ATimingAtTheBoundaryIsATypedStartupErrorAndWritesNothing) {
+  World world;
+  Host host(world, 7, 1);
+  LocationConfig config;
+  config.renew_timeout_us = config.owner_lease_ttl_us - config.fencing_margin_us - config.renew_interval_us;  // equal
+  OwnerLease refused(config, host.platform, world.store);
+  const Result<Done> registered = refused.register_lease();
+  ASSERT_FALSE(registered.ok());
+  EXPECT_EQ(registered.error_kind(), ErrorKind::kConfiguration);
+  EXPECT_EQ(testing::counter_value(world.store, keys::lease_generation_counter()), 0);  // nothing written
+  EXPECT_EQ(world.events.count(kinds::kLeaseRegistered), 0U);
+  ASSERT_EQ(world.events.count(kinds::kLeaseStartupChecked), 1U);
+  EXPECT_EQ(world.events.of_kind(kinds::kLeaseStartupChecked)[0].num("accepted"), 0);
+
+  config.renew_timeout_us -= millis(1);  // just inside the rule
+  Host next(world, 8, 2);
+  OwnerLease started(config, next.platform, world.store);
+  ASSERT_TRUE(started.register_lease().ok());
+  ASSERT_EQ(world.events.count(kinds::kLeaseStartupChecked), 2U);
+  EXPECT_EQ(world.events.of_kind(kinds::kLeaseStartupChecked)[1].num("accepted"), 1);
+}
+
 TEST(OwnerLease, LeaseGenerationIsNeverZeroAndNeverReused) {
   World world;
   const LocationConfig config;

@@ -2,6 +2,8 @@
 // with the object, the generations and the earlier conflicting event.
 #include <gtest/gtest.h>
 
+#include "impl/location/events/creation_events.h"
+
 #include "tests/properties/fixture.h"
 
 namespace spotcheck::properties::testing {
@@ -167,6 +169,21 @@ TEST_F(Creation, CloseReplyDeliveredTwice) {
   EXPECT_LEGAL(delivered(seconds(1), "op9", "closed", "close.reply_delivered"));
   expect_violation(h, delivered(seconds(2), "op9", "not_found", "close.reply_delivered"), "exactly-one-creation",
                    {"close reply", "delivered twice"});
+}
+
+// B12: the owner replied stale_generation; the caller must get the typed error, not 'false' (§7.2).
+TEST_F(Creation, CloseAnsweredOtherwiseThanItsOwnersReply) {
+  const auto finished = [&](TimeUs t_us, const std::string& op, const std::string& outcome) {
+    return s.feed(t_us, kSource, "close.finished", owned_fields(location::events::CloseFinished{op, "player:1", outcome}));
+  };
+  EXPECT_LEGAL(delivered(seconds(1), "op7", "closed", "close.reply_delivered"));
+  EXPECT_LEGAL(finished(seconds(1), "op7", "closed"));
+  EXPECT_LEGAL(delivered(seconds(1), "op8", "cancelled", "close.reply_delivered"));
+  EXPECT_LEGAL(finished(seconds(1), "op8", "unavailable"));
+  EXPECT_LEGAL(finished(seconds(1), "op10", "not_found"));  // answered without an owner's reply
+  EXPECT_LEGAL(delivered(seconds(2), "op9", "stale_generation", "close.reply_delivered"));
+  expect_violation(h, finished(seconds(2), "op9", "not_found"), "exactly-one-creation",
+                   {"operation op9: the owner replied 'stale_generation'", "answered 'not_found' instead of 'stale_generation'"});
 }
 
 TEST_F(Creation, FinalResultRecordedTwice) {

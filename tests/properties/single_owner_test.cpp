@@ -28,6 +28,30 @@ class SingleOwner : public ::testing::Test {
   }
 };
 
+// B15: §5's relation is strict; a host run whose renew interval + renew timeout equals the owner
+// lease TTL - fencing margin must not start, and one that keeps the relation is not refused for it.
+TEST_F(SingleOwner, AHostStartedWithTheTimingAtTheBoundaryIsFlagged) {
+  const auto checked = [&](std::int64_t accepted, const std::string& reason, std::int64_t timeout_us) {
+    return s.feed(seconds(2), 2, "lease.startup_checked",
+                  owned_fields(location::events::LeaseStartupChecked{accepted, reason, seconds(5), timeout_us,
+                                                                     seconds(15), seconds(5)}));
+  };
+  EXPECT_LEGAL(checked(1, "", seconds(5) - 1'000));            // 9.999 s < 10 s: starts
+  EXPECT_LEGAL(checked(0, "timing_relation", seconds(5)));     // 10 s: refused
+  EXPECT_LEGAL(checked(0, "not_positive", seconds(5) - 1'000));  // refused for another reason
+  expect_violation(h, checked(1, "", seconds(5)), "single-owner",
+                   {"a host run started with renew interval 5000000 us + renew timeout 5000000 us",
+                    "breaks renew interval + renew timeout < TTL - fencing margin"});
+}
+
+TEST_F(SingleOwner, AHostRefusedForATimingThatKeepsTheRuleIsFlagged) {
+  expect_violation(h,
+                   s.feed(seconds(2), 2, "lease.startup_checked",
+                          owned_fields(location::events::LeaseStartupChecked{0, "timing_relation", seconds(5),
+                                                                             seconds(4), seconds(15), seconds(5)})),
+                   "single-owner", {"was refused for its timing", "keeps the §5 rule"});
+}
+
 TEST_F(SingleOwner, PreviousOwnerWorksAfterTheOwnerChange) {
   // A's lease was extended, yet B took X over (a planted bug elsewhere): A keeps working.
   EXPECT_LEGAL(s.renewed(seconds(5), 0, "owner-a", 1, store_ms(seconds(60))));

@@ -10,7 +10,9 @@
 #include "impl/records/authority_record.h"
 #include "impl/records/mesh_node_descriptor_record.h"
 #include "impl/records/owner_lease_record.h"
+#include "impl/location/events/authority_events.h"
 #include "impl/location/events/creation_events.h"
+#include "impl/location/events/instance_events.h"
 #include "tests/properties/fixture.h"
 
 namespace spotcheck::properties::testing {
@@ -81,8 +83,8 @@ class StoreTruth : public ::testing::Test {
     return Part{counter_key, "increment", v.old_version, v.new_version, "", delta, value};
   }
 
-  // A put of `row`; one that creates a Reserved row issues its ObjectGeneration in the same write
-  // (the counter seeded first when the row skips ahead).
+  // A put of `row`; one that creates a Reserved row issues its ObjectGeneration and secures its
+  // actor slot in the same write (the counter seeded first when the row skips ahead).
   std::optional<std::string> put(TimeUs t_us, const Row& row, std::int64_t old_version, std::int64_t new_version) {
     std::vector<Part> parts{Part{key(row), "put", old_version, new_version, stored_bytes(row)}};
     if (old_version == 0 && row.state == "reserved") {
@@ -92,11 +94,20 @@ class StoreTruth : public ::testing::Test {
       }
       _object_gen_counter = row.object_gen;
       parts.push_back(increment(counter, row.object_gen));
+      parts.push_back(actor_slot(row, +1));
     }
     return applied(t_us, parts);
   }
+  // A removal of `row` (Abort or Delete), which returns its actor slot in the same write.
   std::optional<std::string> remove(TimeUs t_us, const Row& row, std::int64_t old_version) {
-    return applied(t_us, {Part{key(row), "delete", old_version, 0}});
+    return applied(t_us, {Part{key(row), "delete", old_version, 0}, actor_slot(row, -1)});
+  }
+  // The move of the actor-slot counter of `row`'s node by `delta`.
+  Part actor_slot(const Row& row, std::int64_t delta) {
+    const std::string counter = "capacity/" + row.mesh + "/" + row.rid + "/actors";
+    std::int64_t& value = _counters[counter];
+    value += delta;
+    return increment(counter, value, delta);
   }
   std::optional<std::string> seed_counter(TimeUs t_us, const std::string& counter_key, std::int64_t value) {
     const Versions v = next_version(counter_key);
@@ -115,6 +126,7 @@ class StoreTruth : public ::testing::Test {
   }
 
   std::map<std::string, std::int64_t> _versions;
+  std::map<std::string, std::int64_t> _counters;
   std::int64_t _next_version = 1000;
   std::int64_t _object_gen_counter = 0;
 
@@ -254,12 +266,163 @@ TEST_F(StoreTruth, AWritesPartsMustArriveInOrder) {
                    "store-truth", {"part 2 of 2, out of its write's order"});
 }
 
+// ---- Manager calls' answers against the store (store_truth_claims.cpp) ---------------------
+
+class StoreTruthCalls : public StoreTruth {
+ protected:
+  std::optional<std::string> close_requested(TimeUs t_us, std::int32_t node, std::int64_t object_gen) {
+    return s.feed(t_us, node, "close.requested",
+                  owned_fields(location::events::CloseRequested{"op-c", "actor", "player:1", object_gen}));
+  }
+  std::optional<std::string> close_result(TimeUs t_us, std::int32_t node, const std::string& outcome,
+                                          std::int64_t object_gen) {
+    return s.feed(t_us, node, "close.result",
+                  owned_fields(location::events::CloseResult{"op-c", outcome, "actor", "player:1", object_gen}));
+  }
+  std::optional<std::string> close_finished(TimeUs t_us, std::int32_t node, const std::string& outcome) {
+    return s.feed(t_us, node, "close.finished", owned_fields(location::events::CloseFinished{"op-c", "player:1", outcome}));
+  }
+  std::optional<std::string> creation_requested(TimeUs t_us, std::int32_t node) {
+    return s.feed(t_us, node, "creation.requested",
+                  owned_fields(location::events::CreationRequested{"op-g", "get_or_create", "actor", "actor", "player:1",
+                                                                   "Player", 0}));
+  }
+  std::optional<std::string> creation_finished(TimeUs t_us, std::int32_t node, const std::string& outcome,
+                                               std::int64_t object_gen) {
+    return s.feed(t_us, node, "creation.finished",
+                  owned_fields(location::events::CreationFinished{"op-g", "get_or_create", "actor", "player:1",
+                                                                  outcome, object_gen, 0}));
+  }
+  // Row 1 Active (ObjectGeneration 1, StoreVersion 4).
+  void make_active() {
+    EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));
+    EXPECT_LEGAL(put(seconds(1), active(), 3, 4));
+  }
+};
+
+TEST_F(StoreTruthCalls, ACloseAnsweredClosedAfterItsOwnDeletePasses) {
+  make_active();
+  EXPECT_LEGAL(close_requested(seconds(2), 2, 1));
+  EXPECT_LEGAL(remove(seconds(3), active(), 4));
+  EXPECT_LEGAL(s.write(seconds(3), 2, Write{.op = "delete", .row = active()}));
+  EXPECT_LEGAL(close_finished(seconds(3), 2, "closed"));
+}
+
+// B11: a Delete whose outcome is unknown (no applied claim) is never answered 'closed' (§10).
+TEST_F(StoreTruthCalls, AnOwnerAnsweringClosedWithoutAnAppliedDeleteIsFlagged) {
+  make_active();
+  EXPECT_LEGAL(close_requested(seconds(2), 2, 1));
+  EXPECT_LEGAL(s.write(seconds(3), 1, Write{.op = "delete", .row = active(), .outcome = "indeterminate"}));
+  expect_violation(h, close_result(seconds(3), 1, "closed", 1), "store-truth",
+                   {"close.result: operation op-c answered 'closed'", "the owner applied no Delete"});
+}
+
+// B13: a stale ref's Close removed the re-created generation instead.
+TEST_F(StoreTruthCalls, AClosedAnswerWhoseDeleteRemovedAnotherGenerationIsFlagged) {
+  make_active();
+  EXPECT_LEGAL(remove(seconds(2), active(), 4));
+  EXPECT_LEGAL(put(seconds(2), reserved(2), 0, 5));
+  EXPECT_LEGAL(put(seconds(2), active(2), 5, 6));
+  EXPECT_LEGAL(close_requested(seconds(3), 2, 1));  // the ref names ObjectGeneration 1
+  EXPECT_LEGAL(remove(seconds(4), active(2), 6));
+  EXPECT_LEGAL(s.write(seconds(4), 2, Write{.op = "delete", .row = active(2)}));
+  expect_violation(h, close_finished(seconds(4), 2, "closed"), "store-truth",
+                   {"removed ObjectGeneration 2, another generation"});
+}
+
+TEST_F(StoreTruthCalls, AStaleGenerationAnswerNeedsAnotherGenerationInTheStore) {
+  make_active();
+  EXPECT_LEGAL(close_requested(seconds(2), 2, 1));
+  expect_violation(h, close_finished(seconds(3), 2, "stale_generation"), "store-truth",
+                   {"the store never held another generation than 1 during the call"});
+}
+
+TEST_F(StoreTruthCalls, ANotFoundAnswerNeedsTheRowAbsentDuringTheCall) {
+  make_active();
+  EXPECT_LEGAL(close_requested(seconds(2), 2, 1));
+  expect_violation(h, close_finished(seconds(3), 2, "not_found"), "store-truth", {"the store never held no row"});
+}
+
+TEST_F(StoreTruthCalls, ANotFoundAnswerAfterARemovalDuringTheCallPasses) {
+  make_active();
+  EXPECT_LEGAL(close_requested(seconds(2), 2, 1));
+  EXPECT_LEGAL(remove(seconds(3), active(), 4));
+  EXPECT_LEGAL(close_finished(seconds(4), 2, "not_found"));
+}
+
+// B01: GetOrCreate answered a Creating row's generation as an existing ref (§7: it waits).
+TEST_F(StoreTruthCalls, ARefToAGenerationTheStoreNeverHeldActiveIsFlagged) {
+  EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));
+  EXPECT_LEGAL(creation_requested(seconds(2), 2));
+  expect_violation(h, creation_finished(seconds(3), 2, "existing", 1), "store-truth",
+                   {"answered 'existing' with a ref to authority/actor/player:1 at ObjectGeneration 1",
+                    "never held that generation Active"});
+}
+
+TEST_F(StoreTruthCalls, ARefToAGenerationThatBecameActiveDuringTheCallPasses) {
+  EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));
+  EXPECT_LEGAL(creation_requested(seconds(2), 2));
+  EXPECT_LEGAL(put(seconds(3), active(), 3, 4));
+  EXPECT_LEGAL(creation_finished(seconds(4), 2, "existing", 1));
+}
+
+// B09: an Instance Spot request routed to an owner whose row was still Creating.
+TEST_F(StoreTruthCalls, AnInstanceRouteToACreatingRowIsFlagged) {
+  Row spot = reserved();
+  spot.kind = "spot";
+  spot.id = "chat-0";
+  EXPECT_LEGAL(put(seconds(1), spot, 0, 3));
+  EXPECT_LEGAL(s.feed(seconds(2), 2, "instance.request_received",
+                      owned_fields(location::events::InstanceRequestReceived{"chat-0", "op-i", "Chat", "00b2", "00c3"})));
+  expect_violation(h,
+                   s.feed(seconds(3), 2, "instance.outcome",
+                          owned_fields(location::events::InstanceOutcome{"chat-0", "op-i", "00b2", "route", 1, "00a1",
+                                                                         "Ready on another node"})),
+                   "store-truth", {"answered 'route' for authority/spot/chat-0 at ObjectGeneration 1"});
+}
+
+// A07: the write moved a capacity counter other than the one model/ names for the allocation.
+TEST_F(StoreTruthCalls, AReserveThatMovesAnotherCounterThanItsAllocationsIsFlagged) {
+  const Row row = reserved();
+  const Part wrong = increment("capacity/sim/00a1/spot-type/Player", 1);
+  EXPECT_LEGAL(seed_counter(seconds(1), "counter/object-generation", 0));
+  const Part issued = increment("counter/object-generation", 1);
+  expect_violation(h, applied(seconds(1), {Part{key(row), "put", 0, 3, stored_bytes(row)}, issued, wrong}),
+                   "store-truth",
+                   {"moved the capacity counters [capacity/sim/00a1/spot-type/Player +1]",
+                    "imply [capacity/sim/00a1/actors +1]"});
+}
+
+TEST_F(StoreTruthCalls, ACapacityMoveWithoutAnAuthorityChangeIsFlagged) {
+  expect_violation(h, applied(seconds(1), {increment("capacity/sim/00a1/actors", 1)}), "store-truth",
+                   {"moved the capacity counters [capacity/sim/00a1/actors +1], but its authority changes imply [none]"});
+}
+
+// A09: a creation's Reserve refused on a counter that was full all along: placement chose a full node.
+TEST_F(StoreTruthCalls, ACapacityRefusalOnACounterUnmovedSinceTheCallBeganIsFlagged) {
+  make_active();  // the node's one actor slot is taken
+  const auto refused = [&](TimeUs t_us) {
+    return s.feed(t_us, 2, "capacity.refused",
+                  owned_fields(location::events::CapacityRefused{"sim", "00a1", "actors", "", "", 1, store_ms(t_us)}));
+  };
+  EXPECT_LEGAL(creation_requested(seconds(2), 2));
+  expect_violation(h, refused(seconds(3)), "store-truth",
+                   {"no write moved it since the call began", "placement chose a node without room (§4)"});
+}
+
+TEST_F(StoreTruthCalls, ACapacityRefusalAfterARacingReserveTookTheSlotPasses) {
+  EXPECT_LEGAL(creation_requested(seconds(1), 2));
+  make_active();  // another call took the slot after this one began
+  EXPECT_LEGAL(s.feed(seconds(3), 2, "capacity.refused",
+                      owned_fields(location::events::CapacityRefused{"sim", "00a1", "actors", "", "", 1, 0})));
+}
+
 // ---- Counters -------------------------------------------------------------------------------
 
 TEST_F(StoreTruth, ACounterMustLeaveItsValuePlusTheDelta) {
-  const std::string actors = "capacity/sim/0a/actors";
-  EXPECT_LEGAL(applied(seconds(1), {increment(actors, 1)}));
-  EXPECT_LEGAL(applied(seconds(2), {increment(actors, 0, -1)}));
+  const std::string actors = "capacity/sim/00a1/actors";
+  EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));  // secures 1
+  EXPECT_LEGAL(remove(seconds(2), reserved(), 3));  // returns it
   expect_violation(h, applied(seconds(3), {increment(actors, 2)}), "store-truth", {"the counter went 0 + 1 -> 2"});
 }
 

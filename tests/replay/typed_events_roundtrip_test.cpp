@@ -137,6 +137,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   using namespace kinds;
   add({kLeaseRegistered, kLeaseRenewed}, as<le::LeaseAdopted>());
   add({kLeaseRegisterFailed}, as<le::LeaseRegisterFailed>());
+  add({kLeaseStartupChecked}, as<le::LeaseStartupChecked>());
   add({kLeaseRenewFailed}, as<le::LeaseRenewFailed>());
   add({kLeaseLost}, as<le::LeaseLost>());
   add({kLeaseAdmissionClosed}, as<le::LeaseAdmissionClosed>());
@@ -148,6 +149,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
        kAuthorityDelete},
       as<le::AuthorityChanged>());
   add({kCapacityChanged}, as<le::CapacityChanged>());
+  add({kCapacityRefused}, as<le::CapacityRefused>());
   add({kDescriptorPublished}, as<le::DescriptorPublished>());
   add({kDescriptorListRead}, as<le::DescriptorListRead>());
   add({kPlacementChosen}, as<le::PlacementChosen>());
@@ -220,7 +222,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kNetSend, kNetPost}, as<se::NetSend>());
   add({kNetDeliver, kNetDeferred}, as<se::NetDeliver>());
   add({kStoreRequestLost, kStoreReplyLost, kStoreRefused, kStoreStalled}, as<se::StoreOp>());
-  add({kStoreReplyDelayed, kStoreWriteHeld, kStoreWriteLate}, as<se::StoreHold>());
+  add({kStoreReplyDelayed, kStoreWriteHeld, kStoreWriteLate, kStorePausedCaller}, as<se::StoreHold>());
   add({kStoreStallEnd}, as<se::StoreStallEnd>());
   add({kStoreApplied}, as<se::StoreApplied>());
   return table;

@@ -195,5 +195,26 @@ TEST(StoreHost, RenewLossHitsOnlyOwnerLeaseRenewsAndReadsStillSucceed) {
   EXPECT_GT(renews_applied, 1);  // the registration and at least one renew whose reply was lost
 }
 
+// node-pause-on-reply: the reply reaches the node, then the node freezes before the waiting task
+// acts on it; the task then takes the reply, even though the freeze outlasted the request's deadline.
+TEST(StoreHost, PauseOnReplyFreezesTheCallerAfterTheReplyReachedIt) {
+  Fixture f;
+  f.store.set_faults(StoreFaults{.pause_on_reply = 1.0, .pause_on_reply_max_us = seconds(3)});
+  TimeUs sent_us = 0;
+  TimeUs answered_us = 0;
+  f.run([&](store::LocationStore& client, platform::Platform& p) {
+    sent_us = p.clock.now_us();
+    const store::WriteResult write = client.write(put_absent("k", "v"), sent_us + millis(500));
+    answered_us = p.clock.now_us();
+    f.seen.push_back(std::holds_alternative<store::Applied>(write) ? "applied" : "other");
+  });
+  ASSERT_EQ(f.seen, std::vector<std::string>{"applied"});  // taken, though the deadline passed frozen
+  EXPECT_GE(answered_us - sent_us, seconds(1));             // frozen at least the shortest pause
+  ASSERT_EQ(testing::events_of_kind(f.world.trace(), "store.paused_caller").size(), 1u);
+  const auto applied = testing::events_of_kind(f.world.trace(), "store.applied");
+  ASSERT_EQ(applied.size(), 1u);
+  EXPECT_LT(applied[0].time_us, sent_us + millis(10));  // applied before the freeze
+}
+
 }  // namespace
 }  // namespace spotcheck::sim

@@ -1,5 +1,7 @@
 #include "impl/location/authority/authority_ops.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <utility>
 #include <variant>
 
@@ -260,6 +262,7 @@ AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& 
       }
       SPOTCHECK_ASSERT(outcome.mutation_role == MutationRole::kCapacity);
       platform::sometimes(_platform.events, platform::Mark::kCapacityFull);
+      emit_capacity_refused(current.write, outcome);
       return AttemptEnd{std::nullopt, Error::of(ErrorKind::kCapacityFull, "the target node's capacity is full")};
     case Kind::kStoreError:
       return AttemptEnd{std::nullopt, Error::of(ErrorKind::kStoreError, outcome.message)};
@@ -696,6 +699,22 @@ void AuthorityOps::emit_indeterminate(std::string_view op, std::string_view id,
                                       std::string_view resolution) {
   platform::emit_event(_platform.events, kinds::kStoreIndeterminate,
                        events::StoreIndeterminate{.op = op, .has_id = true, .id = id, .resolution = resolution});
+}
+
+void AuthorityOps::emit_capacity_refused(const PlannedWrite& write, const WriteOutcome& outcome) {
+  SPOTCHECK_ASSERT(outcome.kind == WriteOutcome::Kind::kBoundExceeded);
+  SPOTCHECK_ASSERT(outcome.bound_mutation < write.mutation_roles.size());
+  SPOTCHECK_ASSERT(write.mutation_roles[outcome.bound_mutation] == MutationRole::kCapacity);
+  const auto capacity_index = static_cast<std::size_t>(
+      std::count(write.mutation_roles.begin(),
+                 write.mutation_roles.begin() + static_cast<std::ptrdiff_t>(outcome.bound_mutation),
+                 MutationRole::kCapacity));
+  SPOTCHECK_ASSERT(capacity_index < write.capacity.size());
+  const CapacityChange& change = write.capacity[capacity_index];
+  platform::emit_event(_platform.events, kinds::kCapacityRefused,
+                       events::CapacityRefused{change.mesh_name, change.routing_id_hex, change.counter,
+                                               change.spot_kind, change.stable_type, change.increment.delta,
+                                               outcome.now_ms});
 }
 
 void AuthorityOps::emit_capacity(const PlannedWrite& write, const WriteOutcome& outcome) {

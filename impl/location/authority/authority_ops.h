@@ -119,6 +119,7 @@ class AuthorityOps {
   Result<Plan> plan_new_owner(const AuthoritySnapshot& active, const records::AuthorityRecord& after,
                               const NodeView& target);
   AuthoritySnapshot new_owner_snapshot(const AuthoritySnapshot& active, Executed& done);
+  void emit_capacity_refused(const PlannedWrite& write, const WriteOutcome& outcome);
   void emit_capacity(const PlannedWrite& write, const WriteOutcome& outcome);
 
   const LocationConfig& _config;

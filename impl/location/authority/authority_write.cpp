@@ -129,6 +129,7 @@ WriteOutcome execute_authority_write(store::LocationStore& store, platform::Cloc
       SPOTCHECK_ASSERT(conflict->index < planned.mutation_roles.size());
       outcome.kind = Kind::kBoundExceeded;
       outcome.mutation_role = planned.mutation_roles[conflict->index];
+      outcome.bound_mutation = conflict->index;
       SPOTCHECK_ASSERT(outcome.mutation_role != MutationRole::kAuthority);
       return outcome;
     }

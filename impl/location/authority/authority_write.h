@@ -58,6 +58,7 @@ struct WriteOutcome {
   Kind kind = Kind::kStoreError;
   ConditionRole condition_role = ConditionRole::kAuthority;  // for kConflict
   MutationRole mutation_role = MutationRole::kAuthority;     // for kBoundExceeded
+  std::size_t bound_mutation = 0;                            // for kBoundExceeded: its index in the request
   std::vector<store::MutationOutcome> outcomes;              // for kApplied
   store::StoreVersion authority_version_after;               // kApplied/kResolvedApplied with Put
   store::Bytes authority_bytes_after;                        // the bytes that are stored then

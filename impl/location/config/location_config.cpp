@@ -15,6 +15,20 @@ std::optional<ConfigError> require_positive(TimeUs value_us, const char* name) {
 
 }  // namespace
 
+std::string_view to_string(ConfigErrorKind kind) {
+  switch (kind) {
+    case ConfigErrorKind::kNotPositive:
+      return "not_positive";
+    case ConfigErrorKind::kTimingRelationViolated:
+      return "timing_relation";
+    case ConfigErrorKind::kBoundNotPositive:
+      return "bound_not_positive";
+    case ConfigErrorKind::kNotWholeMilliseconds:
+      return "not_whole_milliseconds";
+  }
+  return "unknown";
+}
+
 std::optional<ConfigError> validate(const LocationConfig& config) {
   if (auto e = require_positive(config.renew_interval_us, "renew interval")) {
     return e;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "impl/planted/planted_bugs.h"
 #include "impl/platform/time.h"
@@ -46,6 +47,8 @@ struct ConfigError {
   ConfigErrorKind kind = ConfigErrorKind::kNotPositive;
   std::string message;
 };
+
+std::string_view to_string(ConfigErrorKind kind);
 
 // Startup validation (§5): every value positive and
 //   renew interval + renew timeout < owner lease TTL - owner lease fencing margin.

@@ -335,6 +335,7 @@ std::optional<ManagerResult<CreateReply>> CreationClient::reserve(Call& call) {
     case ErrorKind::kGenerationExhausted:
     case ErrorKind::kRecordInvalid:
     case ErrorKind::kNoCandidate:
+    case ErrorKind::kConfiguration:
       return ManagerResult<CreateReply>(from_location_error(failed));
   }
   return std::nullopt;

@@ -50,6 +50,7 @@ ManagerError from_location_error(const Error& error) {
     case ErrorKind::kGenerationExhausted:
       return ManagerError{ManagerErrorKind::kGenerationExhausted, error.message};
     case ErrorKind::kNoCandidate:
+    case ErrorKind::kConfiguration:
       return ManagerError{ManagerErrorKind::kNotConfigured, error.message};
     case ErrorKind::kRecordInvalid:
       return ManagerError{ManagerErrorKind::kRecordInvalid, error.message};

@@ -110,4 +110,27 @@ void fields(Io& io, E& e) {
   io("store_now_ms", e.store_now_ms);
 }
 
+// capacity.refused: the store refused an authority write because one bounded capacity counter
+// would pass the node's limit (§3.3: a full node refuses; nothing changed). Names that counter.
+struct CapacityRefused {
+  static constexpr std::size_t kFieldsMax = 7;
+  std::string_view mesh;
+  std::string_view rid;
+  std::string_view counter;  // actors | spots | spot-type
+  std::string_view spot_kind;
+  std::string_view stable_type;
+  std::int64_t delta = 0;
+  std::int64_t store_now_ms = 0;
+};
+template <class Io, platform::FieldsOf<CapacityRefused> E>
+void fields(Io& io, E& e) {
+  io("mesh", e.mesh);
+  io("rid", e.rid);
+  io("counter", e.counter);
+  io("spot_kind", e.spot_kind);
+  io("stable_type", e.stable_type);
+  io("delta", e.delta);
+  io("store_now_ms", e.store_now_ms);
+}
+
 }  // namespace spotcheck::location::events

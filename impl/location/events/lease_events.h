@@ -108,6 +108,27 @@ void fields(Io& io, E& e) {
   io("now_us", e.now_us);
 }
 
+// lease.startup_checked: the §5 startup check of a host run's timing (accepted 0: the host run
+// does not start; reason: the ConfigErrorKind's text).
+struct LeaseStartupChecked {
+  static constexpr std::size_t kFieldsMax = 6;
+  std::int64_t accepted = 0;
+  std::string_view reason;
+  std::int64_t renew_interval_us = 0;
+  std::int64_t renew_timeout_us = 0;
+  std::int64_t ttl_us = 0;
+  std::int64_t margin_us = 0;
+};
+template <class Io, platform::FieldsOf<LeaseStartupChecked> E>
+void fields(Io& io, E& e) {
+  io("accepted", e.accepted);
+  io("reason", e.reason);
+  io("renew_interval_us", e.renew_interval_us);
+  io("renew_timeout_us", e.renew_timeout_us);
+  io("ttl_us", e.ttl_us);
+  io("margin_us", e.margin_us);
+}
+
 // lease.register_failed.
 struct LeaseRegisterFailed {
   static constexpr std::size_t kFieldsMax = 2;

@@ -33,9 +33,7 @@ std::string store_error_text(const store::StoreError& error) {
 
 OwnerLease::OwnerLease(const LocationConfig& config, platform::Platform& platform,
                        store::LocationStore& store)
-    : _config(config), _platform(platform), _store(store) {
-  SPOTCHECK_ASSERT(!validate(config).has_value());
-}
+    : _config(config), _platform(platform), _store(store) {}
 
 const HostRun& OwnerLease::host_run() const {
   SPOTCHECK_ASSERT(_registered);
@@ -158,6 +156,9 @@ void OwnerLease::emit_indeterminate(std::string_view op) {
 Result<Done> OwnerLease::register_lease() {
   SPOTCHECK_ASSERT(!_registered);
   SPOTCHECK_ASSERT(!_lost);
+  if (std::optional<Error> refused = check_startup()) {
+    return std::move(*refused);
+  }
   for (std::uint32_t attempt = 0; attempt < _config.contention_attempts_max; ++attempt) {
     if (_host_run.owner_id.empty()) {
       _host_run.owner_id = new_owner_id(_platform.random);
@@ -178,6 +179,23 @@ Result<Done> OwnerLease::register_lease() {
                        events::LeaseRegisterFailed{_host_run.owner_id, to_string(ErrorKind::kConflict)});
   return Error::conflict(ConflictCause::kCounterChanged,
                          "the lease generation counter kept moving under registration");
+}
+
+// §5: a timing that breaks renew interval + renew timeout < owner lease TTL - fencing margin (or
+// any other rule of validate()) is a startup error: this host run never registers a lease. The
+// check and the timing it judged are reported either way (lease.startup_checked).
+std::optional<Error> OwnerLease::check_startup() {
+  const std::optional<ConfigError> invalid = validate(_config);
+  platform::emit_event(_platform.events, kinds::kLeaseStartupChecked,
+                       events::LeaseStartupChecked{invalid.has_value() ? 0 : 1,
+                                                   invalid.has_value() ? to_string(invalid->kind) : "",
+                                                   _config.renew_interval_us, _config.renew_timeout_us,
+                                                   _config.owner_lease_ttl_us, _config.fencing_margin_us});
+  if (!invalid.has_value()) {
+    return std::nullopt;
+  }
+  platform::sometimes(_platform.events, platform::Mark::kStartupRefused);
+  return Error::of(ErrorKind::kConfiguration, invalid->message);
 }
 
 Attempt<Done> OwnerLease::register_attempt() {

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -48,8 +49,9 @@ class OwnerLease {
   OwnerLease(const OwnerLease&) = delete;
   OwnerLease& operator=(const OwnerLease&) = delete;
 
-  // Startup, once. kGenerationExhausted leaves the store unchanged; calling again gives the
-  // same result. kStoreError/kIndeterminate: the caller may call again.
+  // Startup, once. kConfiguration: the timing breaks §5 (validate()); the host run does not
+  // start and nothing is read or written. kGenerationExhausted leaves the store unchanged; calling
+  // again gives the same result. kStoreError/kIndeterminate: the caller may call again.
   Result<Done> register_lease();
 
   // One renew round of at most renew_attempts_max attempts, each bounded by the renew timeout.
@@ -88,6 +90,7 @@ class OwnerLease {
     store::StoreVersion version;
     LeaseObservation observation;
   };
+  std::optional<Error> check_startup();
   Attempt<Done> register_attempt();
   Attempt<Done> renew_attempt();
   // Re-read resolution of a lease write. `written` are the bytes the unresolved write put.
