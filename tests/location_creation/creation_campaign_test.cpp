@@ -43,6 +43,16 @@ TEST(CreationCampaign, TheRealProtocolPassesEverySeed) {
             << (kSeeds * 60.0 / seconds) << " seeds/min (one core)\n";
 }
 
+// create-storm seed 5327 (found 2026-12-04 by store-truth's close answers): a Close took a
+// command-20 reply of another operation — an earlier host run of the node had used the same
+// request number — as its own and answered 'closed' while the row stayed Active. The Close and
+// creation clients now take only a reply naming their own OperationId. Fails on 19b9e0c.
+TEST(CreationCampaign, AReplyToAnotherOperationIsNotTakenAsOurs) {
+  const CreationScenario scenario(creation_scenario_config("create-storm"));
+  const SeedOutcome outcome = scenario.run(SeedRequest{5327, false, false});
+  EXPECT_TRUE(outcome.ok()) << what(outcome);
+}
+
 TEST(CreationCampaign, FactoryBeforeVerifyIsCaughtByExactlyOneCreation) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
   CreationScenarioConfig config = creation_scenario_config("create-storm");

@@ -373,6 +373,9 @@ ManagerResult<CreateReply> CreationClient::exchange(Call& call, const AuthorityS
     const TimeUs wait_until = std::min(_context.platform.clock.now_us() + _context.creation.resend_interval_us,
                                        call.spec.deadline_us - _context.creation.deadline_guard_us);
     std::optional<FinalResultReply> reply = pending.wait(wait_until);
+    if (reply.has_value() && !(reply->op_id == command.op_id)) {
+      reply.reset();  // another operation's reply (an earlier host run's request number): not ours
+    }
     if (reply.has_value()) {
       platform::emit_event(_context.platform.events, kinds::kCreationReplyDelivered,
                            events::CreationReplyDelivered{

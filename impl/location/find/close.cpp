@@ -118,8 +118,10 @@ ManagerResult<bool> CloseClient::exchange(const AuthoritySnapshot& row, TimeUs d
     _context.dispatcher.send(*target, messaging::Command{command});
     std::optional<FinalResultReply> reply =
         pending.wait(std::min(_context.platform.clock.now_us() + _context.creation.resend_interval_us, latest));
-    if (!reply.has_value()) {
-      continue;  // resend the same command to the same owner
+    if (!reply.has_value() || !(reply->op_id == op)) {
+      // No reply, or one that answers another operation (a reply to a request of an earlier host
+      // run of this node carrying the same request number): resend the same command.
+      continue;
     }
     platform::emit_event(_context.platform.events, kinds::kCloseReplyDelivered,
                          events::CloseReplyDelivered{reply->op_id.hex(), messaging::to_string(reply->outcome),
