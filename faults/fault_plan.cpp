@@ -204,20 +204,27 @@ std::string FaultPlan::describe() const {
 
 namespace {
 
-// The late write, the store stall, the link tail, the node link stall and the lost renew (opt-in,
-// in that order),
-// after the slow Delete.
+// A per-event rate and the longest delay it brings (late write, link tail, pause on reply): the
+// rate drawn first, then the longest delay in [lo_us, hi_us].
+struct RateAndMax {
+  double rate = 0.0;
+  TimeUs max_us = 0;
+};
+template <class RateRange>
+RateAndMax draw_rate_and_max(platform::Random& random, bool always, const RateRange& rate, TimeUs lo_us, TimeUs hi_us) {
+  return draw_kind(random, always, [&] {
+    const double drawn = draw_rate(random, rate);
+    return RateAndMax{drawn, static_cast<TimeUs>(random.between(lo_us, hi_us))};
+  });
+}
+
+// The late write, the store stall, the link tail, the node link stall, the lost renew and the
+// pause on reply (opt-in, in that order), after the slow Delete.
 FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shape, FaultPlan plan) {
   auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
   if (shape.drawn(FaultKind::kStoreLateApply)) {
-    struct Late {
-      double rate = 0.0;
-      TimeUs max_us = 0;
-    };
-    const Late late = draw_kind(random, on(FaultKind::kStoreLateApply), [&] {
-      const double rate = draw_rate(random, shape.store_late_apply);
-      return Late{rate, static_cast<TimeUs>(random.between(shape.store_late_apply_lo_us, shape.store_late_apply_hi_us))};
-    });
+    const RateAndMax late = draw_rate_and_max(random, on(FaultKind::kStoreLateApply), shape.store_late_apply,
+                                              shape.store_late_apply_lo_us, shape.store_late_apply_hi_us);
     plan.store_late_apply = late.rate;
     plan.store_late_apply_max_us = late.max_us;
   }
@@ -228,14 +235,8 @@ FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shap
     plan.store_stall_length_us = window.length_us;
   }
   if (shape.drawn(FaultKind::kLinkTail)) {
-    struct Tail {
-      double rate = 0.0;
-      TimeUs max_us = 0;
-    };
-    const Tail tail = draw_kind(random, on(FaultKind::kLinkTail), [&] {
-      const double rate = draw_rate(random, shape.link_tail);
-      return Tail{rate, static_cast<TimeUs>(random.between(shape.link_tail_lo_us, shape.link_tail_hi_us))};
-    });
+    const RateAndMax tail = draw_rate_and_max(random, on(FaultKind::kLinkTail), shape.link_tail,
+                                              shape.link_tail_lo_us, shape.link_tail_hi_us);
     plan.link_tail = tail.rate;
     plan.link_tail_max_us = tail.max_us;
   }
@@ -250,18 +251,12 @@ FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shap
         draw_kind(random, on(FaultKind::kStoreRenewLost), [&] { return draw_rate(random, shape.store_renew_loss); });
   }
   if (shape.drawn(FaultKind::kNodePauseOnReply)) {
-    struct Pause {
-      double rate = 0.0;
-      TimeUs max_us = 0;
-    };
-    const Pause pause = draw_kind(random, on(FaultKind::kNodePauseOnReply), [&] {
-      const double rate = draw_rate(random, shape.node_pause_on_reply);
-      return Pause{rate, static_cast<TimeUs>(random.between(shape.node_pause_on_reply_lo_us,
-                                                            shape.node_pause_on_reply_hi_us))};
-    });
+    const RateAndMax pause = draw_rate_and_max(random, on(FaultKind::kNodePauseOnReply), shape.node_pause_on_reply,
+                                               shape.node_pause_on_reply_lo_us, shape.node_pause_on_reply_hi_us);
     plan.node_pause_on_reply = pause.rate;
     plan.node_pause_on_reply_max_us = pause.max_us;
   }
+
   return plan;
 }
 
