@@ -38,7 +38,8 @@ void FaultInjector::install() {
   _store.set_faults(sim::StoreFaults{_plan.store_request_loss, _plan.store_reply_loss, _plan.store_reply_delay,
                                      _plan.store_delete_hold_max_us, _plan.store_late_apply,
                                      _plan.store_late_apply_max_us, _plan.store_renew_loss,
-                                     _plan.node_pause_on_reply, _plan.node_pause_on_reply_max_us});
+                                     _plan.node_pause_on_reply, _plan.node_pause_on_reply_max_us,
+                                     _plan.node_freeze_drop, _plan.node_freeze_drop_max_us});
   if (_plan.enabled(FaultKind::kNetworkLoss) || _plan.enabled(FaultKind::kLinkTail)) {
     configure_store_links(store_link_config());
   }

@@ -9,7 +9,7 @@ namespace spotcheck::faults {
 
 namespace {
 
-constexpr std::array<FaultKindInfo, 19> kFaultKinds{{
+constexpr std::array<FaultKindInfo, 20> kFaultKinds{{
     {FaultKind::kStoreRequestLost, "store-request-lost", "a store request never reaches the store"},
     {FaultKind::kStoreReplyLost, "store-reply-lost", "the store applies a request, its reply is lost (indeterminate)"},
     {FaultKind::kStoreReplyDelayed, "store-reply-delayed", "a store reply arrives after the caller's deadline"},
@@ -29,6 +29,7 @@ constexpr std::array<FaultKindInfo, 19> kFaultKinds{{
     {FaultKind::kNodeLinkStall, "node-link-stall", "a link between two nodes holds its messages for a window, then delivers them in order"},
     {FaultKind::kStoreRenewLost, "store-renew-lost", "an owner lease renew is lost, applied with its reply lost, refused, or applied late, while reads still succeed"},
     {FaultKind::kNodePauseOnReply, "node-pause-on-reply", "a node freezes as a store reply reaches it, before it acts on it, at times past its owner lease"},
+    {FaultKind::kNodeFreezeDrop, "node-freeze-drop", "a node freezes with a store request in flight, which is lost or whose reply is lost"},
 }};
 
 // The kinds a shape draws only when it lists them (SwarmShape::also).
@@ -37,7 +38,7 @@ bool opt_in_kind(FaultKind kind) {
          kind == FaultKind::kNodePartition || kind == FaultKind::kStoreDeleteSlow ||
          kind == FaultKind::kStoreLateApply || kind == FaultKind::kStoreStall || kind == FaultKind::kLinkTail ||
          kind == FaultKind::kNodeLinkStall || kind == FaultKind::kStoreRenewLost ||
-         kind == FaultKind::kNodePauseOnReply;
+         kind == FaultKind::kNodePauseOnReply || kind == FaultKind::kNodeFreezeDrop;
 }
 
 // A kind that runs in windows: the mean gap between them and a window's length.
@@ -111,7 +112,8 @@ bool SwarmShape::valid() const {
          valid_span(store_late_apply_lo_us, store_late_apply_hi_us) && valid_window(store_stall) &&
          valid_rate(link_tail) && valid_span(link_tail_lo_us, link_tail_hi_us) && valid_window(node_link_stall) &&
          valid_rate(store_renew_loss) && valid_rate(node_pause_on_reply) &&
-         valid_span(node_pause_on_reply_lo_us, node_pause_on_reply_hi_us);
+         valid_span(node_pause_on_reply_lo_us, node_pause_on_reply_hi_us) && valid_rate(node_freeze_drop) &&
+         valid_span(node_freeze_drop_lo_us, node_freeze_drop_hi_us);
 }
 
 const char* to_string(FaultKind kind) {
@@ -145,6 +147,7 @@ bool FaultPlan::enabled(FaultKind kind) const {
     case FaultKind::kNodeLinkStall: return node_link_stall_gap_us > 0 && node_link_stall_length_us > 0;
     case FaultKind::kStoreRenewLost: return store_renew_loss > 0.0;
     case FaultKind::kNodePauseOnReply: return node_pause_on_reply > 0.0 && node_pause_on_reply_max_us > 0;
+    case FaultKind::kNodeFreezeDrop: return node_freeze_drop > 0.0 && node_freeze_drop_max_us > 0;
   }
   return false;
 }
@@ -197,6 +200,10 @@ std::string FaultPlan::describe() const {
         add(std::string(info.name) + "=" + sim::probability_text(node_pause_on_reply) + "(max=" +
             sim::seconds_short(node_pause_on_reply_max_us) + ")");
         break;
+      case FaultKind::kNodeFreezeDrop:
+        add(std::string(info.name) + "=" + sim::probability_text(node_freeze_drop) + "(max=" +
+            sim::seconds_short(node_freeze_drop_max_us) + ")");
+        break;
     }
   }
   return out.empty() ? "none" : out;
@@ -204,7 +211,7 @@ std::string FaultPlan::describe() const {
 
 namespace {
 
-// A per-event rate and the longest delay it brings (late write, link tail, pause on reply): the
+// A per-event rate and the longest delay it brings (late write, link tail, pause on reply, freeze): the
 // rate drawn first, then the longest delay in [lo_us, hi_us].
 struct RateAndMax {
   double rate = 0.0;
@@ -218,8 +225,8 @@ RateAndMax draw_rate_and_max(platform::Random& random, bool always, const RateRa
   });
 }
 
-// The late write, the store stall, the link tail, the node link stall, the lost renew and the
-// pause on reply (opt-in, in that order), after the slow Delete.
+// The late write, the store stall, the link tail, the node link stall, the lost renew, the pause
+// on reply and the freeze with a lost request (opt-in, in that order), after the slow Delete.
 FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shape, FaultPlan plan) {
   auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
   if (shape.drawn(FaultKind::kStoreLateApply)) {
@@ -255,6 +262,12 @@ FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shap
                                                shape.node_pause_on_reply_lo_us, shape.node_pause_on_reply_hi_us);
     plan.node_pause_on_reply = pause.rate;
     plan.node_pause_on_reply_max_us = pause.max_us;
+  }
+  if (shape.drawn(FaultKind::kNodeFreezeDrop)) {
+    const RateAndMax freeze = draw_rate_and_max(random, on(FaultKind::kNodeFreezeDrop), shape.node_freeze_drop,
+                                                shape.node_freeze_drop_lo_us, shape.node_freeze_drop_hi_us);
+    plan.node_freeze_drop = freeze.rate;
+    plan.node_freeze_drop_max_us = freeze.max_us;
   }
 
   return plan;
@@ -316,6 +329,8 @@ FaultPlan FaultPlan::standard(TimeUs faults_stop_us) {
   plan.store_renew_loss = 0.05;
   plan.node_pause_on_reply = 0.0005;
   plan.node_pause_on_reply_max_us = platform::seconds(20);
+  plan.node_freeze_drop = 0.001;
+  plan.node_freeze_drop_max_us = platform::seconds(20);
   plan.faults_stop_us = faults_stop_us;
   return plan;
 }

@@ -38,6 +38,8 @@ enum class FaultKind {
                         // applied late, while every other request (reads included) is served
   kNodePauseOnReply,    // a node freezes as a store reply reaches it, before it acts on it (a GC
                         // pause between a read and the write it plans), at times past its owner lease
+  kNodeFreezeDrop,      // a node freezes (a VM paused or migrated) with a store request in flight; the
+                        // request, or the reply of the write it applied, is lost with the connection
 };
 
 struct FaultKindInfo {
@@ -101,6 +103,9 @@ struct SwarmShape {
   Rate node_pause_on_reply{0.0005, 0.01};
   TimeUs node_pause_on_reply_lo_us = platform::seconds(5);  // the longest such pause
   TimeUs node_pause_on_reply_hi_us = platform::seconds(30);
+  Rate node_freeze_drop{0.001, 0.02};
+  TimeUs node_freeze_drop_lo_us = platform::seconds(5);  // the longest such freeze
+  TimeUs node_freeze_drop_hi_us = platform::seconds(30);
 
   bool always_on(FaultKind kind) const;
   // Drawn at all: a base kind always; a node-to-node kind or the slow Delete when listed.
@@ -160,6 +165,12 @@ struct FaultPlan {
   // is acted on by a host whose admission deadline may have passed meanwhile (§5).
   double node_pause_on_reply = 0.0;
   TimeUs node_pause_on_reply_max_us = 0;
+  // Per store request: its node freezes for up to node_freeze_drop_max_us (uniform from 1 s) and the
+  // request is lost, or (half the time) the store applies it and the reply is lost: the caller's
+  // wait times out when it resumes, and it resolves the outcome by a re-read, perhaps after its
+  // owner lease ended and another node took its rows over (§5, §10).
+  double node_freeze_drop = 0.0;
+  TimeUs node_freeze_drop_max_us = 0;
   // When the safety phase ends: no fault starts after this and every fault has healed.
   TimeUs faults_stop_us = 0;
 

@@ -188,6 +188,7 @@ inline constexpr std::string_view kStoreRefused = "store.refused";  // {node, op
 inline constexpr std::string_view kStoreWriteHeld = "store.write_held";
 inline constexpr std::string_view kStoreWriteLate = "store.write_late";  // held past the caller's deadline
 inline constexpr std::string_view kStorePausedCaller = "store.paused_caller";  // node-pause-on-reply
+inline constexpr std::string_view kStoreFrozeCaller = "store.froze_caller";    // node-freeze-drop
 inline constexpr std::string_view kStoreStallBegin = "store.stall_begin";
 inline constexpr std::string_view kStoreStallEnd = "store.stall_end";  // {queued}
 inline constexpr std::string_view kStoreStalled = "store.stalled";     // {node, op}: queued by a stall
@@ -310,6 +311,7 @@ inline constexpr std::array kAll = {
     kStoreWriteHeld,
     kStoreWriteLate,
     kStorePausedCaller,
+    kStoreFrozeCaller,
     kStoreStallBegin,
     kStoreStallEnd,
     kStoreStalled,

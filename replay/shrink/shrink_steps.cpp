@@ -75,6 +75,10 @@ FaultPlan without(FaultPlan plan, FaultKind kind) {
       plan.node_pause_on_reply = 0.0;
       plan.node_pause_on_reply_max_us = 0;
       break;
+    case FaultKind::kNodeFreezeDrop:
+      plan.node_freeze_drop = 0.0;
+      plan.node_freeze_drop_max_us = 0;
+      break;
     case FaultKind::kStoreStall:
       plan.store_stall_gap_us = 0;
       plan.store_stall_length_us = 0;

@@ -61,7 +61,7 @@ using faults::FaultKind;
 faults::SwarmShape lost_store_messages_shape() {
   faults::SwarmShape shape;
   shape.always = {FaultKind::kStoreRequestLost, FaultKind::kStoreReplyLost, FaultKind::kStoreLateApply};
-  shape.also = {FaultKind::kNodePauseOnReply};
+  shape.also = {FaultKind::kNodePauseOnReply, FaultKind::kNodeFreezeDrop};
   shape.store_request_loss = {0.01, 0.1};
   shape.store_reply_loss = {0.01, 0.1};
   return shape;
@@ -120,7 +120,8 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.workload.actors_limit = 2;
     c.workload.shutdown_probability = 0.002;  // now and then a graceful shutdown: the owner sweep under every fault
     c.swarm.also = {FaultKind::kStoreLateApply, FaultKind::kStoreStall, FaultKind::kLinkTail,
-                    FaultKind::kStoreRenewLost, FaultKind::kNodePauseOnReply};  // drawn like the others
+                    FaultKind::kStoreRenewLost, FaultKind::kNodePauseOnReply,
+                    FaultKind::kNodeFreezeDrop};  // drawn like the others
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
                         Mark::kIndeterminateUnresolved,      Mark::kContentionRetry,
                         Mark::kCapacityFull,                 Mark::kDescriptorTakeover};
@@ -144,6 +145,10 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
       // node take the row over, before it acts (§5, §10).
       p.node_pause_on_reply = 0.002;
       p.node_pause_on_reply_max_us = seconds(25);
+      // A host frozen with its write in flight, the write or its reply lost: when it resumes and
+      // re-reads, another node may have taken the row over, in the same ObjectGeneration (§10).
+      p.node_freeze_drop = 0.01;
+      p.node_freeze_drop_max_us = seconds(25);
       p.faults_stop_us = stop_us;
       return p;
     };

@@ -252,6 +252,10 @@ ordered_json write_faults(const faults::FaultPlan& plan) {
     f["nodePauseOnReply"] = ordered_json{{"probability", plan.node_pause_on_reply},
                                           {"maxMs", millis_of(plan.node_pause_on_reply_max_us)}};
   }
+  if (plan.node_freeze_drop > 0.0) {
+    f["nodeFreezeDrop"] = ordered_json{{"probability", plan.node_freeze_drop},
+                                        {"maxMs", millis_of(plan.node_freeze_drop_max_us)}};
+  }
   write_window(f, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
   write_window(f, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
   if (plan.network_loss > 0.0) {
@@ -342,6 +346,8 @@ void compare_plans(Differences& d, const faults::FaultPlan& a, const faults::Fau
   d.check("faults.storeLateApply.max_us", a.store_late_apply_max_us, b.store_late_apply_max_us);
   d.check("faults.nodePauseOnReply.probability", a.node_pause_on_reply, b.node_pause_on_reply);
   d.check("faults.nodePauseOnReply.max_us", a.node_pause_on_reply_max_us, b.node_pause_on_reply_max_us);
+  d.check("faults.nodeFreezeDrop.probability", a.node_freeze_drop, b.node_freeze_drop);
+  d.check("faults.nodeFreezeDrop.max_us", a.node_freeze_drop_max_us, b.node_freeze_drop_max_us);
   d.check("faults.linkTail.probability", a.link_tail, b.link_tail);
   d.check("faults.linkTail.max_us", a.link_tail_max_us, b.link_tail_max_us);
   d.check("faults.nodeKill.gap_us", a.node_kill_gap_us, b.node_kill_gap_us);

@@ -28,6 +28,11 @@ struct StoreFaults {
   // pause_on_reply_max_us] (World::pause) before the task that waited acts on the reply.
   double pause_on_reply = 0.0;
   TimeUs pause_on_reply_max_us = 0;
+  // Per request: its node freezes (World::pause) for a time uniform in [1 s, freeze_drop_max_us]
+  // and the request is lost with the connection, or, half the time, the store applies it and the
+  // reply is lost; the freeze begins as the request leaves, or as the lost reply would have left.
+  double freeze_drop = 0.0;
+  TimeUs freeze_drop_max_us = 0;
 };
 
 // What a store outage does with the requests that arrive during it.

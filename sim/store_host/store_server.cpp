@@ -16,6 +16,7 @@ StoreServer::StoreServer(World& world, StoreServerConfig config)
       _config(config),
       _random(world.stream("store.faults")),
       _pause_random(world.stream("store.faults/pause-on-reply")),
+      _freeze_random(world.stream("store.faults/freeze-drop")),
       _location(std::make_unique<store::memory::MemoryLocationStore>([this] { return store_now_ms(); },
                                                                       config.options)),
       _relocation(std::make_unique<store::memory::MemoryRelocationStore>([this] { return store_now_ms(); })) {
@@ -66,6 +67,20 @@ StoreServer::RenewFault StoreServer::draw_renew_fault() {
     case 2: return RenewFault::kRefused;
     default: return RenewFault::kLate;
   }
+}
+
+StoreServer::FreezeDrop StoreServer::draw_freeze_drop() {
+  if (_faults.freeze_drop <= 0.0 || _faults.freeze_drop_max_us <= 0 || !_freeze_random.chance(_faults.freeze_drop)) {
+    return FreezeDrop::kNone;
+  }
+  return _freeze_random.chance(0.5) ? FreezeDrop::kRequestLost : FreezeDrop::kReplyLost;
+}
+
+void StoreServer::freeze_caller(ProcessId node, const char* operation) {
+  const TimeUs freeze_us =
+      _freeze_random.between(std::min(platform::seconds(1), _faults.freeze_drop_max_us), _faults.freeze_drop_max_us);
+  _world.record_event(kinds::kStoreFrozeCaller, events::StoreHold{.node = node, .op = operation, .hold_us = freeze_us});
+  _world.pause(node, freeze_us);
 }
 
 TimeUs StoreServer::draw_hold_us(ProcessId node, const char* operation, TimeUs deadline_us, RequestKind kind) {

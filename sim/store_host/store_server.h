@@ -90,6 +90,11 @@ class StoreServer {
   // What StoreFaults::renew_loss does to one renew (drawn only when it is on).
   enum class RenewFault { kNone, kLost, kReplyLost, kRefused, kLate };
   RenewFault draw_renew_fault();
+  // What StoreFaults::freeze_drop does to one request (its own stream, drawn only when it is on).
+  enum class FreezeDrop { kNone, kRequestLost, kReplyLost };
+  FreezeDrop draw_freeze_drop();
+  // node-freeze-drop: `node` freezes from now for a drawn time; records store.froze_caller.
+  void freeze_caller(ProcessId node, const char* operation);
   // The hold of a write that applies after its caller gave up: past `deadline_us` (the caller's
   // clock), then `extra_us` more; records store.write_late.
   TimeUs hold_past_deadline(ProcessId node, const char* operation, TimeUs deadline_us, TimeUs extra_us);
@@ -118,6 +123,8 @@ class StoreServer {
   platform::Random& _random;
   // node-pause-on-reply's own draws: turning it on leaves every other store fault's draws as they were.
   platform::Random& _pause_random;
+  // node-freeze-drop's own draws, likewise.
+  platform::Random& _freeze_random;
   std::unique_ptr<store::memory::MemoryLocationStore> _location;
   std::unique_ptr<store::memory::MemoryRelocationStore> _relocation;
 };
@@ -135,8 +142,14 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
     _world.record_event(kinds::kStoreRequestLost, events::StoreOp{.node = node, .op = operation});
     return;
   }
+  const FreezeDrop freeze = draw_freeze_drop();
+  if (freeze == FreezeDrop::kRequestLost) {
+    _world.record_event(kinds::kStoreRequestLost, events::StoreOp{.node = node, .op = operation});
+    freeze_caller(node, operation);
+    return;
+  }
   // When the store serves it: the refusal of an outage, or the apply; then the reply.
-  std::function<void()> serve = [this, node, operation, deadline_us, renew_fault, apply = std::move(apply),
+  std::function<void()> serve = [this, node, operation, deadline_us, renew_fault, freeze, apply = std::move(apply),
                                  on_reply = std::move(on_reply)]() mutable {
     std::optional<Result> result;
     if (renew_fault == RenewFault::kRefused) {
@@ -151,6 +164,11 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
         _world.record_event(kinds::kStoreReplyLost, events::StoreOp{.node = node, .op = operation});
         return;
       }
+    }
+    if (freeze == FreezeDrop::kReplyLost) {
+      _world.record_event(kinds::kStoreReplyLost, events::StoreOp{.node = node, .op = operation});
+      freeze_caller(node, operation);
+      return;
     }
     send_reply(node, operation, deadline_us, [on_reply = std::move(on_reply), result = std::move(*result)]() mutable {
       on_reply(std::move(result));

@@ -216,5 +216,37 @@ TEST(StoreHost, PauseOnReplyFreezesTheCallerAfterTheReplyReachedIt) {
   EXPECT_LT(applied[0].time_us, sent_us + millis(10));  // applied before the freeze
 }
 
+// node-freeze-drop: the node freezes with its request in flight, and the request (nothing
+// applied) or the reply of the write the store applied is lost. Each write waits out its deadline
+// frozen and ends Indeterminate; both halves of the fault show up over a few writes.
+TEST(StoreHost, FreezeDropLosesTheRequestOrItsReplyAndFreezesTheCaller) {
+  Fixture f;
+  f.store.set_faults(StoreFaults{.freeze_drop = 1.0, .freeze_drop_max_us = seconds(2)});
+  constexpr int kWrites = 8;
+  std::vector<TimeUs> waited_us;
+  f.run([&](store::LocationStore& client, platform::Platform& p) {
+    for (int i = 0; i < kWrites; ++i) {
+      const TimeUs sent_us = p.clock.now_us();
+      const store::WriteResult write =
+          client.write(put_absent("k" + std::to_string(i), "v"), sent_us + millis(500));
+      waited_us.push_back(p.clock.now_us() - sent_us);
+      f.seen.push_back(std::holds_alternative<store::Indeterminate>(write) ? "indeterminate" : "answered");
+    }
+  });
+  ASSERT_EQ(f.seen, std::vector<std::string>(kWrites, "indeterminate"));  // never answered
+  for (const TimeUs waited : waited_us) {
+    EXPECT_GE(waited, seconds(1));  // frozen at least the shortest freeze
+  }
+  const auto frozen = testing::events_of_kind(f.world.trace(), "store.froze_caller");
+  const auto requests_lost = testing::events_of_kind(f.world.trace(), "store.request_lost");
+  const auto replies_lost = testing::events_of_kind(f.world.trace(), "store.reply_lost");
+  const auto applied = testing::events_of_kind(f.world.trace(), "store.applied");
+  EXPECT_EQ(frozen.size(), static_cast<std::size_t>(kWrites));
+  EXPECT_EQ(requests_lost.size() + replies_lost.size(), static_cast<std::size_t>(kWrites));
+  EXPECT_EQ(applied.size(), replies_lost.size());  // a lost reply's write applied; a lost request's did not
+  EXPECT_GT(requests_lost.size(), 0u);
+  EXPECT_GT(replies_lost.size(), 0u);
+}
+
 }  // namespace
 }  // namespace spotcheck::sim
