@@ -30,9 +30,11 @@ enum class Mark : std::uint8_t {
   kEarlierAttemptAppliedLate,        // §10: a retry's conflict was an earlier attempt that applied late
   kGenerationExhausted,              // §3.2: the ObjectGeneration sequence is at its end; nothing written
   kStartupRefused,                   // §5: a host run's timing broke the startup rule; it did not start
+  kDescriptorRevised,                // §4: update() stored the descriptor under its next Revision
+  kDescriptorRenewIgnored,           // §4: a publish at a Revision the store already held wrote nothing
 };
-inline constexpr std::size_t kMarkCount = 14;
-static_assert(static_cast<std::size_t>(Mark::kStartupRefused) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
+inline constexpr std::size_t kMarkCount = 16;
+static_assert(static_cast<std::size_t>(Mark::kDescriptorRenewIgnored) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
   std::string_view name;  // as --require-marks, a summary and `spotcheck list` write it
@@ -56,6 +58,8 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
      "a retried authority write conflicted with an earlier attempt of its own that had applied late (§10)"},
     {"generation-exhausted", "a Reserve met the end of the ObjectGeneration sequence: GenerationExhausted (§3.2)"},
     {"startup-refused", "a host run whose owner-lease timing breaks §5 was refused at startup (§5)"},
+    {"descriptor-revised", "update() stored a host's descriptor under its next Revision (§4)"},
+    {"descriptor-renew-ignored", "a descriptor published again at a Revision the store already held wrote nothing (§4)"},
 }};
 
 constexpr bool every_mark_named() {

@@ -104,6 +104,9 @@ class NodeRun {
         shut_down();
         return;
       }
+      if (maintain_descriptor()) {
+        continue;
+      }
       one_request();
     }
   }
@@ -147,6 +150,24 @@ class NodeRun {
   void publish_descriptor() {
     const auto published = _publisher.publish();
     _published = published.ok();
+  }
+
+  // Now and then, instead of a request: a descriptor change under the next Revision, or the same
+  // Revision published again (a RENEW that must not overwrite). True when it took the step.
+  bool maintain_descriptor() {
+    if (_workload.descriptor_update_probability > 0 &&
+        _platform.random.chance(_workload.descriptor_update_probability)) {
+      records::MeshNodeDescriptorRecord changed = _publisher.descriptor();
+      changed.placement_weight = static_cast<std::uint32_t>(_platform.random.between(50, 150));
+      _published = _publisher.update(std::move(changed)).ok();  // not stored: published again next step
+      return true;
+    }
+    if (_workload.descriptor_renew_probability > 0 &&
+        _platform.random.chance(_workload.descriptor_renew_probability)) {
+      publish_descriptor();
+      return true;
+    }
+    return false;
   }
 
   // One workload request on a random object of the pool, within its deadline.

@@ -35,6 +35,11 @@ struct AuthorityWorkload {
   // minus 1 ms, exactly equal, or plus 1 ms; one of the three at random). The two that break §5
   // must be refused at startup; the node comes back as a new host run. 0: never (no draw).
   double boundary_timing_probability = 0.0;
+  // Per workload step, once published: the host changes its descriptor (a new placement weight)
+  // with update() — the next Revision (§4) — or republishes it unchanged, a same-Revision RENEW
+  // the store must leave as it is. 0: never (and no draw is made).
+  double descriptor_update_probability = 0.0;
+  double descriptor_renew_probability = 0.0;
 };
 
 struct AuthorityNodeEnv {

@@ -119,12 +119,17 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     // full-node refusal run (§3.3), and the capacity property holds each node to its limit.
     c.workload.actors_limit = 2;
     c.workload.shutdown_probability = 0.002;  // now and then a graceful shutdown: the owner sweep under every fault
+    // Descriptors change (the next Revision) and are republished unchanged (a same-Revision RENEW)
+    // now and then, under every fault: store-truth holds each stored Revision to §4.
+    c.workload.descriptor_update_probability = 0.01;
+    c.workload.descriptor_renew_probability = 0.01;
     c.swarm.also = {FaultKind::kStoreLateApply, FaultKind::kStoreStall, FaultKind::kLinkTail,
                     FaultKind::kStoreRenewLost, FaultKind::kNodePauseOnReply,
                     FaultKind::kNodeFreezeDrop};  // drawn like the others
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
                         Mark::kIndeterminateUnresolved,      Mark::kContentionRetry,
-                        Mark::kCapacityFull,                 Mark::kDescriptorTakeover};
+                        Mark::kCapacityFull,                 Mark::kDescriptorTakeover,
+                        Mark::kDescriptorRevised,            Mark::kDescriptorRenewIgnored};
     return c;
   }
   if (name == "authority-race") {
@@ -182,6 +187,8 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.workload.shutdown_probability = 0.01;
     // And host runs started with an owner-lease timing at the §5 boundary (one in ten).
     c.workload.boundary_timing_probability = 0.1;
+    // Descriptor changes between kills: a new host run's Revisions start again at 1 (§4).
+    c.workload.descriptor_update_probability = 0.01;
     c.required_marks = {Mark::kDescriptorTakeover, Mark::kIndeterminateResolvedApplied, Mark::kOwnerSweepDeleted,
                         Mark::kStartupRefused};
     return c;

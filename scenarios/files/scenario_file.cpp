@@ -37,6 +37,8 @@ void workload_fields(Io& io, W& w) {
   io.millis("requestDeadlineMs", w.request_deadline_us, 1, kHourMs);
   io.number("shutdownProbability", w.shutdown_probability, 0, 1, false);
   io.number("boundaryTimingProbability", w.boundary_timing_probability, 0, 1, false);
+  io.number("descriptorUpdateProbability", w.descriptor_update_probability, 0, 1, false);
+  io.number("descriptorRenewProbability", w.descriptor_renew_probability, 0, 1, false);
 }
 
 template <class Io, class P>

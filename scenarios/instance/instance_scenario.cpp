@@ -31,6 +31,10 @@ faults::FaultPlan node_message_faults(platform::TimeUs stop_us) {
   p.link_tail_max_us = seconds(2);
   p.node_link_stall_gap_us = seconds(10);
   p.node_link_stall_length_us = platform::millis(1'500);
+  // Store replies lost now and then: a Close whose Delete applied waits out its reply, re-reads,
+  // and meanwhile a request for the same Spot reaches this node and finds no row (§7.1: the
+  // store and the in-process list are read together; no new incarnation while the Close runs).
+  p.store_reply_loss = 0.03;
   p.faults_stop_us = stop_us;
   return p;
 }

@@ -90,7 +90,11 @@ Result<PublishOutcome> DescriptorPublisher::update(records::MeshNodeDescriptorRe
     return checked.error();
   }
   _descriptor = std::move(descriptor);
-  return publish();
+  Result<PublishOutcome> published = publish();
+  if (published.ok() && published.value() != PublishOutcome::kIgnoredStale) {
+    platform::sometimes(_platform.events, platform::Mark::kDescriptorRevised);
+  }
+  return published;
 }
 
 Result<PublishOutcome> DescriptorPublisher::publish() {
@@ -159,6 +163,7 @@ DescriptorPublisher::Planned DescriptorPublisher::plan_publish(const std::vector
   if (ours && current.descriptor_revision >= _descriptor.descriptor_revision) {
     // Same Revision already stored: a harmless no-op, never an overwrite (§4).
     emit("ignored_stale", platform::as_i64(found.version.value), found.now_ms);
+    platform::sometimes(_platform.events, platform::Mark::kDescriptorRenewIgnored);
     return Settled::settled(PublishOutcome::kIgnoredStale);
   }
   plan.conditions.push_back(store::ExpectVersion{_key, found.version});
