@@ -39,7 +39,8 @@ void FaultInjector::install() {
                                      _plan.store_delete_hold_max_us, _plan.store_late_apply,
                                      _plan.store_late_apply_max_us, _plan.store_renew_loss,
                                      _plan.node_pause_on_reply, _plan.node_pause_on_reply_max_us,
-                                     _plan.node_freeze_drop, _plan.node_freeze_drop_max_us});
+                                     _plan.node_freeze_drop, _plan.node_freeze_drop_max_us,
+                                     _plan.store_scan_expiry});
   if (_plan.enabled(FaultKind::kNetworkLoss) || _plan.enabled(FaultKind::kLinkTail)) {
     configure_store_links(store_link_config());
   }

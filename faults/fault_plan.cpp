@@ -9,7 +9,7 @@ namespace spotcheck::faults {
 
 namespace {
 
-constexpr std::array<FaultKindInfo, 20> kFaultKinds{{
+constexpr std::array<FaultKindInfo, 21> kFaultKinds{{
     {FaultKind::kStoreRequestLost, "store-request-lost", "a store request never reaches the store"},
     {FaultKind::kStoreReplyLost, "store-reply-lost", "the store applies a request, its reply is lost (indeterminate)"},
     {FaultKind::kStoreReplyDelayed, "store-reply-delayed", "a store reply arrives after the caller's deadline"},
@@ -30,6 +30,7 @@ constexpr std::array<FaultKindInfo, 20> kFaultKinds{{
     {FaultKind::kStoreRenewLost, "store-renew-lost", "an owner lease renew is lost, applied with its reply lost, refused, or applied late, while reads still succeed"},
     {FaultKind::kNodePauseOnReply, "node-pause-on-reply", "a node freezes as a store reply reaches it, before it acts on it, at times past its owner lease"},
     {FaultKind::kNodeFreezeDrop, "node-freeze-drop", "a node freezes with a store request in flight, which is lost or whose reply is lost"},
+    {FaultKind::kStoreScanExpired, "store-scan-expired", "the store pages scans small and forgets a scan between its pages (ScanExpired)"},
 }};
 
 // The kinds a shape draws only when it lists them (SwarmShape::also).
@@ -38,7 +39,8 @@ bool opt_in_kind(FaultKind kind) {
          kind == FaultKind::kNodePartition || kind == FaultKind::kStoreDeleteSlow ||
          kind == FaultKind::kStoreLateApply || kind == FaultKind::kStoreStall || kind == FaultKind::kLinkTail ||
          kind == FaultKind::kNodeLinkStall || kind == FaultKind::kStoreRenewLost ||
-         kind == FaultKind::kNodePauseOnReply || kind == FaultKind::kNodeFreezeDrop;
+         kind == FaultKind::kNodePauseOnReply || kind == FaultKind::kNodeFreezeDrop ||
+         kind == FaultKind::kStoreScanExpired;
 }
 
 // A kind that runs in windows: the mean gap between them and a window's length.
@@ -113,7 +115,7 @@ bool SwarmShape::valid() const {
          valid_rate(link_tail) && valid_span(link_tail_lo_us, link_tail_hi_us) && valid_window(node_link_stall) &&
          valid_rate(store_renew_loss) && valid_rate(node_pause_on_reply) &&
          valid_span(node_pause_on_reply_lo_us, node_pause_on_reply_hi_us) && valid_rate(node_freeze_drop) &&
-         valid_span(node_freeze_drop_lo_us, node_freeze_drop_hi_us);
+         valid_span(node_freeze_drop_lo_us, node_freeze_drop_hi_us) && valid_rate(store_scan_expiry);
 }
 
 const char* to_string(FaultKind kind) {
@@ -148,6 +150,7 @@ bool FaultPlan::enabled(FaultKind kind) const {
     case FaultKind::kStoreRenewLost: return store_renew_loss > 0.0;
     case FaultKind::kNodePauseOnReply: return node_pause_on_reply > 0.0 && node_pause_on_reply_max_us > 0;
     case FaultKind::kNodeFreezeDrop: return node_freeze_drop > 0.0 && node_freeze_drop_max_us > 0;
+    case FaultKind::kStoreScanExpired: return store_scan_expiry > 0.0;
   }
   return false;
 }
@@ -204,6 +207,7 @@ std::string FaultPlan::describe() const {
         add(std::string(info.name) + "=" + sim::probability_text(node_freeze_drop) + "(max=" +
             sim::seconds_short(node_freeze_drop_max_us) + ")");
         break;
+      case FaultKind::kStoreScanExpired: add(std::string(info.name) + "=" + sim::probability_text(store_scan_expiry)); break;
     }
   }
   return out.empty() ? "none" : out;
@@ -226,7 +230,8 @@ RateAndMax draw_rate_and_max(platform::Random& random, bool always, const RateRa
 }
 
 // The late write, the store stall, the link tail, the node link stall, the lost renew, the pause
-// on reply and the freeze with a lost request (opt-in, in that order), after the slow Delete.
+// on reply, the freeze with a lost request and the expiring scan (opt-in, in that order), after the
+// slow Delete.
 FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shape, FaultPlan plan) {
   auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
   if (shape.drawn(FaultKind::kStoreLateApply)) {
@@ -268,6 +273,10 @@ FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shap
                                                 shape.node_freeze_drop_lo_us, shape.node_freeze_drop_hi_us);
     plan.node_freeze_drop = freeze.rate;
     plan.node_freeze_drop_max_us = freeze.max_us;
+  }
+  if (shape.drawn(FaultKind::kStoreScanExpired)) {
+    plan.store_scan_expiry =
+        draw_kind(random, on(FaultKind::kStoreScanExpired), [&] { return draw_rate(random, shape.store_scan_expiry); });
   }
 
   return plan;
@@ -331,6 +340,7 @@ FaultPlan FaultPlan::standard(TimeUs faults_stop_us) {
   plan.node_pause_on_reply_max_us = platform::seconds(20);
   plan.node_freeze_drop = 0.001;
   plan.node_freeze_drop_max_us = platform::seconds(20);
+  plan.store_scan_expiry = 0.1;
   plan.faults_stop_us = faults_stop_us;
   return plan;
 }

@@ -40,6 +40,7 @@ enum class FaultKind {
                         // pause between a read and the write it plans), at times past its owner lease
   kNodeFreezeDrop,      // a node freezes (a VM paused or migrated) with a store request in flight; the
                         // request, or the reply of the write it applied, is lost with the connection
+  kStoreScanExpired,    // the store pages scans small and forgets a scan between pages (ScanExpired)
 };
 
 struct FaultKindInfo {
@@ -106,6 +107,7 @@ struct SwarmShape {
   Rate node_freeze_drop{0.001, 0.02};
   TimeUs node_freeze_drop_lo_us = platform::seconds(5);  // the longest such freeze
   TimeUs node_freeze_drop_hi_us = platform::seconds(30);
+  Rate store_scan_expiry{0.05, 0.5};
 
   bool always_on(FaultKind kind) const;
   // Drawn at all: a base kind always; a node-to-node kind or the slow Delete when listed.
@@ -171,6 +173,10 @@ struct FaultPlan {
   // owner lease ended and another node took its rows over (§5, §10).
   double node_freeze_drop = 0.0;
   TimeUs node_freeze_drop_max_us = 0;
+  // Scans: while on, every scan is served in pages of 1-3 entries, and a page asked for with a
+  // continuation is ScanExpired with this probability (the store forgot the scan: a failover, a
+  // scan TTL); the caller must restart from the first page, never use a partial list (§7.4).
+  double store_scan_expiry = 0.0;
   // When the safety phase ends: no fault starts after this and every fault has healed.
   TimeUs faults_stop_us = 0;
 

@@ -189,6 +189,7 @@ inline constexpr std::string_view kStoreWriteHeld = "store.write_held";
 inline constexpr std::string_view kStoreWriteLate = "store.write_late";  // held past the caller's deadline
 inline constexpr std::string_view kStorePausedCaller = "store.paused_caller";  // node-pause-on-reply
 inline constexpr std::string_view kStoreFrozeCaller = "store.froze_caller";    // node-freeze-drop
+inline constexpr std::string_view kStoreScanExpired = "store.scan_expired";    // store-scan-expired {node, op}
 inline constexpr std::string_view kStoreStallBegin = "store.stall_begin";
 inline constexpr std::string_view kStoreStallEnd = "store.stall_end";  // {queued}
 inline constexpr std::string_view kStoreStalled = "store.stalled";     // {node, op}: queued by a stall
@@ -312,6 +313,7 @@ inline constexpr std::array kAll = {
     kStoreWriteLate,
     kStorePausedCaller,
     kStoreFrozeCaller,
+    kStoreScanExpired,
     kStoreStallBegin,
     kStoreStallEnd,
     kStoreStalled,

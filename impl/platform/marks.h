@@ -32,9 +32,10 @@ enum class Mark : std::uint8_t {
   kStartupRefused,                   // §5: a host run's timing broke the startup rule; it did not start
   kDescriptorRevised,                // §4: update() stored the descriptor under its next Revision
   kDescriptorRenewIgnored,           // §4: a publish at a Revision the store already held wrote nothing
+  kScanExpiredRestart,               // §7.4, §11: a scan expired between pages; the list starts over
 };
-inline constexpr std::size_t kMarkCount = 16;
-static_assert(static_cast<std::size_t>(Mark::kDescriptorRenewIgnored) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
+inline constexpr std::size_t kMarkCount = 17;
+static_assert(static_cast<std::size_t>(Mark::kScanExpiredRestart) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
   std::string_view name;  // as --require-marks, a summary and `spotcheck list` write it
@@ -60,6 +61,7 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
     {"startup-refused", "a host run whose owner-lease timing breaks §5 was refused at startup (§5)"},
     {"descriptor-revised", "update() stored a host's descriptor under its next Revision (§4)"},
     {"descriptor-renew-ignored", "a descriptor published again at a Revision the store already held wrote nothing (§4)"},
+    {"scan-expired-restart", "a descriptor list or owner sweep scan expired between pages and started over (§7.4, §11)"},
 }};
 
 constexpr bool every_mark_named() {

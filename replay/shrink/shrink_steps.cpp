@@ -79,6 +79,9 @@ FaultPlan without(FaultPlan plan, FaultKind kind) {
       plan.node_freeze_drop = 0.0;
       plan.node_freeze_drop_max_us = 0;
       break;
+    case FaultKind::kStoreScanExpired:
+      plan.store_scan_expiry = 0.0;
+      break;
     case FaultKind::kStoreStall:
       plan.store_stall_gap_us = 0;
       plan.store_stall_length_us = 0;

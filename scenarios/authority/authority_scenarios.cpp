@@ -95,7 +95,7 @@ faults::SwarmShape store_trouble_shape() {
 // Kill/restart churn: a kill every few seconds, nodes down up to several seconds.
 faults::SwarmShape churn_shape() {
   faults::SwarmShape shape;
-  shape.always = {FaultKind::kNodeKill};
+  shape.always = {FaultKind::kNodeKill, FaultKind::kStoreScanExpired};
   shape.node_kill = {seconds(2), seconds(8), seconds(1), seconds(8)};
   return shape;
 }
@@ -105,6 +105,8 @@ faults::FaultPlan churn(platform::TimeUs stop_us) {
   p.node_kill_gap_us = seconds(4);
   p.node_down_us = seconds(5);
   p.store_reply_loss = 0.02;
+  // Scans in small pages, forgotten between pages now and then: the owner sweep's list starts over.
+  p.store_scan_expiry = 0.2;
   p.faults_stop_us = stop_us;
   return p;
 }
@@ -125,11 +127,12 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.workload.descriptor_renew_probability = 0.01;
     c.swarm.also = {FaultKind::kStoreLateApply, FaultKind::kStoreStall, FaultKind::kLinkTail,
                     FaultKind::kStoreRenewLost, FaultKind::kNodePauseOnReply,
-                    FaultKind::kNodeFreezeDrop};  // drawn like the others
+                    FaultKind::kNodeFreezeDrop, FaultKind::kStoreScanExpired};  // drawn like the others
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
                         Mark::kIndeterminateUnresolved,      Mark::kContentionRetry,
                         Mark::kCapacityFull,                 Mark::kDescriptorTakeover,
-                        Mark::kDescriptorRevised,            Mark::kDescriptorRenewIgnored};
+                        Mark::kDescriptorRevised,            Mark::kDescriptorRenewIgnored,
+                        Mark::kScanExpiredRestart};
     return c;
   }
   if (name == "authority-race") {
@@ -190,7 +193,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     // Descriptor changes between kills: a new host run's Revisions start again at 1 (§4).
     c.workload.descriptor_update_probability = 0.01;
     c.required_marks = {Mark::kDescriptorTakeover, Mark::kIndeterminateResolvedApplied, Mark::kOwnerSweepDeleted,
-                        Mark::kStartupRefused};
+                        Mark::kStartupRefused, Mark::kScanExpiredRestart};
     return c;
   }
   SPOTCHECK_ASSERT_ABORT(false && "unknown location scenario");

@@ -90,6 +90,7 @@ faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_u
   r.number("storeReplyLoss", plan.store_reply_loss, 0, 1, false);
   r.number("storeReplyDelay", plan.store_reply_delay, 0, 1, false);
   r.number("storeRenewLoss", plan.store_renew_loss, 0, 1, false);
+  r.number("storeScanExpiry", plan.store_scan_expiry, 0, 1, false);
   read_window(r, "storeOutage", "lengthMs", plan.store_outage_gap_us, plan.store_outage_length_us);
   read_window(r, "storeStall", "lengthMs", plan.store_stall_gap_us, plan.store_stall_length_us);
   read_chance_and_max(r, "storeLateApply", plan.store_late_apply, plan.store_late_apply_max_us);

@@ -241,6 +241,9 @@ ordered_json write_faults(const faults::FaultPlan& plan) {
   if (plan.store_renew_loss > 0.0) {
     f["storeRenewLoss"] = plan.store_renew_loss;
   }
+  if (plan.store_scan_expiry > 0.0) {
+    f["storeScanExpiry"] = plan.store_scan_expiry;
+  }
   write_window(f, "storeOutage", "lengthMs", plan.store_outage_gap_us, plan.store_outage_length_us);
   write_window(f, "storeStall", "lengthMs", plan.store_stall_gap_us, plan.store_stall_length_us);
   if (plan.store_late_apply > 0.0) {
@@ -340,6 +343,7 @@ void compare_plans(Differences& d, const faults::FaultPlan& a, const faults::Fau
   d.check("faults.storeReplyLoss", a.store_reply_loss, b.store_reply_loss);
   d.check("faults.storeReplyDelay", a.store_reply_delay, b.store_reply_delay);
   d.check("faults.storeRenewLoss", a.store_renew_loss, b.store_renew_loss);
+  d.check("faults.storeScanExpiry", a.store_scan_expiry, b.store_scan_expiry);
   d.check("faults.storeOutage.gap_us", a.store_outage_gap_us, b.store_outage_gap_us);
   d.check("faults.storeOutage.length_us", a.store_outage_length_us, b.store_outage_length_us);
   d.check("faults.storeStall.gap_us", a.store_stall_gap_us, b.store_stall_gap_us);

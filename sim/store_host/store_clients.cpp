@@ -91,9 +91,10 @@ class SimLocationStore final : public store::LocationStore {
     if (auto invalid = store::validate(request)) {
       return *invalid;
     }
-    auto& engine = _server.location_engine();
     auto result = call<store::ScanResult>(_server, _node, "scan", deadline_us, RequestKind::kRead,
-                                          [&engine, request] { return engine.scan(request, platform::kNever); });
+                                          [&server = _server, node = _node, request] {
+                                            return server.serve_location_scan(node, request);
+                                          });
     if (!result.has_value()) {
       return store::StoreError{store::StoreErrorKind::kTimeout, "no reply before the deadline"};
     }

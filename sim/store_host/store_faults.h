@@ -33,6 +33,9 @@ struct StoreFaults {
   // reply is lost; the freeze begins as the request leaves, or as the lost reply would have left.
   double freeze_drop = 0.0;
   TimeUs freeze_drop_max_us = 0;
+  // While > 0: scans are served in pages of 1-3 entries (drawn per page), and a page asked for
+  // with a continuation is ScanExpired with this probability (the store forgot the scan).
+  double scan_expiry = 0.0;
 };
 
 // What a store outage does with the requests that arrive during it.

@@ -17,6 +17,7 @@ StoreServer::StoreServer(World& world, StoreServerConfig config)
       _random(world.stream("store.faults")),
       _pause_random(world.stream("store.faults/pause-on-reply")),
       _freeze_random(world.stream("store.faults/freeze-drop")),
+      _scan_random(world.stream("store.faults/scan-expired")),
       _location(std::make_unique<store::memory::MemoryLocationStore>([this] { return store_now_ms(); },
                                                                       config.options)),
       _relocation(std::make_unique<store::memory::MemoryRelocationStore>([this] { return store_now_ms(); })) {
@@ -200,6 +201,18 @@ store::WriteResult StoreServer::apply_location_write(ProcessId node, const store
                                              .store_now_ms = applied->now_ms});
   }
   return result;
+}
+
+store::ScanResult StoreServer::serve_location_scan(ProcessId node, store::ScanRequest request) {
+  if (_faults.scan_expiry > 0.0) {
+    if (request.continuation.has_value() && _scan_random.chance(_faults.scan_expiry)) {
+      _world.record_event(kinds::kStoreScanExpired, events::StoreOp{.node = node, .op = "scan"});
+      return store::ScanExpired{store_now_ms()};
+    }
+    // A smaller page than asked is the provider's right (ScanRequest::max_entries is a bound).
+    request.max_entries = std::min<std::uint32_t>(request.max_entries, static_cast<std::uint32_t>(_scan_random.between(1, 3)));
+  }
+  return _location->scan(request, platform::kNever);
 }
 
 void StoreServer::send_reply(ProcessId node, const char* operation, TimeUs deadline_us,

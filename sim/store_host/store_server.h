@@ -82,6 +82,9 @@ class StoreServer {
   // At the store, on the world context: applies `node`'s Location Store write to the engine and,
   // when it applied, records its ground truth (event store.applied).
   store::WriteResult apply_location_write(ProcessId node, const store::WriteRequest& request);
+  // At the store, on the world context: serves `node`'s scan page; under store-scan-expired in
+  // pages of 1-3 entries, and a continued scan forgotten now and then (store.scan_expired).
+  store::ScanResult serve_location_scan(ProcessId node, store::ScanRequest request);
 
   World& world() { return _world; }
 
@@ -125,6 +128,8 @@ class StoreServer {
   platform::Random& _pause_random;
   // node-freeze-drop's own draws, likewise.
   platform::Random& _freeze_random;
+  // store-scan-expired's own draws, likewise.
+  platform::Random& _scan_random;
   std::unique_ptr<store::memory::MemoryLocationStore> _location;
   std::unique_ptr<store::memory::MemoryRelocationStore> _relocation;
 };

@@ -221,7 +221,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kNetDrop}, as<se::NetDrop>());
   add({kNetSend, kNetPost}, as<se::NetSend>());
   add({kNetDeliver, kNetDeferred}, as<se::NetDeliver>());
-  add({kStoreRequestLost, kStoreReplyLost, kStoreRefused, kStoreStalled}, as<se::StoreOp>());
+  add({kStoreRequestLost, kStoreReplyLost, kStoreRefused, kStoreStalled, kStoreScanExpired}, as<se::StoreOp>());
   add({kStoreReplyDelayed, kStoreWriteHeld, kStoreWriteLate, kStorePausedCaller, kStoreFrozeCaller}, as<se::StoreHold>());
   add({kStoreStallEnd}, as<se::StoreStallEnd>());
   add({kStoreApplied}, as<se::StoreApplied>());

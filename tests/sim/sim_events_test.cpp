@@ -165,7 +165,10 @@ std::size_t expect_all_decode(const Trace& trace, std::string_view kind) {
 TEST(SimEvents, TheEventsOfADefaultRunDecode) {
   using namespace scenarios::authority;
   const AuthorityScenarioConfig config = authority_scenario_config("default");
-  scenarios::JudgedWorld judged(scenarios::SeedRequest{1, false, true}, config.properties);
+  // A seed whose run has every event kind checked below (seed 1 kills no node since the standard
+  // plan gained store-scan-expired; a change to the plan may call for another seed).
+  constexpr std::uint64_t kSeed = 2;
+  scenarios::JudgedWorld judged(scenarios::SeedRequest{kSeed, false, true}, config.properties);
   World& world = judged.world();
   std::vector<AuthorityNodeEnv> envs(config.node_count);
   std::vector<ProcessId> nodes;

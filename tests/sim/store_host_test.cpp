@@ -248,5 +248,39 @@ TEST(StoreHost, FreezeDropLosesTheRequestOrItsReplyAndFreezesTheCaller) {
   EXPECT_GT(replies_lost.size(), 0u);
 }
 
+// store-scan-expired: pages of 1-3 entries however many were asked for, and a page asked for with
+// a continuation is ScanExpired at the rate; a first page never is.
+TEST(StoreHost, ScanExpiryServesSmallPagesAndForgetsContinuedScans) {
+  Fixture f;
+  std::vector<std::size_t> page_sizes;
+  f.run([&](store::LocationStore& client, platform::Platform& p) {
+    for (int i = 0; i < 10; ++i) {
+      const store::WriteResult write = client.write(put_absent("k" + std::to_string(i), "v"), p.clock.now_us() + millis(500));
+      ASSERT_TRUE(std::holds_alternative<store::Applied>(write));
+    }
+    f.store.set_faults(StoreFaults{.scan_expiry = 1.0});
+    store::ScanRequest request{"k", "l", std::nullopt, 100};
+    const store::ScanResult first = client.scan(request, p.clock.now_us() + millis(500));
+    ASSERT_TRUE(std::holds_alternative<store::ScanPage>(first));
+    const auto& page = std::get<store::ScanPage>(first);
+    page_sizes.push_back(page.entries.size());
+    ASSERT_TRUE(page.continuation.has_value());  // 10 keys do not fit a page of at most 3
+    request.continuation = page.continuation;
+    const store::ScanResult second = client.scan(request, p.clock.now_us() + millis(500));
+    f.seen.push_back(std::holds_alternative<store::ScanExpired>(second) ? "expired" : "other");
+    f.store.set_faults(StoreFaults{});
+    request.continuation.reset();
+    const store::ScanResult whole = client.scan(request, p.clock.now_us() + millis(500));
+    ASSERT_TRUE(std::holds_alternative<store::ScanPage>(whole));
+    page_sizes.push_back(std::get<store::ScanPage>(whole).entries.size());
+  });
+  ASSERT_EQ(f.seen, std::vector<std::string>{"expired"});
+  ASSERT_EQ(page_sizes.size(), 2u);
+  EXPECT_GE(page_sizes[0], 1u);
+  EXPECT_LE(page_sizes[0], 3u);
+  EXPECT_EQ(page_sizes[1], 10u);  // fault off: the page size asked for
+  EXPECT_EQ(testing::events_of_kind(f.world.trace(), "store.scan_expired").size(), 1u);
+}
+
 }  // namespace
 }  // namespace spotcheck::sim

@@ -67,8 +67,8 @@ Result<std::optional<ScannedRange>> scan_once(store::LocationStore& store, const
 }
 
 // The whole range, restarting from the first page after ScanExpired (bounded).
-Result<ScannedRange> scan_range(store::LocationStore& store, const store::Key& begin, const store::Key& end,
-                                const std::function<TimeUs()>& deadline) {
+Result<ScannedRange> scan_range(store::LocationStore& store, platform::EventSink& events, const store::Key& begin,
+                                const store::Key& end, const std::function<TimeUs()>& deadline) {
   for (std::size_t restart = 0; restart <= kDescriptorListRestartsMax; ++restart) {
     Result<std::optional<ScannedRange>> pass = scan_once(store, begin, end, deadline);
     if (!pass.ok()) {
@@ -77,6 +77,7 @@ Result<ScannedRange> scan_range(store::LocationStore& store, const store::Key& b
     if (pass.value().has_value()) {
       return std::move(*std::move(pass).value());
     }
+    platform::sometimes(events, platform::Mark::kScanExpiredRestart);
   }
   return Error::of(ErrorKind::kStoreError, "descriptor list scan kept expiring");
 }
@@ -135,7 +136,7 @@ Result<DescriptorList> read_descriptor_list(store::LocationStore& store, platfor
   const store::Key begin = keys::mesh_node_range_begin(mesh_name);
   const store::Key end = keys::mesh_node_range_end(mesh_name);
   SPOTCHECK_ASSERT(begin < end);
-  Result<ScannedRange> range = scan_range(store, begin, end, deadline);
+  Result<ScannedRange> range = scan_range(store, platform.events, begin, end, deadline);
   if (!range.ok()) {
     return range.error();
   }

@@ -32,6 +32,7 @@ Result<std::map<store::Key, store::StoreVersion>> list_own_rows(
                        std::string("owner sweep list: ") + store::to_string(error->kind));
     }
     if (std::holds_alternative<store::ScanExpired>(result)) {
+      platform::sometimes(platform.events, platform::Mark::kScanExpiredRestart);
       expired = true;
       return rows;
     }
