@@ -221,92 +221,74 @@ struct RateAndMax {
   double rate = 0.0;
   TimeUs max_us = 0;
 };
-template <class RateRange>
-RateAndMax draw_rate_and_max(platform::Random& random, bool always, const RateRange& rate, TimeUs lo_us, TimeUs hi_us) {
-  return draw_kind(random, always, [&] {
-    const double drawn = draw_rate(random, rate);
-    return RateAndMax{drawn, static_cast<TimeUs>(random.between(lo_us, hi_us))};
-  });
+RateAndMax draw_rate_and_max(platform::Random& random, const SwarmShape::Rate& rate, TimeUs lo_us, TimeUs hi_us) {
+  const double drawn = draw_rate(random, rate);
+  return RateAndMax{drawn, static_cast<TimeUs>(random.between(lo_us, hi_us))};
+}
+
+// An opt-in kind (SwarmShape::also): its switch and intensity drawn (draw_kind) only when the shape
+// lists it; otherwise nothing is drawn and the intensity is zero.
+template <class DrawIntensity>
+auto draw_opt_in(platform::Random& random, const SwarmShape& shape, FaultKind kind, DrawIntensity draw_intensity) {
+  return shape.drawn(kind) ? draw_kind(random, shape.always_on(kind), draw_intensity) : decltype(draw_intensity()){};
 }
 
 // The late write, the store stall, the link tail, the node link stall, the lost renew, the pause
 // on reply, the freeze with a lost request and the expiring scan (opt-in, in that order), after the
 // slow Delete.
 FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shape, FaultPlan plan) {
-  auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
-  if (shape.drawn(FaultKind::kStoreLateApply)) {
-    const RateAndMax late = draw_rate_and_max(random, on(FaultKind::kStoreLateApply), shape.store_late_apply,
-                                              shape.store_late_apply_lo_us, shape.store_late_apply_hi_us);
-    plan.store_late_apply = late.rate;
-    plan.store_late_apply_max_us = late.max_us;
-  }
-  if (shape.drawn(FaultKind::kStoreStall)) {
-    const Window window =
-        draw_kind(random, on(FaultKind::kStoreStall), [&] { return draw_window(random, shape.store_stall); });
-    plan.store_stall_gap_us = window.gap_us;
-    plan.store_stall_length_us = window.length_us;
-  }
-  if (shape.drawn(FaultKind::kLinkTail)) {
-    const RateAndMax tail = draw_rate_and_max(random, on(FaultKind::kLinkTail), shape.link_tail,
-                                              shape.link_tail_lo_us, shape.link_tail_hi_us);
-    plan.link_tail = tail.rate;
-    plan.link_tail_max_us = tail.max_us;
-  }
-  if (shape.drawn(FaultKind::kNodeLinkStall)) {
-    const Window window =
-        draw_kind(random, on(FaultKind::kNodeLinkStall), [&] { return draw_window(random, shape.node_link_stall); });
-    plan.node_link_stall_gap_us = window.gap_us;
-    plan.node_link_stall_length_us = window.length_us;
-  }
-  if (shape.drawn(FaultKind::kStoreRenewLost)) {
-    plan.store_renew_loss =
-        draw_kind(random, on(FaultKind::kStoreRenewLost), [&] { return draw_rate(random, shape.store_renew_loss); });
-  }
-  if (shape.drawn(FaultKind::kNodePauseOnReply)) {
-    const RateAndMax pause = draw_rate_and_max(random, on(FaultKind::kNodePauseOnReply), shape.node_pause_on_reply,
-                                               shape.node_pause_on_reply_lo_us, shape.node_pause_on_reply_hi_us);
-    plan.node_pause_on_reply = pause.rate;
-    plan.node_pause_on_reply_max_us = pause.max_us;
-  }
-  if (shape.drawn(FaultKind::kNodeFreezeDrop)) {
-    const RateAndMax freeze = draw_rate_and_max(random, on(FaultKind::kNodeFreezeDrop), shape.node_freeze_drop,
-                                                shape.node_freeze_drop_lo_us, shape.node_freeze_drop_hi_us);
-    plan.node_freeze_drop = freeze.rate;
-    plan.node_freeze_drop_max_us = freeze.max_us;
-  }
-  if (shape.drawn(FaultKind::kStoreScanExpired)) {
-    plan.store_scan_expiry =
-        draw_kind(random, on(FaultKind::kStoreScanExpired), [&] { return draw_rate(random, shape.store_scan_expiry); });
-  }
-
+  const RateAndMax late = draw_opt_in(random, shape, FaultKind::kStoreLateApply, [&] {
+    return draw_rate_and_max(random, shape.store_late_apply, shape.store_late_apply_lo_us, shape.store_late_apply_hi_us);
+  });
+  plan.store_late_apply = late.rate;
+  plan.store_late_apply_max_us = late.max_us;
+  const Window stall =
+      draw_opt_in(random, shape, FaultKind::kStoreStall, [&] { return draw_window(random, shape.store_stall); });
+  plan.store_stall_gap_us = stall.gap_us;
+  plan.store_stall_length_us = stall.length_us;
+  const RateAndMax tail = draw_opt_in(random, shape, FaultKind::kLinkTail, [&] {
+    return draw_rate_and_max(random, shape.link_tail, shape.link_tail_lo_us, shape.link_tail_hi_us);
+  });
+  plan.link_tail = tail.rate;
+  plan.link_tail_max_us = tail.max_us;
+  const Window link_stall =
+      draw_opt_in(random, shape, FaultKind::kNodeLinkStall, [&] { return draw_window(random, shape.node_link_stall); });
+  plan.node_link_stall_gap_us = link_stall.gap_us;
+  plan.node_link_stall_length_us = link_stall.length_us;
+  plan.store_renew_loss =
+      draw_opt_in(random, shape, FaultKind::kStoreRenewLost, [&] { return draw_rate(random, shape.store_renew_loss); });
+  const RateAndMax pause = draw_opt_in(random, shape, FaultKind::kNodePauseOnReply, [&] {
+    return draw_rate_and_max(random, shape.node_pause_on_reply, shape.node_pause_on_reply_lo_us,
+                             shape.node_pause_on_reply_hi_us);
+  });
+  plan.node_pause_on_reply = pause.rate;
+  plan.node_pause_on_reply_max_us = pause.max_us;
+  const RateAndMax freeze = draw_opt_in(random, shape, FaultKind::kNodeFreezeDrop, [&] {
+    return draw_rate_and_max(random, shape.node_freeze_drop, shape.node_freeze_drop_lo_us, shape.node_freeze_drop_hi_us);
+  });
+  plan.node_freeze_drop = freeze.rate;
+  plan.node_freeze_drop_max_us = freeze.max_us;
+  plan.store_scan_expiry =
+      draw_opt_in(random, shape, FaultKind::kStoreScanExpired, [&] { return draw_rate(random, shape.store_scan_expiry); });
   return plan;
 }
 
 // The node-to-node kinds, the slow Delete, the late write and the stall, drawn after every other
 // kind and only those the shape lists: a shape that lists none draws exactly what it drew before
-// these kinds existed.
+// these kinds existed. `plan` holds none of them yet (each is set here, zero when not listed).
 FaultPlan with_opt_in_kinds(platform::Random& random, const SwarmShape& shape, FaultPlan plan) {
-  auto on = [&shape](FaultKind kind) { return shape.always_on(kind); };
-  if (shape.drawn(FaultKind::kNodeMessageLoss)) {
-    plan.node_message_loss =
-        draw_kind(random, on(FaultKind::kNodeMessageLoss), [&] { return draw_rate(random, shape.node_message_loss); });
-  }
-  if (shape.drawn(FaultKind::kNodeMessageDelay)) {
-    plan.node_message_delay_max_us = draw_kind(random, on(FaultKind::kNodeMessageDelay), [&] {
-      return static_cast<TimeUs>(random.between(shape.node_message_delay_lo_us, shape.node_message_delay_hi_us));
-    });
-  }
-  if (shape.drawn(FaultKind::kNodePartition)) {
-    const Window window =
-        draw_kind(random, on(FaultKind::kNodePartition), [&] { return draw_window(random, shape.node_partition); });
-    plan.node_partition_gap_us = window.gap_us;
-    plan.node_partition_length_us = window.length_us;
-  }
-  if (shape.drawn(FaultKind::kStoreDeleteSlow)) {
-    plan.store_delete_hold_max_us = draw_kind(random, on(FaultKind::kStoreDeleteSlow), [&] {
-      return static_cast<TimeUs>(random.between(shape.store_delete_hold_lo_us, shape.store_delete_hold_hi_us));
-    });
-  }
+  plan.node_message_loss =
+      draw_opt_in(random, shape, FaultKind::kNodeMessageLoss, [&] { return draw_rate(random, shape.node_message_loss); });
+  plan.node_message_delay_max_us = draw_opt_in(random, shape, FaultKind::kNodeMessageDelay, [&] {
+    return static_cast<TimeUs>(random.between(shape.node_message_delay_lo_us, shape.node_message_delay_hi_us));
+  });
+  const Window partition =
+      draw_opt_in(random, shape, FaultKind::kNodePartition, [&] { return draw_window(random, shape.node_partition); });
+  plan.node_partition_gap_us = partition.gap_us;
+  plan.node_partition_length_us = partition.length_us;
+  plan.store_delete_hold_max_us = draw_opt_in(random, shape, FaultKind::kStoreDeleteSlow, [&] {
+    return static_cast<TimeUs>(random.between(shape.store_delete_hold_lo_us, shape.store_delete_hold_hi_us));
+  });
   return with_late_store_kinds(random, shape, plan);
 }
 

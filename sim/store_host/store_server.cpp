@@ -11,6 +11,16 @@
 
 namespace spotcheck::sim {
 
+namespace {
+
+// How long a node freezes under node-pause-on-reply or node-freeze-drop: uniform in [1 s, max_us]
+// (in [max_us, max_us] when the longest freeze is under a second).
+TimeUs freeze_length_us(platform::Random& random, TimeUs max_us) {
+  return random.between(std::min(platform::seconds(1), max_us), max_us);
+}
+
+}  // namespace
+
 StoreServer::StoreServer(World& world, StoreServerConfig config)
     : _world(world),
       _config(config),
@@ -78,8 +88,7 @@ StoreServer::FreezeDrop StoreServer::draw_freeze_drop() {
 }
 
 void StoreServer::freeze_caller(ProcessId node, const char* operation) {
-  const TimeUs freeze_us =
-      _freeze_random.between(std::min(platform::seconds(1), _faults.freeze_drop_max_us), _faults.freeze_drop_max_us);
+  const TimeUs freeze_us = freeze_length_us(_freeze_random, _faults.freeze_drop_max_us);
   _world.record_event(kinds::kStoreFrozeCaller, events::StoreHold{.node = node, .op = operation, .hold_us = freeze_us});
   _world.pause(node, freeze_us);
 }
@@ -236,8 +245,7 @@ void StoreServer::send_reply(ProcessId node, const char* operation, TimeUs deadl
   if (_faults.pause_on_reply_max_us > 0 && _faults.pause_on_reply > 0.0 && _pause_random.chance(_faults.pause_on_reply)) {
     // The node freezes as the reply reaches it, before it acts on it (a GC pause between a
     // planning read's answer and the write it plans, §5).
-    const TimeUs pause_us = _pause_random.between(std::min(platform::seconds(1), _faults.pause_on_reply_max_us),
-                                                  _faults.pause_on_reply_max_us);
+    const TimeUs pause_us = freeze_length_us(_pause_random, _faults.pause_on_reply_max_us);
     deliver_reply = [this, node, operation, pause_us, deliver = std::move(deliver_reply)] {
       deliver();
       _world.record_event(kinds::kStorePausedCaller, events::StoreHold{.node = node, .op = operation, .hold_us = pause_us});
