@@ -20,17 +20,26 @@ std::string bounds_text(const ApplyBounds& bounds) {
   return "at or before store ms " + std::to_string(bounds.upper);
 }
 
-// The OperationId and outcome of a reply delivered to its caller (creation or close).
+// The operation and outcome of a reply delivered to its caller (creation or close).
 struct OpAndOutcome {
-  std::string_view op_id;
+  std::string request;   // a creation's request key (request_key), a close's OperationId
+  std::string exchange;  // one command-20 exchange of it: the request and the reply's correlation
   std::string_view outcome;
 };
 using OpOutcome = EventRead<OpAndOutcome>;
 
+OpOutcome read_creation_delivered(const sim::TraceEvent& event) {
+  EventRead<events::CreationReplyDelivered> read = read_event<events::CreationReplyDelivered>(event);
+  std::string request = request_key(read.event.source_gen, read.event.op_id);
+  std::string exchange = request + " (correlation " + std::to_string(read.event.request) + ")";
+  return OpOutcome{OpAndOutcome{std::move(request), std::move(exchange), read.event.outcome}, std::move(read.problem)};
+}
+
 template <class E>
-OpOutcome read_op_outcome(const sim::TraceEvent& event) {
+OpOutcome read_close_outcome(const sim::TraceEvent& event) {
   EventRead<E> read = read_event<E>(event);
-  return OpOutcome{OpAndOutcome{read.event.op_id, read.event.outcome}, std::move(read.problem)};
+  return OpOutcome{OpAndOutcome{std::string(read.event.op_id), std::string(read.event.op_id), read.event.outcome},
+                   std::move(read.problem)};
 }
 
 // What the Manager must answer its caller for a command-20 close reply (§7.2): closed -> true,
@@ -43,6 +52,10 @@ std::string_view close_answer_for(std::string_view reply) {
 }
 
 }  // namespace
+
+std::string request_key(std::int64_t source_gen, std::string_view op_id) {
+  return std::string(op_id) + " of source host run " + std::to_string(source_gen);
+}
 
 CreationChecker::CreationChecker(const PropertyOptions& options) { static_cast<void>(options); }
 
@@ -191,16 +204,16 @@ std::optional<std::string> CreationChecker::on_result(const sim::TraceEvent& eve
   if (!read.ok()) {
     return read.problem;
   }
-  const std::string_view op = read.event.op_id;
+  const std::string op = request_key(read.event.source_gen, read.event.op_id);
   const std::string_view outcome = read.event.outcome;
-  auto [it, inserted] = _results.try_emplace(std::string(op), Delivery{event.index, std::string(outcome)});
+  auto [it, inserted] = _results.try_emplace(op, Delivery{event.index, std::string(outcome)});
   if (!inserted) {
-    return where(event) + " operation " + std::string(op) + ": a second final result '" + std::string(outcome) +
+    return where(event) + " operation " + op + ": a second final result '" + std::string(outcome) +
            "' was recorded (the first, '" + it->second.outcome + "', at " + cite(it->second.event) + ")";
   }
-  const auto reply = _replies.find(op);
-  if (reply != _replies.end() && reply->second.outcome != outcome) {
-    return where(event) + " operation " + std::string(op) + ": the stored final result is '" + std::string(outcome) +
+  const auto reply = _told.find(op);
+  if (reply != _told.end() && reply->second.outcome != outcome) {
+    return where(event) + " operation " + op + ": the stored final result is '" + std::string(outcome) +
            "' but the caller was told '" + reply->second.outcome + "' at " + cite(reply->second.event);
   }
   return std::nullopt;
@@ -208,26 +221,31 @@ std::optional<std::string> CreationChecker::on_result(const sim::TraceEvent& eve
 
 std::optional<std::string> CreationChecker::on_delivered(const sim::TraceEvent& event, StringMap<Delivery>& deliveries,
                                                          bool creation) {
-  const OpOutcome read = creation ? read_op_outcome<events::CreationReplyDelivered>(event)
-                                  : read_op_outcome<events::CloseReplyDelivered>(event);
+  const OpOutcome read = creation ? read_creation_delivered(event) : read_close_outcome<events::CloseReplyDelivered>(event);
   if (!read.ok()) {
     return read.problem;
   }
-  const std::string_view op = read.event.op_id;
+  const std::string& op = read.event.request;
   const std::string_view outcome = read.event.outcome;
   const std::string what = creation ? "command-20 creation reply" : "command-20 close reply";
-  auto [it, inserted] = deliveries.try_emplace(std::string(op), Delivery{event.index, std::string(outcome)});
+  auto [it, inserted] = deliveries.try_emplace(read.event.exchange, Delivery{event.index, std::string(outcome)});
   if (!inserted) {
-    return where(event) + " operation " + std::string(op) + ": a " + what + " '" + std::string(outcome) +
+    return where(event) + " operation " + read.event.exchange + ": a " + what + " '" + std::string(outcome) +
            "' was delivered twice (first '" + it->second.outcome + "' at " + cite(it->second.event) + ")";
   }
   if (!creation) {
     return std::nullopt;
   }
+  // A reply that is not a final result (cancelled, ...) stores nothing: a later call of the same
+  // request may still create (§7: the stored result is checked first; there is none).
   const bool stored_kind = outcome == "created" || outcome == "rejected" || outcome == "failed";
+  if (!stored_kind) {
+    return std::nullopt;
+  }
+  _told.insert_or_assign(op, Delivery{event.index, std::string(outcome)});
   const auto stored = _results.find(op);
-  if (stored_kind && stored != _results.end() && stored->second.outcome != outcome) {
-    return where(event) + " operation " + std::string(op) + ": the caller was told '" + std::string(outcome) +
+  if (stored != _results.end() && stored->second.outcome != outcome) {
+    return where(event) + " operation " + op + ": the caller was told '" + std::string(outcome) +
            "' but the stored final result (" + cite(stored->second.event) + ") is '" + stored->second.outcome +
            "'";
   }
@@ -238,11 +256,11 @@ std::optional<std::string> CreationChecker::on_delivered(const sim::TraceEvent& 
 // reply said (§7.2: a generation that doesn't exist is false, another generation of the ID is the
 // stale-generation error; the two are never confused).
 std::optional<std::string> CreationChecker::on_close_finished(const sim::TraceEvent& event) {
-  const OpOutcome read = read_op_outcome<events::CloseFinished>(event);
+  const OpOutcome read = read_close_outcome<events::CloseFinished>(event);
   if (!read.ok()) {
     return read.problem;
   }
-  const auto reply = _close_replies.find(read.event.op_id);
+  const auto reply = _close_replies.find(read.event.request);
   if (reply == _close_replies.end()) {
     return std::nullopt;  // answered without a command-20 exchange (or before any reply)
   }
@@ -250,7 +268,7 @@ std::optional<std::string> CreationChecker::on_close_finished(const sim::TraceEv
   if (read.event.outcome == expected) {
     return std::nullopt;
   }
-  return where(event) + " operation " + std::string(read.event.op_id) + ": the owner replied '" +
+  return where(event) + " operation " + read.event.request + ": the owner replied '" +
          reply->second.outcome + "' (" + cite(reply->second.event) + ") but the caller was answered '" +
          std::string(read.event.outcome) + "' instead of '" + std::string(expected) + "' (§7.2)";
 }

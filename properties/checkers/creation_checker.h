@@ -8,10 +8,13 @@
 //   2. One factory run per (ID, ObjectGeneration), on the host run the Creating row names —
 //      except the crash retry §7 allows: the earlier run's process was killed or exited after
 //      that run, the new run is on another host run, and no Commit of that generation was seen.
-//   3. At most one final result per OperationId: creation.result is emitted at most once per
-//      op_id, and a command-20 reply (creation.reply_delivered, close.reply_delivered) is handed
-//      to its caller at most once per op_id; a delivered Created / Rejected / Failed equals the
-//      stored result of the same op_id; a Close that got its owner's reply answers its caller
+//   3. At most one final result per request: creation.result is emitted at most once per
+//      request identifier (source_gen, op_id: the source host run and its OperationId, §7), and a
+//      command-20 reply (creation.reply_delivered, close.reply_delivered) is handed to its caller
+//      at most once per exchange (a creation's request and correlation; a close's OperationId);
+//      a delivered Created / Rejected / Failed equals the stored result of the same request (an
+//      OperationId reused by a later host run is another request; a caller's retry of the same
+//      request is a new exchange); a Close that got its owner's reply answers its caller
 //      what the reply said (close.finished: closed, not_found, stale_generation, moving, else
 //      unavailable).
 //
@@ -31,6 +34,9 @@
 #include "properties/property_options.h"
 
 namespace spotcheck::properties {
+
+// A creation's request as the checkers key it: its OperationId and source host run (§7).
+std::string request_key(std::int64_t source_gen, std::string_view op_id);
 
 class CreationChecker final : public PropertyChecker {
  public:
@@ -73,8 +79,9 @@ class CreationChecker final : public PropertyChecker {
 
   StringMap<std::map<std::int64_t, Creating>> _creating;  // object -> generation -> interval
   StringMap<FactoryRun> _factory_runs;                    // incarnation -> last run
-  StringMap<Delivery> _results;                           // op_id -> stored result
-  StringMap<Delivery> _replies;                           // op_id -> creation reply delivered
+  StringMap<Delivery> _results;                           // request_key -> stored result
+  StringMap<Delivery> _replies;                           // one exchange of a request -> creation reply delivered
+  StringMap<Delivery> _told;                              // request_key -> final result a reply told
   StringMap<Delivery> _close_replies;                     // op_id -> close reply delivered
   std::map<std::int32_t, std::uint64_t> _last_death;      // node -> index of its last kill/exit
 };

@@ -22,6 +22,10 @@ constexpr std::string_view kAuthorityPrefix = "authority/";
 
 constexpr std::string_view kObjectGenerationCounter = "counter/object-generation";
 constexpr std::string_view kCapacityPrefix = "capacity/";
+// A stored final result (§7), as store.applied prints its key: "creation-result/<sha256>".
+constexpr std::string_view kFinalResultPrefix = "creation-result/";
+// A creation request stored with its Reserve: "creation-request/<reservationId>".
+constexpr std::string_view kCreationRequestPrefix = "creation-request/";
 
 
 // The row a store.applied put stored, or the reason it does not decode.
@@ -53,6 +57,9 @@ Decoded decode_row(std::string_view value, std::int64_t version, std::uint64_t i
     row.slots.spot_kind = records::to_string(allocation.capacity.spot_type->object_kind);
     row.slots.stable_type = allocation.capacity.spot_type->stable_type;
     row.slots.spot_type = allocation.capacity.spot_type->count;
+  }
+  if (record.pending_creation.has_value()) {
+    row.reservation_id = record.pending_creation->reservation_id;
   }
   row.event = index;
   return {row, ""};
@@ -135,6 +142,9 @@ std::optional<std::string> StoreTruthChecker::on_event(const sim::TraceEvent& ev
   if (event.kind == kinds::kCreationResult) {
     return on_creation_claim(event);
   }
+  if (event.kind == kinds::kCreationCommandSent) {
+    return on_command_sent(event);
+  }
   return on_call_event(event);
 }
 
@@ -195,6 +205,14 @@ std::optional<std::string> StoreTruthChecker::on_write(const AppliedWrite& write
     version = part.new_version;
     if (part.key.starts_with(kCapacityPrefix)) {
       _counter_moved.insert_or_assign(part.key, part.event);
+    }
+    if (part.key.starts_with(kFinalResultPrefix)) {
+      if (std::optional<std::string> problem = note_stored_result(part)) {
+        return problem;
+      }
+    }
+    if (part.key.starts_with(kCreationRequestPrefix)) {
+      note_creation_request(part);
     }
     if (part.key.starts_with(kAuthorityPrefix)) {
       if (std::optional<std::string> problem = on_authority_part(write, part)) {

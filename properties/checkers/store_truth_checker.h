@@ -25,7 +25,9 @@
 //     abort or delete, a row of its ObjectGeneration the store removed;
 //   * a call's answer is held against what the store held during the call (store_truth_claims.cpp):
 //     a creation that answers created/existing with a ref, the store held that ObjectGeneration
-//     Active; a Close/Destroy answered closed (by the owner, close.result, or to the caller,
+//     Active; one answered from the store read its own request's stored final result (the store
+//     stored one for that source host run and OperationId, with that outcome and ref); one
+//     answered already_exists, the store held a row of the ID; a Close/Destroy answered closed (by the owner, close.result, or to the caller,
 //     close.finished), the store removed a row of the ref's ObjectGeneration; not_found, the row
 //     was absent; stale_generation, the store held another generation of the ID; an Instance Spot
 //     request answered created, delivered or route, the store held that generation Active
@@ -43,6 +45,7 @@
 #include <string_view>
 #include <vector>
 
+#include "impl/location/events/creation_events.h"
 #include "model/authority_transitions.h"
 #include "model/capacity_counters.h"
 #include "properties/checkers/store_truth_hosts.h"
@@ -74,6 +77,7 @@ class StoreTruthChecker final : public PropertyChecker {
     std::int64_t lease_gen = 0;
     std::uint64_t event = 0;  // the store.applied that wrote (or removed) it
     model::AllocationSlots slots;  // the capacity its allocation holds
+    std::string reservation_id;    // pendingCreation's, while Reserved by a creation
   };
 
  private:
@@ -99,6 +103,11 @@ class StoreTruthChecker final : public PropertyChecker {
   std::optional<std::string> on_call_event(const sim::TraceEvent& event);
   void begin_call(std::string_view op_id, std::string key, std::int64_t object_gen, std::uint64_t event);
   std::optional<std::string> on_creation_finished(const sim::TraceEvent& event);
+  // store_truth_requests.cpp: request identity (§7) from the store's own records.
+  std::optional<std::string> note_stored_result(const AppliedPart& part);
+  void note_creation_request(const AppliedPart& part);
+  std::optional<std::string> stored_answer_problem(const location::events::CreationFinished& finished) const;
+  std::optional<std::string> on_command_sent(const sim::TraceEvent& event);
   std::optional<std::string> on_instance_outcome(const sim::TraceEvent& event);
   std::optional<std::string> on_capacity_refused(const sim::TraceEvent& event);
   std::optional<std::string> on_close_answer(const sim::TraceEvent& event, std::string_view op_id,
@@ -125,6 +134,21 @@ class StoreTruthChecker final : public PropertyChecker {
   static constexpr std::size_t kDeletesKept = 16;
   std::map<std::pair<std::int32_t, std::string>, std::vector<std::pair<std::int64_t, std::uint64_t>>> _node_deletes;
   StringMap<Call> _calls;
+  // Every final result the store stored (§7), by its request (request_key): bounded; once full,
+  // answers from the store go unjudged.
+  struct StoredResult {
+    std::string outcome;
+    std::int64_t object_gen = 0;  // the ref's, for created
+    std::uint64_t event = 0;      // the store.applied that stored it
+  };
+  static constexpr std::size_t kRequestsMax = 1 << 16;
+  std::map<std::string, StoredResult, std::less<>> _stored_results;
+  // Each creation-result key the store holds: the request whose result it is, and the put's event.
+  std::map<std::string, std::pair<std::string, std::uint64_t>, std::less<>> _result_key_requests;
+  bool _stored_results_full = false;
+  // Each reservationId the store stored a creation request under: its request (request_key).
+  std::map<std::string, std::string, std::less<>> _reservation_requests;
+  bool _reservation_requests_full = false;
   // The creation call each (node, task) runs: the index of its creation.requested.
   std::map<std::pair<std::int32_t, std::uint64_t>, std::uint64_t> _task_calls;
   // Each capacity counter's last applied move (store.applied index).

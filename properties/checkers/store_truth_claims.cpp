@@ -6,10 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include "impl/location/creation/stored_records.h"
 #include "impl/location/events/authority_events.h"
 #include "impl/location/events/creation_events.h"
 #include "impl/location/events/instance_events.h"
 #include "impl/platform/event_kinds.h"
+#include "properties/checkers/creation_checker.h"
 #include "properties/checkers/store_truth_checker.h"
 #include "properties/common/describe.h"
 #include "properties/common/read_event.h"
@@ -66,7 +68,8 @@ std::optional<std::string> StoreTruthChecker::on_call_event(const sim::TraceEven
     _task_calls.insert_or_assign({event.node, event.task}, event.index);
     const auto read = read_event<events::CreationRequested>(event);
     if (read.ok()) {
-      begin_call(read.event.op_id, authority_row_key(read.event.kind, read.event.id), 0, event.index);
+      begin_call(request_key(read.event.source_gen, read.event.op_id), authority_row_key(read.event.kind, read.event.id),
+                 0, event.index);
     }
     return std::nullopt;
   }
@@ -155,19 +158,36 @@ bool StoreTruthChecker::held_during(const Call& call, Holds holds) const {
 }
 
 // creation.finished: a ref handed out (created, existing) names a row the store held Active at that
-// ObjectGeneration during the call (§7: GetOrCreate waits on Creating; a ref is a Ready object).
+// ObjectGeneration during the call (§7: GetOrCreate waits on Creating; a ref is a Ready object);
+// an answer from the store is the request's own stored result (stored_answer_problem); an
+// already_exists needs a row of the ID (Ready or Creating) the store held during the call.
 std::optional<std::string> StoreTruthChecker::on_creation_finished(const sim::TraceEvent& event) {
   const auto read = read_event<events::CreationFinished>(event);
   if (!read.ok()) {
     return std::nullopt;
   }
-  const auto found = _calls.find(read.event.op_id);
+  const events::CreationFinished& finished = read.event;
+  const auto found = _calls.find(request_key(finished.source_gen, finished.op_id));
   if (found == _calls.end()) {
     return std::nullopt;
   }
   const Call call = std::move(found->second);
   _calls.erase(found);
-  const events::CreationFinished& finished = read.event;
+  if (finished.from_store != 0) {
+    // The same request's stored result answers again, with the ref it recorded then — which may
+    // name a generation gone since (§7 "Re-response").
+    std::optional<std::string> problem = stored_answer_problem(finished);
+    return problem.has_value() ? std::optional<std::string>(where(event) + " creation.finished: " + *problem)
+                               : std::nullopt;
+  }
+  if (finished.outcome == "already_exists") {
+    if (held_during(call, [](const Row& row) { return !is_absent(row); })) {
+      return std::nullopt;
+    }
+    return where(event) + " creation.finished: operation " + request_key(finished.source_gen, finished.op_id) +
+           " answered 'already_exists' for " + call.key + ", but during the call (since " + cite(call.start_event) +
+           ") the store never held a row of that ID (§7: AlreadyExists is a Ready or Creating record)";
+  }
   if (finished.outcome != "created" && finished.outcome != "existing") {
     return std::nullopt;
   }

@@ -1,6 +1,7 @@
 #include "scenarios/common/node_supervision.h"
 #include "scenarios/creation/creation_program.h"
 
+#include <algorithm>
 #include <deque>
 #include <stdexcept>
 #include <string>
@@ -47,7 +48,7 @@ records::MeshNodeDescriptorRecord make_descriptor(const std::string& rid_hex, co
   return d;
 }
 
-enum class Op { kGetOrCreateActor, kCreateActor, kGetOrCreateSpot, kCreateSpot, kDestroy, kFind };
+enum class Op { kGetOrCreateActor, kCreateActor, kGetOrCreateSpot, kCreateSpot, kDestroy, kFind, kRetryOwnOperation };
 
 class Program {
  public:
@@ -89,7 +90,8 @@ class Program {
   Op pick_op() {
     const std::uint32_t weights[] = {_workload.get_or_create_actor_weight, _workload.create_actor_weight,
                                      _workload.get_or_create_spot_weight,  _workload.create_spot_weight,
-                                     _workload.destroy_weight,             _workload.find_weight};
+                                     _workload.destroy_weight,             _workload.find_weight,
+                                     _workload.retry_own_operation_weight};
     std::uint64_t total = 0;
     for (const std::uint32_t w : weights) {
       total += w;
@@ -153,16 +155,75 @@ class Program {
     return result.ok() ? loc::messaging::to_string(result.value().outcome) : lc::to_string(result.error_kind());
   }
 
+  // A creation call's options: in some, the client's own OperationId, kept in its records to retry with.
+  lc::CreateOptions own_operation(records::ObjectKind object_kind, lc::CreateMode mode, const std::string& id) {
+    lc::CreateOptions options;
+    if (_env.memory == nullptr || !_platform.random.chance(_workload.own_operation_id_probability)) {
+      return options;
+    }
+    options.op_id = loc::messaging::OperationId::random(_platform.random);
+    std::deque<ClientMemory::Call>& calls = _env.memory->calls;
+    calls.push_back(ClientMemory::Call{object_kind, mode, id, *options.op_id});
+    if (calls.size() > ClientMemory::kCallsMax) {
+      calls.pop_front();
+    }
+    return options;
+  }
+
+  // A creation call's outcome; a call with the client's own OperationId is marked answered in its records.
+  std::string_view own_outcome(const lc::CreateOptions& options, const lc::ManagerResult<lc::CreateReply>& result) {
+    if (options.op_id.has_value() && _env.memory != nullptr) {
+      _env.memory->note_answered(*options.op_id);
+    }
+    return creation_outcome(result);
+  }
+
+  // A kept creation call again, with its OperationId: the same request in this host run, a new
+  // one after a restart (§7). Mostly a call never answered (as an application replays the calls
+  // its log shows unfinished, e.g. the one its process died in; its Creating row may still be
+  // there), else any kept call. Another call of this host run may be using it right now: the
+  // Manager refuses that resubmission (InvalidOperation).
+  std::string_view retry_own_operation(TimeUs deadline) {
+    if (_env.memory == nullptr || _env.memory->calls.empty()) {
+      return "nothing_kept";
+    }
+    const std::deque<ClientMemory::Call>& calls = _env.memory->calls;
+    const auto unanswered = std::find_if(calls.begin(), calls.end(), [](const auto& c) { return !c.answered; });
+    const ClientMemory::Call call = unanswered != calls.end() && _platform.random.chance(0.75)
+                                        ? *unanswered
+                                        : calls[_platform.random.below(calls.size())];
+    const lc::CreateOptions options{.in_mesh = {}, .args = {}, .op_id = call.op};
+    lc::Manager& manager = _node->manager();
+    const bool actor = call.object_kind == records::ObjectKind::kActor;
+    if (call.mode == lc::CreateMode::kGetOrCreate) {
+      return own_outcome(options, actor ? manager.get_or_create_actor(call.id, std::string(kActorType), deadline, options)
+                                        : manager.get_or_create_user_spot(call.id, std::string(kSpotType), deadline, options));
+    }
+    SPOTCHECK_ASSERT(actor);  // a User Spot Create brings no OperationId of its own (perform)
+    return own_outcome(options, manager.create_actor(call.id, std::string(kActorType), deadline, options));
+  }
+
   std::string_view perform(Op op, const std::string& id, TimeUs deadline) {
     lc::Manager& manager = _node->manager();
+    constexpr auto kActor = records::ObjectKind::kActor;
+    constexpr auto kSpot = records::ObjectKind::kUserSpot;
     switch (op) {
-      case Op::kGetOrCreateActor:
-        return creation_outcome(manager.get_or_create_actor(id, std::string(kActorType), deadline));
-      case Op::kCreateActor:
-        return creation_outcome(manager.create_actor(id, std::string(kActorType), deadline));
-      case Op::kGetOrCreateSpot:
-        return creation_outcome(manager.get_or_create_user_spot(id, std::string(kSpotType), deadline));
+      case Op::kGetOrCreateActor: {
+        const lc::CreateOptions options = own_operation(kActor, lc::CreateMode::kGetOrCreate, id);
+        return own_outcome(options, manager.get_or_create_actor(id, std::string(kActorType), deadline, options));
+      }
+      case Op::kCreateActor: {
+        const lc::CreateOptions options = own_operation(kActor, lc::CreateMode::kCreate, id);
+        return own_outcome(options, manager.create_actor(id, std::string(kActorType), deadline, options));
+      }
+      case Op::kGetOrCreateSpot: {
+        const lc::CreateOptions options = own_operation(kSpot, lc::CreateMode::kGetOrCreate, id);
+        return own_outcome(options, manager.get_or_create_user_spot(id, std::string(kSpotType), deadline, options));
+      }
+      case Op::kRetryOwnOperation:
+        return retry_own_operation(deadline);
       case Op::kCreateSpot: {
+        // Without an ID of its own (the Framework issues one) a Create is not retried.
         auto created = manager.create_user_spot(std::string(kSpotType), deadline);
         if (created.ok() && created.value().outcome == loc::messaging::ReplyOutcome::kCreated) {
           _spots.push_back(created.value().ref);

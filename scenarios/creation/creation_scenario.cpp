@@ -75,6 +75,7 @@ SeedOutcome CreationScenario::run(const SeedRequest& request) const {
 
   // Node environments outlive the run: the process mains refer to them.
   std::vector<CreationNodeEnv> envs(_config.node_count);
+  std::vector<ClientMemory> memories(_config.node_count);
   std::vector<sim::ProcessId> nodes;
   nodes.reserve(_config.node_count);
   for (std::uint32_t i = 0; i < _config.node_count; ++i) {
@@ -84,6 +85,7 @@ SeedOutcome CreationScenario::run(const SeedRequest& request) const {
     env->config = &_config.protocol;
     env->creation = &_config.creation;
     env->workload = &_config.workload;
+    env->memory = &memories[i];
     // A planted bug at the store seam (faults/planted/) wraps the host run's client; otherwise it is bare.
     env->make_store = [this, &store, pid] {
       return planted::plant_at_store_seam(store.location_client(pid), _config.protocol.planted_bugs);

@@ -1,7 +1,9 @@
 // The create-storm workload: every node's clients Create / GetOrCreate the same few Actor and
 // User Spot IDs, find them and destroy / close them again (so IDs are re-created under new
 // generations), while the factories sometimes reject, sometimes throw, sometimes take long. Some
-// destroys use a ref kept from an earlier answer, which may name an older generation by then.
+// destroys use a ref kept from an earlier answer, which may name an older generation by then; some
+// creations bring the client's own OperationId and are retried with it later, before or after the
+// node restarts.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,13 @@ struct CreationWorkload {
   std::uint32_t create_spot_weight = 5;
   std::uint32_t destroy_weight = 15;  // find + destroy an actor / close a spot
   std::uint32_t find_weight = 10;
+  // A creation call again with an OperationId the client chose for an earlier one (kept in its own
+  // records across restarts): in the same host run it is the same request, answered from its
+  // stored final result or carried on; after a restart it is a new request (§7: the request
+  // identifier holds the source host run generation) and must not meet the earlier one's result.
+  std::uint32_t retry_own_operation_weight = 10;
+  // The share of creation calls that bring their own OperationId (and are kept to retry).
+  double own_operation_id_probability = 0.5;
   // A destroy / close that uses a ref the node kept from an earlier answer (a client holding an
   // ActorRef / SpotRef for a while): by then the ID may hold another generation (§7.2).
   double kept_ref_probability = 0.3;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <iostream>
 #include <map>
+#include <set>
 #include <string>
 
 #include "scenarios/creation/creation_scenarios.h"
@@ -123,6 +124,59 @@ TEST(CreationCampaign, TheStormExercisesEveryCreationPath) {
                           "request.end:ready", "creation.factory_run", "creation.result_reread", "kill"}) {
     EXPECT_GT(counts[key], 0) << key;
   }
+}
+
+// A field of an event line: `name="text"` or `name=123`; empty when absent.
+std::string field_of(const std::string& line, const std::string& name) {
+  const std::size_t at = line.find(" " + name + "=");
+  if (at == std::string::npos) {
+    return {};
+  }
+  std::size_t begin = at + name.size() + 2;
+  if (begin < line.size() && line[begin] == '"') {
+    ++begin;
+    return line.substr(begin, line.find('"', begin) - begin);
+  }
+  return line.substr(begin, line.find(' ', begin) - begin);
+}
+
+// Clients retry creations with their own OperationId: in the same host run (the same request,
+// §7) and after the node restarted (a new request under the same OperationId). Counted from
+// creation.requested: an OperationId seen again under the same source_gen, and under another.
+TEST(CreationCampaign, ClientsRetryWithTheirOwnOperationIdBeforeAndAfterARestart) {
+  const CreationScenario scenario(creation_scenario_config("create-storm"));
+  int same_run = 0;
+  int later_run = 0;
+  int seeds_with_later_run = 0;
+  constexpr std::uint64_t kSeeds = 6;
+  for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    const SeedOutcome outcome = scenario.run(SeedRequest{seed, false, true});
+    ASSERT_TRUE(outcome.ok()) << what(outcome);
+    std::map<std::string, std::set<std::string>> runs_of;  // op_id -> source_gen values
+    int later_here = 0;
+    for (const std::string& line : outcome.event_lines) {
+      if (line.find(" creation.requested ") == std::string::npos) {
+        continue;
+      }
+      const std::string op = field_of(line, "op_id");
+      const std::string gen = field_of(line, "source_gen");
+      ASSERT_FALSE(op.empty() || gen.empty()) << line;
+      std::set<std::string>& runs = runs_of[op];
+      if (runs.contains(gen)) {
+        ++same_run;
+      } else if (!runs.empty()) {
+        ++later_here;
+      }
+      runs.insert(gen);
+    }
+    later_run += later_here;
+    seeds_with_later_run += later_here > 0 ? 1 : 0;
+  }
+  std::cout << "[ storm ] own OperationId again: " << same_run << " in the same host run, " << later_run
+            << " in a later one (" << seeds_with_later_run << " of " << kSeeds << " seeds)\n";
+  EXPECT_GT(same_run, 0);
+  EXPECT_GT(later_run, 0);
+  EXPECT_GE(seeds_with_later_run, 2);
 }
 
 TEST(CreationCampaign, EverySeedIsDeterministic) {

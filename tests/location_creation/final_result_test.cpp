@@ -84,6 +84,34 @@ TEST_F(CreationTest, RejectedResultIsReReadToo) {
   EXPECT_EQ(factory.of("p"), 1);  // not created again: the same request was answered
 }
 
+// "It first checks whether a stored result for the same identifier exists before creation": a
+// check whose read fails has not answered. The store refuses every request for 2 s while the same
+// request is made again: the check is asked again until it answers, and the stored rejection is
+// the answer. Taking the failed read as "none stored" ran the factory a second time and
+// overwrote the stored result (found by exactly-one-creation, create-storm seed 29, once clients
+// retried with their own OperationId).
+TEST_F(CreationTest, TheCheckForAStoredResultIsAskedAgainWhenItsReadFails) {
+  make();
+  int runs = 0;  // the first run declines; a second run would create and overwrite the result
+  factory.rule = [&runs](const FactoryContext&) { return ++runs == 1 ? Decide::kReject : Decide::kApprove; };
+  const OperationId op{8, 8};
+  auto rejected = call_on(0, [&](CreationNode& n) {
+    return n.manager().get_or_create_actor("p", "Player", n.deadline_in(seconds(5)), CreateOptions{{}, {}, op});
+  });
+  ASSERT_MANAGER_OK(rejected);
+  ASSERT_EQ(rejected.value().outcome, ReplyOutcome::kRejected);
+  cluster->store().begin_outage();
+  cluster->world().at(cluster->world().now_us() + seconds(2), [this] { cluster->store().end_outage(); });
+  auto again = call_on(0, [&](CreationNode& n) {
+    return n.manager().get_or_create_actor("p", "Player", n.deadline_in(seconds(10)), CreateOptions{{}, {}, op});
+  });
+  ASSERT_MANAGER_OK(again);
+  EXPECT_TRUE(again.value().from_store);
+  EXPECT_EQ(again.value().outcome, ReplyOutcome::kRejected);
+  EXPECT_EQ(factory.of("p"), 1);
+  EXPECT_EQ(cluster->events("authority.reserve", "outcome", "applied").size(), 1u);
+}
+
 TEST_F(CreationTest, TheSameCallSubmittedTwiceAtOnceIsInvalidOperation) {
   make();
   factory.delay_us = millis(300);

@@ -46,16 +46,20 @@ class Creation : public ::testing::Test {
                    F::s("node", "00000000000000a2"), F::s("owner", std::move(owner)), F::n("lease_gen", lease_gen),
                    F::s("op_id", "op"), F::n("now_us", t), F::n("deadline_us", t + seconds(1))});
   }
-  std::optional<std::string> result(TimeUs t, const std::string& op, const std::string& outcome) {
+  std::optional<std::string> result(TimeUs t, const std::string& op, const std::string& outcome,
+                                    std::int64_t source_gen = 1) {
     return s.feed(t, kTarget, "creation.result",
-                  {F::s("op_id", op), F::s("outcome", outcome), F::s("kind", "actor"), F::s("id", "player:1"),
-                   F::n("object_gen", 1), F::s("owner", "owner-b"), F::n("lease_gen", 1)});
+                  {F::s("op_id", op), F::n("source_gen", source_gen), F::s("outcome", outcome), F::s("kind", "actor"),
+                   F::s("id", "player:1"), F::n("object_gen", 1), F::s("owner", "owner-b"), F::n("lease_gen", 1)});
   }
   std::optional<std::string> delivered(TimeUs t, const std::string& op, const std::string& outcome,
-                                       const std::string& kind = "creation.reply_delivered") {
+                                       const std::string& kind = "creation.reply_delivered", std::int64_t source_gen = 1) {
+    if (kind == "close.reply_delivered") {
+      return s.feed(t, kSource, kind, {F::s("op_id", op), F::s("outcome", outcome), F::n("request", 1)});
+    }
     return s.feed(t, kSource, kind,
-                  {F::s("op_id", op), F::s("outcome", outcome), F::n("request", 1), F::s("id", "player:1"),
-                   F::n("object_gen", 1)});
+                  {F::s("op_id", op), F::n("source_gen", source_gen), F::s("outcome", outcome), F::n("request", 1),
+                   F::s("id", "player:1"), F::n("object_gen", 1)});
   }
 };
 
@@ -190,6 +194,17 @@ TEST_F(Creation, FinalResultRecordedTwice) {
   EXPECT_LEGAL(result(seconds(1), "op1", "created"));
   expect_violation(h, result(seconds(2), "op1", "rejected"), "exactly-one-creation",
                    {"second final result 'rejected'", "'created'"});
+}
+
+// The request identifier holds the source host run (§7): the same OperationId from a later host
+// run is another request, with its own final result and its own reply.
+TEST_F(Creation, AnOperationIdReusedByALaterHostRunIsAnotherRequest) {
+  EXPECT_LEGAL(result(seconds(1), "op1", "created", 3));
+  EXPECT_LEGAL(delivered(seconds(1), "op1", "created", "creation.reply_delivered", 3));
+  EXPECT_LEGAL(result(seconds(2), "op1", "rejected", 7));
+  EXPECT_LEGAL(delivered(seconds(2), "op1", "rejected", "creation.reply_delivered", 7));
+  expect_violation(h, result(seconds(3), "op1", "failed", 7), "exactly-one-creation",
+                   {"operation op1 of source host run 7: a second final result 'failed'", "'rejected'"});
 }
 
 TEST_F(Creation, CallerToldSomethingElseThanTheStoredResult) {

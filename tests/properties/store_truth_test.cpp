@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "impl/location/creation/stored_records.h"
 #include "impl/records/authority_record.h"
 #include "impl/records/mesh_node_descriptor_record.h"
 #include "impl/records/owner_lease_record.h"
@@ -167,7 +168,7 @@ TEST_F(StoreTruth, ALegalLifeWithTruthfulClaimsPasses) {
 TEST_F(StoreTruth, ACreatedResultNeedsTheRowTheStoreMadeActive) {
   const auto created = [&](TimeUs t_us, std::int64_t object_gen) {
     return s.feed(t_us, 0, "creation.result",
-                  owned_fields(location::events::CreationResult{"op-1", "created", "actor", "player:1", object_gen,
+                  owned_fields(location::events::CreationResult{"op-1", 1, "created", "actor", "player:1", object_gen,
                                                                 "owner-a", 1}));
   };
   EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));
@@ -180,10 +181,10 @@ TEST_F(StoreTruth, ACreatedResultAfterTheCommitPasses) {
   EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));
   EXPECT_LEGAL(put(seconds(2), active(), 3, 5));
   EXPECT_LEGAL(s.feed(seconds(2), 0, "creation.result",
-                      owned_fields(location::events::CreationResult{"op-1", "created", "actor", "player:1", 1,
+                      owned_fields(location::events::CreationResult{"op-1", 1, "created", "actor", "player:1", 1,
                                                                     "owner-a", 1})));
   EXPECT_LEGAL(s.feed(seconds(3), 0, "creation.result",
-                      owned_fields(location::events::CreationResult{"op-2", "rejected", "actor", "player:2", 4,
+                      owned_fields(location::events::CreationResult{"op-2", 1, "rejected", "actor", "player:2", 4,
                                                                     "owner-a", 1})));
 }
 
@@ -284,13 +285,13 @@ class StoreTruthCalls : public StoreTruth {
   }
   std::optional<std::string> creation_requested(TimeUs t_us, std::int32_t node) {
     return s.feed(t_us, node, "creation.requested",
-                  owned_fields(location::events::CreationRequested{"op-g", "get_or_create", "actor", "actor", "player:1",
+                  owned_fields(location::events::CreationRequested{"op-g", 1, "get_or_create", "actor", "actor", "player:1",
                                                                    "Player", 0}));
   }
   std::optional<std::string> creation_finished(TimeUs t_us, std::int32_t node, const std::string& outcome,
                                                std::int64_t object_gen) {
     return s.feed(t_us, node, "creation.finished",
-                  owned_fields(location::events::CreationFinished{"op-g", "get_or_create", "actor", "player:1",
+                  owned_fields(location::events::CreationFinished{"op-g", 1, "get_or_create", "actor", "player:1",
                                                                   outcome, object_gen, 0}));
   }
   // Row 1 Active (ObjectGeneration 1, StoreVersion 4).
@@ -299,6 +300,144 @@ class StoreTruthCalls : public StoreTruth {
     EXPECT_LEGAL(put(seconds(1), active(), 3, 4));
   }
 };
+
+// A creation answered from the store read its own request's stored final result: the request is
+// (source host run, OperationId), and the same OperationId of another host run is another request (§7).
+TEST_F(StoreTruthCalls, AnAnswerFromTheStoreNeedsThisRequestsStoredResult) {
+  const auto stored_result = [&](TimeUs t_us, std::uint64_t source_gen, std::int64_t version) {
+    location::creation::FinalResultRecord record;
+    record.operation = {"00000000000000a1", source_gen, location::messaging::OperationId{0, 0x9}};
+    record.outcome = location::messaging::ReplyOutcome::kRejected;
+    record.stable_type = "Player";
+    record.retain_until_ms = 1'000'000;
+    record.request_sha256 = std::string(64, 'a');
+    return applied(t_us, {Part{"creation-result/" + std::to_string(source_gen), "put", version - 1, version,
+                               location::creation::encode(record)}});
+  };
+  const auto answered = [&](TimeUs t_us, std::int64_t source_gen, const std::string& outcome) {
+    EXPECT_LEGAL(s.feed(t_us, 0, "creation.requested",
+                        owned_fields(location::events::CreationRequested{"00000000000000000000000000000009", source_gen,
+                                                                         "create", "actor", "actor", "player:1",
+                                                                         "Player", 0})));
+    return s.feed(t_us, 0, "creation.finished",
+                  owned_fields(location::events::CreationFinished{"00000000000000000000000000000009", source_gen,
+                                                                  "create", "actor", "player:1", outcome, 0, 1}));
+  };
+  EXPECT_LEGAL(stored_result(seconds(1), 3, 1));
+  EXPECT_LEGAL(answered(seconds(2), 3, "rejected"));
+  expect_violation(h, answered(seconds(3), 3, "failed"), "store-truth",
+                   {"answered 'failed' (ObjectGeneration 0) from the store", "its stored final result", "is 'rejected'"});
+}
+
+// §7: Create answers AlreadyExists only for an ID someone holds (Ready or Creating).
+TEST_F(StoreTruthCalls, AlreadyExistsNeedsARowOfTheIdDuringTheCall) {
+  EXPECT_LEGAL(creation_requested(seconds(1), 2));
+  expect_violation(h, creation_finished(seconds(2), 2, "already_exists", 0), "store-truth",
+                   {"answered 'already_exists' for authority/actor/player:1",
+                    "the store never held a row of that ID"});
+}
+
+TEST_F(StoreTruthCalls, AlreadyExistsWhileTheIdIsCreatingPasses) {
+  EXPECT_LEGAL(creation_requested(seconds(1), 2));
+  EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));
+  EXPECT_LEGAL(creation_finished(seconds(2), 2, "already_exists", 0));
+}
+
+TEST_F(StoreTruthCalls, AnOperationIdReusedByALaterHostRunIsNotAnsweredWithTheEarlierResult) {
+  location::creation::FinalResultRecord record;
+  record.operation = {"00000000000000a1", 3, location::messaging::OperationId{0, 0x9}};
+  record.outcome = location::messaging::ReplyOutcome::kRejected;
+  record.stable_type = "Player";
+  record.retain_until_ms = 1'000'000;
+  record.request_sha256 = std::string(64, 'a');
+  EXPECT_LEGAL(applied(seconds(1), {Part{"creation-result/x", "put", 0, 1, location::creation::encode(record)}}));
+  EXPECT_LEGAL(s.feed(seconds(2), 0, "creation.requested",
+                      owned_fields(location::events::CreationRequested{"00000000000000000000000000000009", 8, "create",
+                                                                       "actor", "actor", "player:1", "Player", 0})));
+  expect_violation(
+      h,
+      s.feed(seconds(2), 0, "creation.finished",
+             owned_fields(location::events::CreationFinished{"00000000000000000000000000000009", 8, "create", "actor",
+                                                             "player:1", "rejected", 0, 1})),
+      "store-truth",
+      {"operation 00000000000000000000000000000009 of source host run 8 answered 'rejected' from the store",
+       "never stored a final result of this request",
+       "another request (00000000000000000000000000000009 of source host run 3"});
+}
+
+// The store's own records name the request a Creating row was reserved for: the creation request
+// stored with the Reserve (its reservationId and operation). A source drives only its own (§7).
+class StoreTruthRequests : public StoreTruthCalls {
+ protected:
+  static constexpr const char* kOp = "00000000000000000000000000000009";
+  static location::creation::OperationKey operation(std::uint64_t source_gen) {
+    return {"00000000000000a1", source_gen, location::messaging::OperationId{0, 0x9}};
+  }
+  // One Reserve of player:1 at ObjectGeneration 1 with its creation request, for the request of
+  // host run `source_gen`, under `reservation_id`.
+  std::optional<std::string> reserve_for(TimeUs t_us, std::uint64_t source_gen, const std::string& reservation_id) {
+    const Row row = reserved();
+    records::AuthorityRecord record = records::decode_authority_record(stored_bytes(row)).value();
+    record.pending_creation = records::PendingCreation{reservation_id, "creation:" + reservation_id,
+                                                       std::string(64, 'b'), 100};
+    location::creation::CreationRequestRecord request;
+    request.operation = operation(source_gen);
+    request.source = {"owner-a", source_gen};
+    request.mode = location::creation::CreateMode::kCreate;
+    request.id = "player:1";
+    request.stable_type = "Player";
+    request.deadline_store_ms = 5000;
+    request.reservation_id = reservation_id;
+    _object_gen_counter = 1;
+    return applied(t_us, {Part{key(row), "put", 0, 3, records::encode(record)},
+                          increment("counter/object-generation", 1), actor_slot(row, +1),
+                          Part{"creation-request/" + reservation_id, "put", 0, 4, location::creation::encode(request)}});
+  }
+  std::optional<std::string> command_sent(TimeUs t_us, std::int64_t source_gen) {
+    return s.feed(t_us, 0, "creation.command_sent",
+                  owned_fields(location::events::CreationCommandSent{kOp, source_gen, 49, "00000000000000a2", 1, 0,
+                                                                     "player:1", 1}));
+  }
+  std::optional<std::string> result_at(TimeUs t_us, const std::string& result_key, std::uint64_t source_gen,
+                                       std::int64_t old_version, std::int64_t new_version) {
+    location::creation::FinalResultRecord record;
+    record.operation = operation(source_gen);
+    record.outcome = location::messaging::ReplyOutcome::kRejected;
+    record.stable_type = "Player";
+    record.retain_until_ms = 1'000'000;
+    record.request_sha256 = std::string(64, 'a');
+    return applied(t_us, {Part{result_key, "put", old_version, new_version, location::creation::encode(record)}});
+  }
+};
+
+TEST_F(StoreTruthRequests, ACommandForItsOwnReservationPasses) {
+  EXPECT_LEGAL(reserve_for(seconds(1), 3, "r-3"));
+  EXPECT_LEGAL(command_sent(seconds(2), 3));
+}
+
+// The same OperationId from a later host run (another request) taking the earlier run's Creating
+// row for its own — what a reservationId drawn from the OperationId alone does (mutant B17).
+TEST_F(StoreTruthRequests, ACommandForAnotherRequestsCreatingRowIsFlagged) {
+  EXPECT_LEGAL(reserve_for(seconds(1), 3, "r-3"));
+  expect_violation(h, command_sent(seconds(2), 8), "store-truth",
+                   {"operation 00000000000000000000000000000009 of source host run 8 sent command 49 for player:1",
+                    "for another request (00000000000000000000000000000009 of source host run 3, reservationId r-3)"});
+}
+
+// Two requests whose final results land on one key: the earlier result is lost (mutant B18, a key
+// without the host run generation). After a delete (retention ended) the key is free again.
+TEST_F(StoreTruthRequests, AFinalResultStoredOverAnotherRequestsResultIsFlagged) {
+  EXPECT_LEGAL(result_at(seconds(1), "creation-result/k", 3, 0, 1));
+  expect_violation(h, result_at(seconds(2), "creation-result/k", 8, 1, 2), "store-truth",
+                   {"stored the final result of operation 00000000000000000000000000000009 of source host run 8",
+                    "over the result of another request (00000000000000000000000000000009 of source host run 3"});
+}
+
+TEST_F(StoreTruthRequests, AFinalResultKeyFreedByADeleteMayHoldAnotherRequest) {
+  EXPECT_LEGAL(result_at(seconds(1), "creation-result/k", 3, 0, 1));
+  EXPECT_LEGAL(applied(seconds(2), {Part{"creation-result/k", "delete", 1, 0}}));
+  EXPECT_LEGAL(result_at(seconds(3), "creation-result/k", 8, 0, 2));
+}
 
 TEST_F(StoreTruthCalls, ACloseAnsweredClosedAfterItsOwnDeletePasses) {
   make_active();

@@ -108,6 +108,9 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
   if (auto bad = records::check_identity("stableType", call.spec.stable_type)) {
     return error(ManagerErrorKind::kInvalidArgument, records::describe(*bad));
   }
+  if (spec.op_id.has_value() && spec.op_id->empty()) {
+    return error(ManagerErrorKind::kInvalidArgument, "an OperationId is non-zero (§8.1)");
+  }
   const OperationId op = spec.op_id.value_or(OperationId::random(_context.platform.random));
   if (_in_progress.count(op) != 0) {
     return error(ManagerErrorKind::kInvalidOperation, "this call is already submitted");
@@ -115,14 +118,14 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
   call.key = AuthorityKey{records::authority_kind(spec.object_kind), call.spec.id};
   call.operation = OperationKey{_context.rid_hex, _context.lease.host_run().lease_generation, op};
   call.mesh = spec.in_mesh.empty() ? _context.mesh_name : spec.in_mesh;
-  call.reservation_id = op.hex();
+  call.reservation_id = call.operation.reservation_id();
   call.request_key = creation_request_key(call.reservation_id);
   const std::int64_t left_ms = (spec.deadline_us - now + platform::kMicrosPerMilli - 1) / platform::kMicrosPerMilli;
   call.deadline_store_ms = _context.lease.estimated_store_now_ms() + std::max<std::int64_t>(left_ms, 0);
 
   platform::emit_event(
       _context.platform.events, kinds::kCreationRequested,
-      events::CreationRequested{op.hex(), to_string(spec.mode), records::to_string(call.key.kind),
+      events::CreationRequested{op.hex(), as_i64(call.operation.source_lease_generation), to_string(spec.mode), records::to_string(call.key.kind),
                                 records::to_string(spec.object_kind), call.spec.id, spec.stable_type,
                                 spec.deadline_us});
   _in_progress.insert(op);
@@ -139,33 +142,76 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
   platform::emit_event(
       _context.platform.events, kinds::kCreationFinished,
       events::CreationFinished{
-          op.hex(), to_string(spec.mode), records::to_string(call.key.kind), call.spec.id,
+          op.hex(), as_i64(call.operation.source_lease_generation), to_string(spec.mode), records::to_string(call.key.kind), call.spec.id,
           result.ok() ? messaging::to_string(result.value().outcome) : to_string(result.error_kind()),
           result.ok() ? as_i64(result.value().ref.object_generation) : 0,
           result.ok() && result.value().from_store ? 1 : 0});
   return result;
 }
 
-std::optional<CreateReply> CreationClient::stored_result(Call& call) {
+Result<std::optional<CreateReply>> CreationClient::stored_result(Call& call) {
   Result<std::optional<FinalResultRecord>> stored =
       read_final_result(_context.store, _context.platform, call.operation, store_deadline_us(call));
-  if (!stored.ok() || !stored.value().has_value()) {
-    return std::nullopt;
+  if (!stored.ok()) {
+    if (stored.error_kind() == ErrorKind::kRecordInvalid) {
+      return std::optional<CreateReply>{};  // not this operation's result (or undecodable): none
+    }
+    return stored.error();  // unknown: the caller asks again, never guesses "none"
+  }
+  if (!stored.value().has_value()) {
+    return std::optional<CreateReply>{};
   }
   const FinalResultRecord& record = *stored.value();
+  SPOTCHECK_ASSERT(record.operation == call.operation);
   platform::emit_event(_context.platform.events, kinds::kCreationResultReread,
                        events::CreationResultReread{call.operation.op_id.hex(),
                                                     messaging::to_string(record.outcome), call.spec.id});
-  return reply_of_stored(record);
+  return std::optional<CreateReply>{reply_of_stored(record)};
+}
+
+// §7: "It first checks whether a stored result for the same identifier exists before creation."
+// The check must answer: a read that fails is asked again until the deadline, for a request
+// answered before (its reply lost) would otherwise run a second time and overwrite its result.
+std::optional<ManagerResult<CreateReply>> CreationClient::check_stored_before_creation(Call& call) {
+  for (std::uint32_t attempt = 0; attempt < _context.creation.attempts_max; ++attempt) {
+    if (!time_left(call)) {
+      break;
+    }
+    Result<std::optional<CreateReply>> stored = stored_result(call);
+    if (stored.ok()) {
+      if (!stored.value().has_value()) {
+        return std::nullopt;  // none stored: this request may create
+      }
+      platform::sometimes(_context.platform.events, platform::Mark::kCreationAnsweredFromStore);
+      return ManagerResult<CreateReply>(std::move(*stored.value()));
+    }
+    sleep_before_retry(call, _context.creation.store_retry_backoff_us);
+  }
+  return ManagerResult<CreateReply>(
+      error(ManagerErrorKind::kDeadlineExceeded, "the stored final result could not be read before the deadline"));
+}
+
+// Our Creating row is gone: the target recorded a result (rejected/failed, or Ready then
+// removed), or the creation was cancelled. None when the stored result could not be read:
+// the caller reads again rather than answer "cancelled" on a failed read.
+std::optional<ManagerResult<CreateReply>> CreationClient::after_own_row_gone(Call& call) {
+  Result<std::optional<CreateReply>> stored = stored_result(call);
+  if (!stored.ok()) {
+    sleep_before_retry(call, _context.creation.store_retry_backoff_us);
+    return std::nullopt;
+  }
+  if (stored.value().has_value()) {
+    return ManagerResult<CreateReply>(std::move(*stored.value()));
+  }
+  return ManagerResult<CreateReply>(error(ManagerErrorKind::kUnavailable, "the creation was cancelled"));
 }
 
 ManagerResult<CreateReply> CreationClient::run(Call& call) {
   if (!time_left(call)) {
     return error(ManagerErrorKind::kDeadlineExceeded, "the deadline passed before the call started");
   }
-  if (std::optional<CreateReply> stored = stored_result(call)) {
-    platform::sometimes(_context.platform.events, platform::Mark::kCreationAnsweredFromStore);
-    return *stored;  // this request was answered before: the stored final result answers it again
+  if (std::optional<ManagerResult<CreateReply>> answered = check_stored_before_creation(call)) {
+    return std::move(*answered);  // answered before (the stored result again), or unknown to the end
   }
   for (std::uint32_t attempt = 0; attempt < _context.creation.attempts_max; ++attempt) {
     if (!time_left(call)) {
@@ -180,10 +226,10 @@ ManagerResult<CreateReply> CreationClient::run(Call& call) {
     if (!current.has_value()) {
       if (call.mine.has_value()) {
         // Our Creating row is gone: rejected/failed with a stored result, or cancelled.
-        if (std::optional<CreateReply> stored = stored_result(call)) {
-          return *stored;
+        if (std::optional<ManagerResult<CreateReply>> ended = after_own_row_gone(call)) {
+          return std::move(*ended);
         }
-        return error(ManagerErrorKind::kUnavailable, "the creation was cancelled");
+        continue;
       }
       if (std::optional<ManagerResult<CreateReply>> ended = reserve(call)) {
         return std::move(*ended);
@@ -201,10 +247,10 @@ ManagerResult<CreateReply> CreationClient::run(Call& call) {
       return exchange(call, row);
     }
     if (call.mine.has_value()) {
-      if (std::optional<CreateReply> stored = stored_result(call)) {
-        return *stored;
+      if (std::optional<ManagerResult<CreateReply>> ended = after_own_row_gone(call)) {
+        return std::move(*ended);
       }
-      return error(ManagerErrorKind::kUnavailable, "the creation was cancelled");
+      continue;
     }
     if (std::optional<ManagerResult<CreateReply>> ended = on_row(call, row, read.value().now_ms)) {
       return std::move(*ended);
@@ -367,7 +413,8 @@ ManagerResult<CreateReply> CreationClient::exchange(Call& call, const AuthorityS
     _context.dispatcher.send(*target_rid, messaging::Command{command});
     platform::emit_event(
         _context.platform.events, kinds::kCreationCommandSent,
-        events::CreationCommandSent{command.op_id.hex(), static_cast<std::int64_t>(command.code()),
+        events::CreationCommandSent{command.op_id.hex(), as_i64(call.operation.source_lease_generation),
+                                    static_cast<std::int64_t>(command.code()),
                                     record.allocation.descriptor.routing_id_hex, as_i64(command.request),
                                     attempt, command.id, as_i64(command.object_generation)});
     const TimeUs wait_until = std::min(_context.platform.clock.now_us() + _context.creation.resend_interval_us,
@@ -379,7 +426,8 @@ ManagerResult<CreateReply> CreationClient::exchange(Call& call, const AuthorityS
     if (reply.has_value()) {
       platform::emit_event(_context.platform.events, kinds::kCreationReplyDelivered,
                            events::CreationReplyDelivered{
-                               reply->op_id.hex(), messaging::to_string(reply->outcome),
+                               reply->op_id.hex(), as_i64(call.operation.source_lease_generation),
+                               messaging::to_string(reply->outcome),
                                as_i64(reply->request), command.id, as_i64(command.object_generation)});
       pending.close();
       return on_reply(call, mine, *reply);
@@ -387,10 +435,10 @@ ManagerResult<CreateReply> CreationClient::exchange(Call& call, const AuthorityS
     if (!time_left(call)) {
       break;
     }
-    // No reply yet: re-read, never guess (§10). The stored final result first.
-    if (std::optional<CreateReply> stored = stored_result(call)) {
+    // No reply yet: re-read, never guess (§10). The stored final result first (unknown: the row decides).
+    if (Result<std::optional<CreateReply>> stored = stored_result(call); stored.ok() && stored.value().has_value()) {
       platform::sometimes(_context.platform.events, platform::Mark::kCreationAnsweredFromStore);
-      return *stored;
+      return std::move(*stored.value());
     }
     Result<AuthorityRead> read = _context.authority.read(call.key);
     if (!read.ok()) {
@@ -403,8 +451,12 @@ ManagerResult<CreateReply> CreationClient::exchange(Call& call, const AuthorityS
     if (still_ours) {
       continue;  // the target has not recorded a result: resend the same command to it
     }
-    if (std::optional<CreateReply> stored = stored_result(call)) {
-      return *stored;  // recorded between the two reads
+    Result<std::optional<CreateReply>> stored = stored_result(call);
+    if (!stored.ok()) {
+      continue;  // unknown: never "cancelled" on a failed read
+    }
+    if (stored.value().has_value()) {
+      return std::move(*stored.value());  // recorded between the two reads
     }
     if (current.has_value() && current->record.object_generation == record.object_generation) {
       continue;  // Ready but its result not visible yet: keep asking the same target
@@ -438,10 +490,10 @@ ManagerResult<CreateReply> CreationClient::on_reply(Call& call, const AuthorityS
     case ReplyOutcome::kCancelled:
       // Not judged as a failure alone (§7): a result stored meanwhile (e.g. by the target's
       // previous host run before it restarted) answers; else our reservation is cancelled.
-      if (std::optional<CreateReply> stored = stored_result(call)) {
-        return *stored;
+      if (Result<std::optional<CreateReply>> stored = stored_result(call); stored.ok() && stored.value().has_value()) {
+        return std::move(*stored.value());
       }
-      cancel_own(mine, call.request_key);
+      cancel_own(mine, call.request_key);  // conditioned on our Reserved row: harmless if a result was stored
       return error(ManagerErrorKind::kUnavailable, "the target cancelled the creation: " + reply.message);
     case ReplyOutcome::kClosed:
     case ReplyOutcome::kNotFound:

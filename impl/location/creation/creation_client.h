@@ -54,7 +54,11 @@ class CreationClient {
   std::optional<ManagerResult<CreateReply>> reserve(Call& call);
   ManagerResult<CreateReply> exchange(Call& call, const AuthoritySnapshot& mine);
   ManagerResult<CreateReply> on_reply(Call& call, const AuthoritySnapshot& mine, const messaging::FinalResultReply& reply);
-  std::optional<CreateReply> stored_result(Call& call);
+  // This request's stored final result (§7): a reply, none stored, or an error when the read
+  // failed (unknown: never taken as "none").
+  Result<std::optional<CreateReply>> stored_result(Call& call);
+  std::optional<ManagerResult<CreateReply>> check_stored_before_creation(Call& call);
+  std::optional<ManagerResult<CreateReply>> after_own_row_gone(Call& call);
   bool cancel_if_abandoned(const AuthoritySnapshot& row);
   void cancel_own(const AuthoritySnapshot& mine, const store::Key& request_key);
   bool time_left(const Call& call) const;

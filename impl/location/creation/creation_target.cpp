@@ -336,7 +336,8 @@ std::optional<FinalResultReply> CreationTarget::record_result(const CreateComman
   SPOTCHECK_ASSERT(recorded);
   platform::emit_event(
       _context.platform.events, kinds::kCreationResult,
-      events::CreationResult{command.op_id.hex(), messaging::to_string(result.outcome),
+      events::CreationResult{command.op_id.hex(), as_i64(command.source.lease_generation),
+                             messaging::to_string(result.outcome),
                              records::to_string(records::authority_kind(command.object_kind)), command.id,
                              as_i64(command.object_generation), _context.lease.host_run().owner_id,
                              as_i64(_context.lease.host_run().lease_generation)});

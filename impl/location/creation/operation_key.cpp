@@ -7,19 +7,31 @@ namespace spotcheck::location::creation {
 
 namespace {
 constexpr std::string_view kReferencePrefix = "creation-request/";
-}
+constexpr std::size_t kReservationIdDigits = 32;
 
-std::string OperationKey::preimage() const {
-  SPOTCHECK_ASSERT(!source_rid_hex.empty());
-  SPOTCHECK_ASSERT(source_lease_generation != 0);
-  std::string out(kTerminalFormat);
+// "{format}\0{rid}\0{leaseGen}\0{op}"
+std::string request_identifier_text(std::string_view format, const OperationKey& key) {
+  SPOTCHECK_ASSERT(!key.source_rid_hex.empty());
+  SPOTCHECK_ASSERT(key.source_lease_generation != 0);
+  SPOTCHECK_ASSERT(!key.op_id.empty());
+  std::string out(format);
   out.push_back('\0');
-  out += source_rid_hex;
+  out += key.source_rid_hex;
   out.push_back('\0');
-  out += std::to_string(source_lease_generation);
+  out += std::to_string(key.source_lease_generation);
   out.push_back('\0');
-  out += op_id.hex();
+  out += key.op_id.hex();
   return out;
+}
+}  // namespace
+
+std::string OperationKey::preimage() const { return request_identifier_text(kTerminalFormat, *this); }
+
+std::string OperationKey::reservation_id() const {
+  std::string id = records::sha256_hex(request_identifier_text(kReservationFormat, *this));
+  SPOTCHECK_ASSERT(id.size() > kReservationIdDigits);
+  id.resize(kReservationIdDigits);
+  return id;
 }
 
 store::Key OperationKey::result_key() const {

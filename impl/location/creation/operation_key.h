@@ -2,7 +2,9 @@
 // generation (its LeaseGeneration) and the 128-bit OperationId. Its final result is stored under
 //   "creation-result\0" + sha256_hex("creation-operation-terminal-v1\0{rid}\0{leaseGen}\0{op}")
 // and the in-progress creation request under "creation-request\0{reservationId}" —
-// framework-internal keys under prefixes no §3.4 public record uses.
+// framework-internal keys under prefixes no §3.4 public record uses. The reservationId is drawn
+// from the whole request identifier too, so a caller that reuses its OperationId in a later host
+// run (a new request, §7) never meets the earlier run's Creating row or request as its own.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,7 @@ namespace spotcheck::location::creation {
 
 inline constexpr std::string_view kTerminalFormat = "creation-operation-terminal-v1";
 inline constexpr std::string_view kRequestFormat = "creation-request-v1";
+inline constexpr std::string_view kReservationFormat = "creation-reservation-v1";
 
 struct OperationKey {
   std::string source_rid_hex;
@@ -25,6 +28,9 @@ struct OperationKey {
   // "creation-operation-terminal-v1\0{rid}\0{leaseGen}\0{op}"
   std::string preimage() const;
   store::Key result_key() const;
+  // The pendingCreation.reservationId of this request: 32 lowercase hex digits, the first half of
+  // sha256_hex("creation-reservation-v1\0{rid}\0{leaseGen}\0{op}").
+  std::string reservation_id() const;
   friend bool operator==(const OperationKey&, const OperationKey&) = default;
 };
 

@@ -5,7 +5,9 @@
 // factory_run|factory_returned|result|reply_sent), creation/result_store.cpp
 // (creation.result_expired), manager/manager.cpp (find.result) and find/close.cpp (close.*);
 // read back by properties/checkers/creation_checker.cpp. Every creation.* event of one operation
-// carries its OperationId as op_id.
+// carries its OperationId as op_id; creation.requested|command_sent|finished|reply_delivered|result also carry
+// source_gen, the source host run's LeaseGeneration: (source_gen, op_id) names the request (§7;
+// LeaseGenerations are never reused, so the source RID is implied).
 #pragma once
 
 #include <cstddef>
@@ -18,8 +20,9 @@ namespace spotcheck::location::events {
 
 // creation.requested.
 struct CreationRequested {
-  static constexpr std::size_t kFieldsMax = 7;
+  static constexpr std::size_t kFieldsMax = 8;
   std::string_view op_id;
+  std::int64_t source_gen = 0;  // the source host run's LeaseGeneration (the request identifier, §7)
   std::string_view mode;
   std::string_view kind;
   std::string_view object_kind;
@@ -30,6 +33,7 @@ struct CreationRequested {
 template <class Io, platform::FieldsOf<CreationRequested> E>
 void fields(Io& io, E& e) {
   io("op_id", e.op_id);
+  io("source_gen", e.source_gen);
   io("mode", e.mode);
   io("kind", e.kind);
   io("object_kind", e.object_kind);
@@ -40,8 +44,9 @@ void fields(Io& io, E& e) {
 
 // creation.finished.
 struct CreationFinished {
-  static constexpr std::size_t kFieldsMax = 7;
+  static constexpr std::size_t kFieldsMax = 8;
   std::string_view op_id;
+  std::int64_t source_gen = 0;  // the source host run's LeaseGeneration (the request identifier, §7)
   std::string_view mode;
   std::string_view kind;
   std::string_view id;
@@ -52,6 +57,7 @@ struct CreationFinished {
 template <class Io, platform::FieldsOf<CreationFinished> E>
 void fields(Io& io, E& e) {
   io("op_id", e.op_id);
+  io("source_gen", e.source_gen);
   io("mode", e.mode);
   io("kind", e.kind);
   io("id", e.id);
@@ -94,8 +100,9 @@ void fields(Io& io, E& e) {
 
 // creation.command_sent.
 struct CreationCommandSent {
-  static constexpr std::size_t kFieldsMax = 7;
+  static constexpr std::size_t kFieldsMax = 8;
   std::string_view op_id;
+  std::int64_t source_gen = 0;  // the source host run's LeaseGeneration (the request identifier, §7)
   std::int64_t cmd = 0;
   std::string_view to;
   std::int64_t request = 0;
@@ -106,6 +113,7 @@ struct CreationCommandSent {
 template <class Io, platform::FieldsOf<CreationCommandSent> E>
 void fields(Io& io, E& e) {
   io("op_id", e.op_id);
+  io("source_gen", e.source_gen);
   io("cmd", e.cmd);
   io("to", e.to);
   io("request", e.request);
@@ -116,8 +124,9 @@ void fields(Io& io, E& e) {
 
 // creation.reply_delivered.
 struct CreationReplyDelivered {
-  static constexpr std::size_t kFieldsMax = 5;
+  static constexpr std::size_t kFieldsMax = 6;
   std::string_view op_id;
+  std::int64_t source_gen = 0;  // the source host run's LeaseGeneration (the request identifier, §7)
   std::string_view outcome;
   std::int64_t request = 0;
   std::string_view id;
@@ -126,6 +135,7 @@ struct CreationReplyDelivered {
 template <class Io, platform::FieldsOf<CreationReplyDelivered> E>
 void fields(Io& io, E& e) {
   io("op_id", e.op_id);
+  io("source_gen", e.source_gen);
   io("outcome", e.outcome);
   io("request", e.request);
   io("id", e.id);
@@ -214,8 +224,9 @@ void fields(Io& io, E& e) {
 
 // creation.result.
 struct CreationResult {
-  static constexpr std::size_t kFieldsMax = 7;
+  static constexpr std::size_t kFieldsMax = 8;
   std::string_view op_id;
+  std::int64_t source_gen = 0;  // the source host run's LeaseGeneration (the request identifier, §7)
   std::string_view outcome;
   std::string_view kind;
   std::string_view id;
@@ -226,6 +237,7 @@ struct CreationResult {
 template <class Io, platform::FieldsOf<CreationResult> E>
 void fields(Io& io, E& e) {
   io("op_id", e.op_id);
+  io("source_gen", e.source_gen);
   io("outcome", e.outcome);
   io("kind", e.kind);
   io("id", e.id);
