@@ -37,11 +37,20 @@ struct CapacityLimits {
   std::map<std::string, std::uint32_t, std::less<>> spot_types;
 };
 
+// Property creation-liveness: an uncontended GetOrCreate that begins settle_us or more after
+// faults stopped answers with the object. settle_us must cover what a healed world still owes
+// from the faulty phase: a creation record orphaned then is cancelled only once its request's
+// deadline has passed by CreationConfig::abandoned_after_ms. 0: nothing is judged.
+struct CreationLivenessOptions {
+  TimeUs settle_us = 0;
+};
+
 struct PropertyOptions {
   // StoreNow (Unix epoch ms) at virtual time 0: the simulated store's clock is
   // epoch_ms + virtual_us / 1000 (sim::StoreServerConfig::epoch_ms; keep the two equal).
   std::int64_t store_epoch_ms = 1'764'417'600'000;
   LivenessOptions liveness;
+  CreationLivenessOptions creation_liveness;
   CapacityLimits capacity;
   // The store records store.applied for every write it applies (the simulated store host does).
   // A run against a real Redis has no such account: false, and store-truth judges nothing.

@@ -3,6 +3,7 @@
 #include "properties/checkers/at_most_once_checker.h"
 #include "properties/checkers/capacity_checker.h"
 #include "properties/checkers/creation_checker.h"
+#include "properties/checkers/creation_liveness_checker.h"
 #include "properties/checkers/fencing_checker.h"
 #include "properties/checkers/generations_checker.h"
 #include "properties/checkers/liveness_checker.h"
@@ -32,7 +33,7 @@ constexpr PropertyInfo kProperties[] = {
      &make<CapacityChecker>},
     {CreationChecker::kName,
      "one Creating per ID at a time; one factory run per (ID, ObjectGeneration) but crash retries; a final result "
-     "stored and delivered at most once per OperationId",
+     "stored at most once per request (source host run, OperationId) and delivered at most once per exchange",
      &make<CreationChecker>},
     {AtMostOnceChecker::kName,
      "an accepted OperationId (source RID, source host run, OperationId) runs at most once anywhere — any node, "
@@ -44,6 +45,10 @@ constexpr PropertyInfo kProperties[] = {
      &make<StoreTruthChecker>},
     {LivenessChecker::kName, "after faults stop, every request ends (success or typed error) before its deadline",
      &make<LivenessChecker>},
+    {CreationLivenessChecker::kName,
+     "once faults stop and the world settles, a GetOrCreate no other call of its ID competes with answers with "
+     "the object (existing, created, or the factory's rejected / failed), not a typed error",
+     &make<CreationLivenessChecker>},
 };
 
 }  // namespace

@@ -33,9 +33,12 @@ enum class Mark : std::uint8_t {
   kDescriptorRevised,                // §4: update() stored the descriptor under its next Revision
   kDescriptorRenewIgnored,           // §4: a publish at a Revision the store already held wrote nothing
   kScanExpiredRestart,               // §7.4, §11: a scan expired between pages; the list starts over
+  kLeaseLostInReread,                // §5, §10: the owner lease was lost while a re-read resolved a lease write
+  kCreationResultReadUnknown,        // §7, §10: the check for a stored final result could not read; asked again
 };
-inline constexpr std::size_t kMarkCount = 17;
-static_assert(static_cast<std::size_t>(Mark::kScanExpiredRestart) + 1 == kMarkCount, "kMarkCount: the last Mark + 1");
+inline constexpr std::size_t kMarkCount = 19;
+static_assert(static_cast<std::size_t>(Mark::kCreationResultReadUnknown) + 1 == kMarkCount,
+              "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
   std::string_view name;  // as --require-marks, a summary and `spotcheck list` write it
@@ -62,6 +65,10 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
     {"descriptor-revised", "update() stored a host's descriptor under its next Revision (§4)"},
     {"descriptor-renew-ignored", "a descriptor published again at a Revision the store already held wrote nothing (§4)"},
     {"scan-expired-restart", "a descriptor list or owner sweep scan expired between pages and started over (§7.4, §11)"},
+    {"lease-lost-in-reread",
+     "the owner lease was lost while a re-read resolved a lease write whose reply was lost (§5, §10)"},
+    {"creation-result-read-unknown",
+     "the check for a stored final result before creation could not read the store and asked again (§7, §10)"},
 }};
 
 constexpr bool every_mark_named() {

@@ -132,7 +132,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
                         Mark::kIndeterminateUnresolved,      Mark::kContentionRetry,
                         Mark::kCapacityFull,                 Mark::kDescriptorTakeover,
                         Mark::kDescriptorRevised,            Mark::kDescriptorRenewIgnored,
-                        Mark::kScanExpiredRestart};
+                        Mark::kScanExpiredRestart,           Mark::kLeaseLostInReread};
     return c;
   }
   if (name == "authority-race") {
@@ -179,7 +179,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.plan = store_trouble;
     c.swarm = store_trouble_shape();
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
-                        Mark::kIndeterminateUnresolved, Mark::kEarlierAttemptAppliedLate};
+                        Mark::kIndeterminateUnresolved, Mark::kEarlierAttemptAppliedLate, Mark::kLeaseLostInReread};
     return c;
   }
   if (name == "churn") {

@@ -21,9 +21,10 @@ class JudgedWorld {
  public:
   // `properties` names the judging properties (properties/registry.h); empty: every property.
   // `limits`: the capacity limits the scenario's nodes publish (the capacity property holds the
-  // nodes to them).
+  // nodes to them). `creation_settle_us`: how long after faults stop an uncontended GetOrCreate
+  // must answer with the object (property creation-liveness; 0: not judged).
   JudgedWorld(const SeedRequest& request, const std::vector<std::string>& properties,
-              const properties::CapacityLimits& limits = {});
+              const properties::CapacityLimits& limits = {}, platform::TimeUs creation_settle_us = 0);
   ~JudgedWorld();
   JudgedWorld(const JudgedWorld&) = delete;
   JudgedWorld& operator=(const JudgedWorld&) = delete;

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "faults/fault_plan.h"
 #include "impl/location/config/location_config.h"
@@ -36,6 +37,8 @@ struct CreationScenarioConfig {
   double node_link_tail = 0.01;
   platform::TimeUs node_link_tail_max_us = platform::millis(1'500);
   std::uint64_t max_steps = 30'000'000;
+  // The properties that judge a seed (properties/registry.h); empty: every property.
+  std::vector<std::string> properties;
   // The coverage marks its workload and faults must reach (docs/marks.md).
   std::vector<platform::Mark> required_marks;
 };

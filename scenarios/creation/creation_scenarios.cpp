@@ -52,7 +52,8 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
     // full ones (§4) and a Reserve that races another for the last slot is refused.
     c.workload.actors_limit = 1;
     c.plan = storm_faults;
-    c.required_marks = {platform::Mark::kCreationAnsweredFromStore, platform::Mark::kCreationWaitsOnCreating};
+    c.required_marks = {platform::Mark::kCreationAnsweredFromStore, platform::Mark::kCreationWaitsOnCreating,
+                        platform::Mark::kCreationResultReadUnknown};
     return c;
   }
   SPOTCHECK_ASSERT_ABORT(false && "unknown creation scenario");

@@ -38,6 +38,10 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
     {"descriptor-takeover-ignores-lease",
      "a descriptor row is taken over while the owner lease of the host run that published it is still valid (§4)",
      PlantedBug::kDescriptorTakeoverIgnoresLease, kLoc, true, false, false, "churn", "store-truth"},
+    {"never-cancel-abandoned",
+     "a Creating record whose request deadline passed long ago is never cancelled, so an ID whose source or "
+     "target died mid-creation stays Creating for good (§7)",
+     PlantedBug::kNeverCancelAbandoned, kCre, false, true, false, "create-storm", "creation-liveness"},
 }};
 
 constexpr bool in_enum_order() {

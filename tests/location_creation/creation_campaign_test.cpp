@@ -86,6 +86,32 @@ TEST(CreationCampaign, FactoryBeforeVerifyIsCaughtByExactlyOneCreation) {
   EXPECT_EQ(again.violation->event_index, outcome.violation->event_index);
 }
 
+// An abandoned Creating row never cancelled leaves its ID stuck: every later GetOrCreate of it waits
+// and answers DeadlineExceeded — a typed error before the deadline, which `liveness` accepts.
+// creation-liveness, alone, catches it in the settled part of the liveness phase; the seeds it
+// took are printed (docs/properties.md "Planted bugs").
+TEST(CreationCampaign, NeverCancelAbandonedIsCaughtByCreationLiveness) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
+  CreationScenarioConfig config = creation_scenario_config("create-storm");
+  config.creation.planted_bugs.insert(planted::PlantedBug::kNeverCancelAbandoned);
+  config.properties = {"creation-liveness"};
+  const CreationScenario scenario(config);
+  SeedOutcome outcome;
+  std::uint64_t seeds = 0;
+  for (std::uint64_t seed = 1; seed <= kPlantedSeedsMax && outcome.ok(); ++seed) {
+    seeds = seed;
+    outcome = scenario.run(SeedRequest{seed, false, false});
+  }
+  ASSERT_TRUE(outcome.violation.has_value()) << "not caught in " << seeds << " seeds: " << what(outcome);
+  EXPECT_EQ(outcome.violation->property, "creation-liveness") << outcome.violation->message;
+  std::cout << "[ planted ] never_cancel_abandoned caught by creation-liveness after " << seeds
+            << " seed(s): " << outcome.violation->message << "\n";
+  const SeedOutcome again = scenario.run(SeedRequest{outcome.seed, false, false});
+  EXPECT_EQ(again.trace_hash, outcome.trace_hash);
+  ASSERT_TRUE(again.violation.has_value());
+  EXPECT_EQ(again.violation->event_index, outcome.violation->event_index);
+}
+
 // The storm reaches the paths it is meant to: every creation outcome, the lost-reply re-read,
 // refused commands, and factories that ran for generations that never became Ready.
 TEST(CreationCampaign, TheStormExercisesEveryCreationPath) {

@@ -156,7 +156,7 @@ TEST(FamilyFile, TheLocationReaderRefusesAnotherFamilysFile) {
 // The examples of the creation and Instance Spot families (docs/scenarios.md) plant a bug each.
 TEST(FamilyFile, TheShippedFamilyExamplesAreCaughtByTheirProperty) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
-  for (const char* bug_name : {"factory-before-verify", "retry-stale-instance-route"}) {
+  for (const char* bug_name : {"factory-before-verify", "retry-stale-instance-route", "never-cancel-abandoned"}) {
     const std::string path = std::string(SPOTCHECK_SCENARIO_EXAMPLES) + "/planted-" + bug_name + ".json";
     const std::unique_ptr<Scenario> scenario = make_file_scenario(load_any_scenario_file(path));
     EXPECT_EQ(scenario->name(), std::string("planted-") + bug_name);

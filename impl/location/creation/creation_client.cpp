@@ -185,6 +185,7 @@ std::optional<ManagerResult<CreateReply>> CreationClient::check_stored_before_cr
       platform::sometimes(_context.platform.events, platform::Mark::kCreationAnsweredFromStore);
       return ManagerResult<CreateReply>(std::move(*stored.value()));
     }
+    platform::sometimes(_context.platform.events, platform::Mark::kCreationResultReadUnknown);
     sleep_before_retry(call, _context.creation.store_retry_backoff_us);
   }
   return ManagerResult<CreateReply>(
@@ -291,7 +292,8 @@ std::optional<ManagerResult<CreateReply>> CreationClient::on_row(Call& call, con
 
 bool CreationClient::cancel_if_abandoned(const AuthoritySnapshot& row) {
   const records::AuthorityRecord& record = row.record;
-  if (!record.pending_creation.has_value()) {
+  if (!record.pending_creation.has_value() ||
+      SPOTCHECK_PLANTED(_context.creation.planted_bugs, kNeverCancelAbandoned)) {
     return false;
   }
   const store::Key request_key = key_of_request_reference(record.pending_creation->request_content_reference);

@@ -36,7 +36,7 @@ struct CreationConfig {
   std::size_t result_bytes_max = 1'048'576;
 
   // Deliberate protocol bugs a test plants (impl/planted/planted_bugs.h; here only
-  // kFactoryBeforeVerify is read); empty in production.
+  // kFactoryBeforeVerify and kNeverCancelAbandoned are read); empty in production.
   planted::PlantedBugs planted_bugs;
 };
 

@@ -275,6 +275,7 @@ Result<Done> OwnerLease::resolve_by_reread(const store::Bytes* written, std::str
     if (_lost) {
       // Another task of this host run lost the lease while this read was parked: lost is for
       // good (§5), whatever the read found.
+      platform::sometimes(_platform.events, platform::Mark::kLeaseLostInReread);
       return Error::of(ErrorKind::kAdmissionClosed, std::string(why) + ": owner lease lost meanwhile");
     }
     if (std::holds_alternative<store::StoreError>(read)) {
@@ -285,6 +286,7 @@ Result<Done> OwnerLease::resolve_by_reread(const store::Bytes* written, std::str
         return Error::conflict(ConflictCause::kMissing, "the owner lease record was not written");
       }
       mark_lost(std::string(why) + ": the owner lease record is gone");
+      platform::sometimes(_platform.events, platform::Mark::kLeaseLostInReread);
       return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: record missing");
     }
     const auto& found = std::get<store::Found>(read);
@@ -301,6 +303,7 @@ Result<Done> OwnerLease::resolve_by_reread(const store::Bytes* written, std::str
     }
     if (!ours) {
       mark_lost(std::string(why) + ": the store holds another host run under our key");
+      platform::sometimes(_platform.events, platform::Mark::kLeaseLostInReread);
       return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: host run differs");
     }
     const records::OwnerLeaseRecord& record = decoded.value();
@@ -313,6 +316,7 @@ Result<Done> OwnerLease::resolve_by_reread(const store::Bytes* written, std::str
       // A renew of ours applied at an unknown instant before this read, which may lie past the
       // ExpiresAt we held: the lease is never revived after it may have expired (§5).
       mark_lost(std::string(why) + ": a renew may have applied after the lease expired");
+      platform::sometimes(_platform.events, platform::Mark::kLeaseLostInReread);
       return Error::of(ErrorKind::kAdmissionClosed, "owner lease lost: renew not provably in time");
     }
     adopt(Adopted{record.expires_at_epoch_ms, found.version,
