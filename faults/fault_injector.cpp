@@ -16,9 +16,15 @@ constexpr int kFaultsPerKindMax = 10'000;
 }  // namespace
 
 FaultInjector::FaultInjector(sim::World& world, sim::StoreServer& store, std::vector<sim::ProcessId> nodes,
-                             FaultPlan plan)
-    : _world(world), _store(store), _nodes(std::move(nodes)), _plan(plan), _random(world.stream("faults")) {
+                             FaultPlan plan, sim::StoreServer* relocation_store)
+    : _world(world),
+      _store(store),
+      _relocation_store(relocation_store),
+      _nodes(std::move(nodes)),
+      _plan(plan),
+      _random(world.stream("faults")) {
   SPOTCHECK_ASSERT_ABORT(!_nodes.empty());
+  SPOTCHECK_ASSERT_ABORT(_relocation_store != &_store);
 }
 
 TimeUs FaultInjector::next_gap(TimeUs mean_gap_us) { return gap_from(_random, mean_gap_us); }
@@ -35,12 +41,7 @@ void FaultInjector::install() {
   SPOTCHECK_ASSERT_ABORT(!_installed);
   _installed = true;
   _world.record_event(kinds::kFaultsPlan, sim::events::FaultsPlan{.stop_us = _plan.faults_stop_us});
-  _store.set_faults(sim::StoreFaults{_plan.store_request_loss, _plan.store_reply_loss, _plan.store_reply_delay,
-                                     _plan.store_delete_hold_max_us, _plan.store_late_apply,
-                                     _plan.store_late_apply_max_us, _plan.store_renew_loss,
-                                     _plan.node_pause_on_reply, _plan.node_pause_on_reply_max_us,
-                                     _plan.node_freeze_drop, _plan.node_freeze_drop_max_us,
-                                     _plan.store_scan_expiry});
+  _store.set_faults(store_faults());
   if (_plan.enabled(FaultKind::kNetworkLoss) || _plan.enabled(FaultKind::kLinkTail)) {
     configure_store_links(store_link_config());
   }
@@ -48,14 +49,37 @@ void FaultInjector::install() {
     configure_node_links(node_link_config());
   }
   apply_clock_drift();
-  schedule_store_outages();
-  schedule_store_stalls();
+  schedule_store_outages(_store, _random);
+  schedule_store_stalls(_store, _world.stream("faults.stall"));
   schedule_node_kills();
   schedule_node_pauses();
-  schedule_partitions();
+  schedule_partitions(_store, _random);
   schedule_node_partitions();
   schedule_node_link_stalls();
+  schedule_relocation_store_faults();
   _world.at(_plan.faults_stop_us, [this] { stop_all_faults(); });
+}
+
+sim::StoreFaults FaultInjector::store_faults() const {
+  return sim::StoreFaults{_plan.store_request_loss,       _plan.store_reply_loss,
+                          _plan.store_reply_delay,        _plan.store_delete_hold_max_us,
+                          _plan.store_late_apply,         _plan.store_late_apply_max_us,
+                          _plan.store_renew_loss,         _plan.node_pause_on_reply,
+                          _plan.node_pause_on_reply_max_us, _plan.node_freeze_drop,
+                          _plan.node_freeze_drop_max_us,  _plan.store_scan_expiry};
+}
+
+// The Relocation Store's own server: the plan's store faults, from streams of its own, so its
+// outages, stalls and partitions fall independently of the Location Store's (issue 11).
+void FaultInjector::schedule_relocation_store_faults() {
+  if (_relocation_store == nullptr) {
+    return;
+  }
+  _relocation_store->set_faults(store_faults());
+  const std::string name = "faults." + _relocation_store->name();
+  schedule_store_outages(*_relocation_store, _world.stream(name));
+  schedule_store_stalls(*_relocation_store, _world.stream(name + ".stall"));
+  schedule_partitions(*_relocation_store, _world.stream(name + ".partition"));
 }
 
 sim::LinkConfig FaultInjector::with_tail(sim::LinkConfig config) const {
@@ -84,12 +108,19 @@ bool FaultInjector::node_links_faulty() const {
          _plan.enabled(FaultKind::kLinkTail);
 }
 
-// Every node's connection to the store, both directions.
+// Every node's connection to each store server, both directions.
 void FaultInjector::configure_store_links(const sim::LinkConfig& config) {
+  configure_store_links(_store, config);
+  if (_relocation_store != nullptr) {
+    configure_store_links(*_relocation_store, config);
+  }
+}
+
+void FaultInjector::configure_store_links(sim::StoreServer& server, const sim::LinkConfig& config) {
   for (const sim::ProcessId node : _nodes) {
     const auto rid = _world.process_routing_id(node);
-    _world.network().set_link_config(rid, _store.routing_id(), config);
-    _world.network().set_link_config(_store.routing_id(), rid, config);
+    _world.network().set_link_config(rid, server.routing_id(), config);
+    _world.network().set_link_config(server.routing_id(), rid, config);
   }
 }
 
@@ -169,30 +200,29 @@ void FaultInjector::apply_clock_drift() {
 // Stalls draw from their own stream, so turning them on leaves every other kind's draws as they
 // were. A stall and a refusing outage do not nest: the first to begin sets the mode, and the
 // first end ends it.
-void FaultInjector::schedule_store_stalls() {
+void FaultInjector::schedule_store_stalls(sim::StoreServer& server, platform::Random& random) {
   if (!_plan.enabled(FaultKind::kStoreStall)) {
     return;
   }
-  platform::Random& random = _world.stream("faults.stall");
   TimeUs t = gap_from(random, _plan.store_stall_gap_us);
   for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i) {
     const TimeUs length = std::min(random.between(1, _plan.store_stall_length_us), _plan.faults_stop_us - t);
-    _world.at(t, [this] { _store.begin_outage(sim::OutageMode::kStall); });
-    _world.at(t + length, [this] { _store.end_outage(); });
+    _world.at(t, [&server] { server.begin_outage(sim::OutageMode::kStall); });
+    _world.at(t + length, [&server] { server.end_outage(); });
     t += length + gap_from(random, _plan.store_stall_gap_us);
   }
 }
 
-void FaultInjector::schedule_store_outages() {
+void FaultInjector::schedule_store_outages(sim::StoreServer& server, platform::Random& random) {
   if (!_plan.enabled(FaultKind::kStoreOutage)) {
     return;
   }
-  TimeUs t = next_gap(_plan.store_outage_gap_us);
+  TimeUs t = gap_from(random, _plan.store_outage_gap_us);
   for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i) {
-    const TimeUs length = std::min(_random.between(1, _plan.store_outage_length_us), _plan.faults_stop_us - t);
-    _world.at(t, [this] { _store.begin_outage(); });
-    _world.at(t + length, [this] { _store.end_outage(); });
-    t += length + next_gap(_plan.store_outage_gap_us);
+    const TimeUs length = std::min(random.between(1, _plan.store_outage_length_us), _plan.faults_stop_us - t);
+    _world.at(t, [&server] { server.begin_outage(); });
+    _world.at(t + length, [&server] { server.end_outage(); });
+    t += length + gap_from(random, _plan.store_outage_gap_us);
   }
 }
 
@@ -237,19 +267,19 @@ void FaultInjector::schedule_node_pauses() {
   }
 }
 
-void FaultInjector::schedule_partitions() {
+void FaultInjector::schedule_partitions(sim::StoreServer& server, platform::Random& random) {
   if (!_plan.enabled(FaultKind::kNetworkPartition)) {
     return;
   }
-  TimeUs t = next_gap(_plan.partition_gap_us);
+  TimeUs t = gap_from(random, _plan.partition_gap_us);
   for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i) {
-    const sim::ProcessId node = pick_node();
-    const bool one_way = _random.chance(0.5);
-    const bool node_to_store = _random.chance(0.5);
-    const TimeUs length = std::min(_random.between(1, _plan.partition_length_us), _plan.faults_stop_us - t);
-    _world.at(t, [this, node, one_way, node_to_store] {
+    const sim::ProcessId node = _nodes[random.below(_nodes.size())];
+    const bool one_way = random.chance(0.5);
+    const bool node_to_store = random.chance(0.5);
+    const TimeUs length = std::min(random.between(1, _plan.partition_length_us), _plan.faults_stop_us - t);
+    _world.at(t, [this, &server, node, one_way, node_to_store] {
       const auto rid = _world.process_routing_id(node);
-      const auto store = _store.routing_id();
+      const auto store = server.routing_id();
       if (!one_way) {
         const sim::RoutingId a[] = {rid};
         const sim::RoutingId b[] = {store};
@@ -260,14 +290,20 @@ void FaultInjector::schedule_partitions() {
         _world.network().partition_one_way(store, rid);
       }
     });
-    _world.at(t + length, [this, node] { _world.network().heal(_world.process_routing_id(node), _store.routing_id()); });
-    t += length + next_gap(_plan.partition_gap_us);
+    _world.at(t + length, [this, &server, node] {
+      _world.network().heal(_world.process_routing_id(node), server.routing_id());
+    });
+    t += length + gap_from(random, _plan.partition_gap_us);
   }
 }
 
 void FaultInjector::stop_all_faults() {
   _store.set_faults(sim::StoreFaults{});
   _store.end_outage();
+  if (_relocation_store != nullptr) {
+    _relocation_store->set_faults(sim::StoreFaults{});
+    _relocation_store->end_outage();
+  }
   _world.network().heal_all();
   if (node_links_faulty()) {
     configure_node_links(sim::LinkConfig{});

@@ -19,24 +19,31 @@ namespace spotcheck::faults {
 
 class FaultInjector {
  public:
-  FaultInjector(sim::World& world, sim::StoreServer& store, std::vector<sim::ProcessId> nodes, FaultPlan plan);
+  // `relocation_store`: the Relocation Store's own server when the scenario runs it apart from the
+  // Location Store's (nullptr: one server hosts both). It meets the same kinds of faults at the
+  // same rates, drawn from its own streams: its outages, stalls and partitions fall independently.
+  FaultInjector(sim::World& world, sim::StoreServer& store, std::vector<sim::ProcessId> nodes, FaultPlan plan,
+                sim::StoreServer* relocation_store = nullptr);
 
   // Schedules every fault of the plan. Call once, before running the world.
   void install();
   const FaultPlan& plan() const { return _plan; }
 
  private:
-  void schedule_store_outages();
-  void schedule_store_stalls();
+  void schedule_store_outages(sim::StoreServer& server, platform::Random& random);
+  void schedule_store_stalls(sim::StoreServer& server, platform::Random& random);
+  void schedule_relocation_store_faults();
   void schedule_node_link_stalls();
   sim::LinkConfig with_tail(sim::LinkConfig config) const;  // the plan's link tail, when on
   sim::LinkConfig store_link_config() const;
   sim::LinkConfig node_link_config() const;
   bool node_links_faulty() const;
   void configure_store_links(const sim::LinkConfig& config);
+  void configure_store_links(sim::StoreServer& server, const sim::LinkConfig& config);
+  sim::StoreFaults store_faults() const;
   void schedule_node_kills();
   void schedule_node_pauses();
-  void schedule_partitions();
+  void schedule_partitions(sim::StoreServer& server, platform::Random& random);
   void configure_node_links(const sim::LinkConfig& config);
   void schedule_node_partitions();
   void apply_clock_drift();
@@ -48,6 +55,7 @@ class FaultInjector {
 
   sim::World& _world;
   sim::StoreServer& _store;
+  sim::StoreServer* _relocation_store = nullptr;
   std::vector<sim::ProcessId> _nodes;
   FaultPlan _plan;
   platform::Random& _random;

@@ -56,8 +56,22 @@ void JudgedWorld::install_faults(const std::vector<sim::ProcessId>& nodes, fault
     plan = faults::FaultPlan::swarm(_world.stream("swarm"), faults_stop_us, swarm);
   }
   plan.faults_stop_us = faults_stop_us;
-  _injector = std::make_unique<faults::FaultInjector>(_world, _store, nodes, plan);
+  _injector = std::make_unique<faults::FaultInjector>(_world, _store, nodes, plan,
+                                                      _relocation_store ? &*_relocation_store : nullptr);
   _injector->install();
+}
+
+sim::StoreServer& JudgedWorld::relocation_store() {
+  if (!_relocation_store.has_value()) {
+    SPOTCHECK_ASSERT_ABORT(_injector == nullptr && "ask for the Relocation Store's server before installing faults");
+    sim::StoreServerConfig config;
+    config.routing_id = _store.routing_id() + 1;
+    config.name = "relocation-store";
+    config.clock_offset_ms =
+        _world.stream("relocation-store.clock").between(-kRelocationClockSkewMaxMs, kRelocationClockSkewMaxMs);
+    _relocation_store.emplace(_world, config);
+  }
+  return *_relocation_store;
 }
 
 void JudgedWorld::start_staggered(const std::vector<sim::ProcessId>& nodes, platform::TimeUs gap_us) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,12 @@ class JudgedWorld {
 
   sim::World& world() { return _world; }
   sim::StoreServer& store() { return _store; }
+  // The Relocation Store on a server of its own (issue 11: the two stores fail independently):
+  // made on the first call, with a clock up to kRelocationClockSkewMaxMs ahead of or behind the
+  // Location Store's (drawn from the seed); install_faults then gives it faults of its own.
+  // Scenarios that never call it keep both stores on store().
+  sim::StoreServer& relocation_store();
+  static constexpr std::int64_t kRelocationClockSkewMaxMs = 2'000;
   // Adds a scenario's own property (one that knows what the scenario set up), judged with the rest.
   void add_checker(std::unique_ptr<properties::PropertyChecker> checker) { _suite.add(std::move(checker)); }
 
@@ -53,6 +60,7 @@ class JudgedWorld {
   properties::PropertySuite _suite;
   sim::World _world;
   sim::StoreServer _store;
+  std::optional<sim::StoreServer> _relocation_store;
   std::unique_ptr<faults::FaultInjector> _injector;
 };
 

@@ -85,6 +85,7 @@ SeedOutcome InstanceScenario::run(const SeedRequest& request) const {
       std::set<std::string>{_config.workload.stable_type, _config.workload.second_type}));
   sim::World& world = judged.world();
   sim::StoreServer& store = judged.store();
+  sim::StoreServer& relocation_store = _config.separate_relocation_store ? judged.relocation_store() : store;
 
   // Servers first.
   std::vector<sim::ProcessId> nodes;
@@ -101,7 +102,7 @@ SeedOutcome InstanceScenario::run(const SeedRequest& request) const {
     env->workload = &_config.workload;
     env->source = &_config.source;
     env->make_store = [&store, pid] { return store.location_client(pid); };
-    env->make_relocation = [&store, pid] { return store.relocation_client(pid); };
+    env->make_relocation = [&relocation_store, pid] { return relocation_store.relocation_client(pid); };
     env->request_restart = [&world, pid] {
       world.at(world.now_us() + kRestartDelayUs, [&world, pid] { world.restart(pid); });
     };

@@ -37,6 +37,9 @@ struct InstanceScenarioConfig {
   faults::SwarmShape swarm;
   std::vector<std::string> properties;  // empty: every registered property
   std::uint64_t max_steps = 30'000'000;
+  // The Relocation Store on a server of its own, with its own faults and a clock skewed within
+  // bounds (JudgedWorld::relocation_store); false: one server hosts both stores.
+  bool separate_relocation_store = true;
   // The coverage marks its workload and faults must reach (docs/marks.md).
   std::vector<platform::Mark> required_marks;
 };

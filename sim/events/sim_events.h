@@ -15,7 +15,7 @@
 //   sim/store_host/            store.request_lost, store.refused (store_server.h); store.reply_lost,
 //                              store.reply_delayed, store.write_held, store.write_late,
 //                              store.stalled, store.stall_begin|end, store.applied (store_server.cpp)
-//                              (StoreOp, StoreHold, StoreStallEnd, StoreApplied)
+//                              (StoreOp, StoreHold, StoreOutage, StoreStallEnd, StoreApplied)
 // The harness's kinds (workloads, the fault injector) are in sim/events/harness_events.h.
 #pragma once
 
@@ -311,15 +311,31 @@ void fields(Io& io, E& e) {
 }
 
 // store.stall_end: a stalling outage ends; the `queued` requests it held apply now, in order.
-struct StoreStallEnd {
+// store.outage_begin, store.outage_end, store.stall_begin: the server (StoreServerConfig::name:
+// "store" hosts the Location Store, "relocation-store" the Relocation Store when it has a server of
+// its own).
+struct StoreOutage {
   static constexpr std::size_t kFieldsMax = 1;
 
+  std::string_view server;
+};
+
+template <class Io, platform::FieldsOf<StoreOutage> E>
+void fields(Io& io, E& e) {
+  io("server", e.server);
+}
+
+struct StoreStallEnd {
+  static constexpr std::size_t kFieldsMax = 2;
+
   std::int64_t queued = 0;
+  std::string_view server;
 };
 
 template <class Io, platform::FieldsOf<StoreStallEnd> E>
 void fields(Io& io, E& e) {
   io("queued", e.queued);
+  io("server", e.server);
 }
 
 // store.applied: the store's own account of a Location Store write it applied — the ground truth

@@ -24,10 +24,10 @@ TimeUs freeze_length_us(platform::Random& random, TimeUs max_us) {
 StoreServer::StoreServer(World& world, StoreServerConfig config)
     : _world(world),
       _config(config),
-      _random(world.stream("store.faults")),
-      _pause_random(world.stream("store.faults/pause-on-reply")),
-      _freeze_random(world.stream("store.faults/freeze-drop")),
-      _scan_random(world.stream("store.faults/scan-expired")),
+      _random(world.stream(config.name + ".faults")),
+      _pause_random(world.stream(config.name + ".faults/pause-on-reply")),
+      _freeze_random(world.stream(config.name + ".faults/freeze-drop")),
+      _scan_random(world.stream(config.name + ".faults/scan-expired")),
       _location(std::make_unique<store::memory::MemoryLocationStore>([this] { return store_now_ms(); },
                                                                       config.options)),
       _relocation(std::make_unique<store::memory::MemoryRelocationStore>([this] { return store_now_ms(); })) {
@@ -35,13 +35,21 @@ StoreServer::StoreServer(World& world, StoreServerConfig config)
 }
 
 store::StoreNowMs StoreServer::store_now_ms() const {
-  return _config.epoch_ms + _world.now_us() / platform::kMicrosPerMilli;
+  return _config.epoch_ms + _config.clock_offset_ms + _world.now_us() / platform::kMicrosPerMilli;
+}
+
+void StoreServer::record_outage_event(std::string_view kind, std::int64_t queued, bool with_queued) {
+  if (with_queued) {
+    _world.record_event(kind, events::StoreStallEnd{.queued = queued, .server = _config.name});
+  } else {
+    _world.record_event(kind, events::StoreOutage{.server = _config.name});
+  }
 }
 
 void StoreServer::begin_outage(OutageMode mode) {
   if (!_outage.has_value()) {
     _outage = mode;
-    _world.record(mode == OutageMode::kStall ? kinds::kStoreStallBegin : kinds::kStoreOutageBegin, {});
+    record_outage_event(mode == OutageMode::kStall ? kinds::kStoreStallBegin : kinds::kStoreOutageBegin, 0, false);
   }
 }
 
@@ -52,11 +60,11 @@ void StoreServer::end_outage() {
   const OutageMode mode = *_outage;
   _outage.reset();
   if (mode == OutageMode::kRefuse) {
-    _world.record(kinds::kStoreOutageEnd, {});
+    record_outage_event(kinds::kStoreOutageEnd, 0, false);
     return;
   }
   std::vector<std::function<void()>> stalled = std::exchange(_stalled, {});
-  _world.record_event(kinds::kStoreStallEnd, events::StoreStallEnd{.queued = static_cast<std::int64_t>(stalled.size())});
+  record_outage_event(kinds::kStoreStallEnd, static_cast<std::int64_t>(stalled.size()), true);
   for (std::function<void()>& serve : stalled) {
     serve();  // in arrival order; a new outage cannot begin in between (no task runs here)
   }

@@ -15,6 +15,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "impl/platform/event_kinds.h"
@@ -32,7 +34,15 @@ struct StoreServerConfig {
   RoutingId routing_id = 0x5707'e000;
   // StoreNow at virtual time 0 (Unix epoch milliseconds).
   store::StoreNowMs epoch_ms = 1'764'417'600'000;
+  // This server's clock runs this far ahead (negative: behind) of epoch_ms + virtual time: two
+  // servers' clocks differ within bounds (issue 11), each steady.
+  std::int64_t clock_offset_ms = 0;
+  // Names the server's random streams ("<name>.faults", ...); the `server` field of its outage and
+  // stall events.
+  std::string name{kLocationServerName};
   store::memory::MemoryStoreOptions options;
+
+  static constexpr std::string_view kLocationServerName = "store";
 };
 
 // What a request does at the store, for the faults that hold writes.
@@ -87,8 +97,11 @@ class StoreServer {
   store::ScanResult serve_location_scan(ProcessId node, store::ScanRequest request);
 
   World& world() { return _world; }
+  const std::string& name() const { return _config.name; }
 
  private:
+  // Records an outage or stall event, naming this server.
+  void record_outage_event(std::string_view kind, std::int64_t queued, bool with_queued);
   bool draw(double probability);
   // What StoreFaults::renew_loss does to one renew (drawn only when it is on).
   enum class RenewFault { kNone, kLost, kReplyLost, kRefused, kLate };

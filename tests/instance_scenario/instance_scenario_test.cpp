@@ -40,14 +40,17 @@ std::size_t lines_with(const SeedOutcome& outcome, std::string_view kind, std::s
   return count;
 }
 
+// 100 seeds: a new activation after a Missing read is rare (7 of seeds 1-300 with one store server,
+// 8 with two; the first at seed 78 since the Relocation Store got a server of its own, 2026-12-06).
 TEST(InstanceScenario, TheCorrectPolicyPassesAndExercisesTheRiskyPaths) {
+  constexpr std::uint64_t kRiskyPathSeeds = 100;
   const InstanceScenario scenario(instance_scenario_config("instance-route"));
   std::size_t unanswered = 0;
   std::size_t closed = 0;
   std::size_t refused = 0;
   std::size_t reactivated = 0;
   std::size_t untyped = 0;
-  for (std::uint64_t seed = 1; seed <= 2 * kSeedsMax; ++seed) {
+  for (std::uint64_t seed = 1; seed <= kRiskyPathSeeds; ++seed) {
     const SeedOutcome outcome = scenario.run(SeedRequest{seed, false, true});
     ASSERT_TRUE(outcome.ok()) << "seed " << seed << ": "
                               << (outcome.violation ? outcome.violation->property + ": " + outcome.violation->message
@@ -60,7 +63,7 @@ TEST(InstanceScenario, TheCorrectPolicyPassesAndExercisesTheRiskyPaths) {
     reactivated += lines_with(outcome, "instance.authority_read", "outcome=\"missing\"");
     untyped += lines_with(outcome, "request.end", "outcome=\"invalid_operation\"");
   }
-  std::cout << "[ correct ] " << 2 * kSeedsMax << " seeds: " << unanswered << " requests without an answer, " << closed
+  std::cout << "[ correct ] " << kRiskyPathSeeds << " seeds: " << unanswered << " requests without an answer, " << closed
             << " Closes, " << refused << " owner-fence refusals, " << reactivated
             << " new activations after a Missing read\n";
   EXPECT_GT(unanswered, 0u) << "the scenario must lose answers after admission to mean anything";
@@ -92,12 +95,14 @@ TEST(InstanceScenario, TheCorrectPolicyPassesSwarmSeeds) {
 // the old in-process delivery; since commands 50/51 cross sim::Network those seeds are other
 // runs. These swarm seeds of the new world reach instance.close_awaited (rechosen on 2026-12-04,
 // when instance-route began publishing a second type and omitting it: 648, 772 and 884 became
-// other runs). Without the wait the mutant B10 (tests/mutants) ends such runs in a run failure of
-// the Close task (an invariant of InstanceTarget::close); the earlier seeds were checked by hand.
+// other runs; rechosen again on 2026-12-06, when the Relocation Store got a server of its own with
+// its own faults: 636, 708 and 713 became other runs). Without the wait the mutant B10
+// (tests/mutants) ends such runs in a run failure of the Close task (an invariant of
+// InstanceTarget::close); scripts/mutate shows B10 killed.
 TEST(InstanceScenario, SwarmSeedsWhereANewActivationMetALocalCloseNowPass) {
   const InstanceScenario scenario(instance_scenario_config("instance-route"));
   std::size_t awaited = 0;
-  for (const std::uint64_t seed : {636u, 708u, 713u}) {
+  for (const std::uint64_t seed : {227u, 429u, 489u}) {
     const SeedOutcome outcome = scenario.run(SeedRequest{seed, true, true});
     EXPECT_TRUE(outcome.ok()) << "swarm seed " << seed << ": "
                               << (outcome.violation ? outcome.violation->property + ": " + outcome.violation->message

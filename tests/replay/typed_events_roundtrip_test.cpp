@@ -224,6 +224,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kStoreRequestLost, kStoreReplyLost, kStoreRefused, kStoreStalled, kStoreScanExpired}, as<se::StoreOp>());
   add({kStoreReplyDelayed, kStoreWriteHeld, kStoreWriteLate, kStorePausedCaller, kStoreFrozeCaller}, as<se::StoreHold>());
   add({kStoreStallEnd}, as<se::StoreStallEnd>());
+  add({kStoreOutageBegin, kStoreOutageEnd, kStoreStallBegin}, as<se::StoreOutage>());
   add({kStoreApplied}, as<se::StoreApplied>());
   return table;
 }

@@ -284,3 +284,55 @@ TEST(StoreHost, ScanExpiryServesSmallPagesAndForgetsContinuedScans) {
 
 }  // namespace
 }  // namespace spotcheck::sim
+
+namespace spotcheck::sim {
+namespace {
+
+// Two servers (issue 11): the Location Store on one, the Relocation Store on another whose clock
+// runs 1.5 s ahead. An outage of the second refuses payload requests while Location Store writes
+// go through; its outage events name it.
+TEST(StoreHost, TwoServersKeepTheirOwnClocksAndFailApart) {
+  World world{testing::quiet_config(7)};
+  StoreServer location{world, StoreServerConfig{}};
+  StoreServerConfig second;
+  second.routing_id = location.routing_id() + 1;
+  second.name = "relocation-store";
+  second.clock_offset_ms = 1'500;
+  StoreServer relocation{world, second};
+  std::vector<std::string> seen;
+  std::int64_t location_now = 0;
+  std::int64_t relocation_now = 0;
+  ProcessId node = 0;
+  node = world.add_process("n", 1, [&](platform::Platform& p) {
+    auto locations = location.location_client(node);
+    auto payloads = relocation.relocation_client(node);
+    const store::WriteResult write = locations->write(put_absent("k", "v"), p.clock.now_us() + millis(100));
+    const auto* applied = std::get_if<store::Applied>(&write);
+    location_now = applied != nullptr ? applied->now_ms : -1;
+    const store::PutResult put = payloads->put(store::PayloadPut{"ref-1", "bytes", 0}, p.clock.now_us() + millis(100));
+    const auto* stored = std::get_if<store::Stored>(&put);
+    relocation_now = stored != nullptr ? stored->now_ms : -1;
+    p.clock.sleep_until(seconds(1));
+    seen.push_back(std::holds_alternative<store::StoreError>(
+                       payloads->put(store::PayloadPut{"ref-2", "bytes", 0}, p.clock.now_us() + millis(100)))
+                       ? "payload refused"
+                       : "payload stored");
+    seen.push_back(std::holds_alternative<store::Applied>(
+                       locations->write(put_absent("k2", "v"), p.clock.now_us() + millis(100)))
+                       ? "location applied"
+                       : "location failed");
+  });
+  world.at(millis(500), [&] { relocation.begin_outage(); });
+  world.at(seconds(2), [&] { relocation.end_outage(); });
+  world.start(node);
+  world.run_until(seconds(5), 1'000'000);
+  EXPECT_EQ(seen, (std::vector<std::string>{"payload refused", "location applied"}));
+  ASSERT_GT(location_now, 0);
+  EXPECT_NEAR(static_cast<double>(relocation_now - location_now), 1'500.0, 5.0);
+  const auto begins = testing::events_of_kind(world.trace(), "store.outage_begin");
+  ASSERT_EQ(begins.size(), 1u);
+  EXPECT_EQ(begins[0].text("server"), std::optional<std::string_view>("relocation-store"));
+}
+
+}  // namespace
+}  // namespace spotcheck::sim
