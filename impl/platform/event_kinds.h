@@ -194,6 +194,7 @@ inline constexpr std::string_view kStoreStallBegin = "store.stall_begin";
 inline constexpr std::string_view kStoreStallEnd = "store.stall_end";  // {queued}
 inline constexpr std::string_view kStoreStalled = "store.stalled";     // {node, op}: queued by a stall
 inline constexpr std::string_view kStoreApplied = "store.applied";     // the ground truth of a write
+inline constexpr std::string_view kStorePayloadApplied = "store.payload_applied";  // ... of a payload put/remove
 
 inline constexpr std::array kAll = {
     kLeaseRegistered,
@@ -318,6 +319,7 @@ inline constexpr std::array kAll = {
     kStoreStallEnd,
     kStoreStalled,
     kStoreApplied,
+    kStorePayloadApplied,
     kSyntheticBoot,
     kSyntheticReply,
     kSyntheticRecv,

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "impl/location/events/lease_events.h"
+#include "impl/location/instance/instance_request.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/records/authority_record.h"
@@ -60,6 +61,11 @@ Decoded decode_row(std::string_view value, std::int64_t version, std::uint64_t i
   }
   if (record.pending_creation.has_value()) {
     row.reservation_id = record.pending_creation->reservation_id;
+  }
+  if (const std::optional<location::instance::RecoveryPointer> pointer =
+          location::instance::parse_recovery_pointer(record.payload)) {
+    row.pointer = pointer->reference;
+    row.pointer_sha256 = pointer->sha256;
   }
   row.event = index;
   return {row, ""};
@@ -144,6 +150,9 @@ std::optional<std::string> StoreTruthChecker::on_event(const sim::TraceEvent& ev
   }
   if (event.kind == kinds::kCreationCommandSent) {
     return on_command_sent(event);
+  }
+  if (event.kind == kinds::kStorePayloadApplied) {
+    return on_payload_applied(event);
   }
   return on_call_event(event);
 }
@@ -276,6 +285,9 @@ std::optional<std::string> StoreTruthChecker::on_authority_part(const AppliedWri
     return problem;
   }
   note_implied_moves(ledger.current, next);
+  if (std::optional<std::string> problem = note_pointer(part.key, ledger.current, next)) {
+    return problem;
+  }
   if (next.state == AuthorityState::kMissing) {
     Row gone = ledger.current;
     gone.event = part.event;

@@ -35,7 +35,12 @@
 //   * a creation's Reserve refused because a node's capacity counter was full (capacity.refused)
 //     went to a node whose counter some write moved since the call began: placement reads the
 //     counters during the call and chooses only nodes with room (§4), so a counter full and
-//     unmoved all along was never a candidate.
+//     unmoved all along was never a candidate;
+//   * a create command goes only for the Creating row its own request reserved, and a final
+//     result is never stored over another request's (store_truth_requests.cpp, §7).
+// The Relocation Store (store.payload_applied) against the rows that point into it
+// (store_truth_payloads.cpp, §7.1, §10): a row starts pointing at a payload only once the store
+// holds those bytes, and no payload is removed while a row still points at it.
 #pragma once
 
 #include <cstdint>
@@ -78,6 +83,8 @@ class StoreTruthChecker final : public PropertyChecker {
     std::uint64_t event = 0;  // the store.applied that wrote (or removed) it
     model::AllocationSlots slots;  // the capacity its allocation holds
     std::string reservation_id;    // pendingCreation's, while Reserved by a creation
+    std::string pointer;           // the Relocation Store reference its payload points at (§7.1), or empty
+    std::string pointer_sha256;
   };
 
  private:
@@ -108,6 +115,9 @@ class StoreTruthChecker final : public PropertyChecker {
   void note_creation_request(const AppliedPart& part);
   std::optional<std::string> stored_answer_problem(const location::events::CreationFinished& finished) const;
   std::optional<std::string> on_command_sent(const sim::TraceEvent& event);
+  // store_truth_payloads.cpp: the Relocation Store against the rows that point into it (§10).
+  std::optional<std::string> on_payload_applied(const sim::TraceEvent& event);
+  std::optional<std::string> note_pointer(const std::string& key, const Row& before, const Row& next);
   std::optional<std::string> on_instance_outcome(const sim::TraceEvent& event);
   std::optional<std::string> on_capacity_refused(const sim::TraceEvent& event);
   std::optional<std::string> on_close_answer(const sim::TraceEvent& event, std::string_view op_id,
@@ -149,6 +159,11 @@ class StoreTruthChecker final : public PropertyChecker {
   // Each reservationId the store stored a creation request under: its request (request_key).
   std::map<std::string, std::string, std::less<>> _reservation_requests;
   bool _reservation_requests_full = false;
+  // The payloads the Relocation Store holds (store.payload_applied), by reference: the bytes'
+  // SHA-256 and the event that stored them; and which authority row points at each reference.
+  std::map<std::string, std::pair<std::string, std::uint64_t>, std::less<>> _payloads;
+  bool _payloads_full = false;
+  std::map<std::string, std::string, std::less<>> _pointed_by;  // reference -> authority row key
   // The creation call each (node, task) runs: the index of its creation.requested.
   std::map<std::pair<std::int32_t, std::uint64_t>, std::uint64_t> _task_calls;
   // Each capacity counter's last applied move (store.applied index).

@@ -375,4 +375,31 @@ void fields(Io& io, E& e) {
   io("store_now_ms", e.store_now_ms);
 }
 
+// store.payload_applied: the simulated store's own account of a Relocation Store request that
+// changed what it holds — a put that stored a payload (not one already present), or a remove that
+// deleted one: the reference, the stored bytes' SHA-256 and size (a put; empty and 0 for a
+// remove), the server and the StoreNow it applied at.
+struct StorePayloadApplied {
+  static constexpr std::size_t kFieldsMax = 7;
+
+  std::int64_t node = 0;  // the caller's ProcessId
+  std::string_view op;    // put | remove
+  std::string_view reference;
+  std::string_view sha256;
+  std::int64_t size_bytes = 0;
+  std::string_view server;
+  std::int64_t store_now_ms = 0;
+};
+
+template <class Io, platform::FieldsOf<StorePayloadApplied> E>
+void fields(Io& io, E& e) {
+  io("node", e.node);
+  io("op", e.op);
+  io("reference", e.reference);
+  io("sha256", e.sha256);
+  io("size_bytes", e.size_bytes);
+  io("server", e.server);
+  io("store_now_ms", e.store_now_ms);
+}
+
 }  // namespace spotcheck::sim::events

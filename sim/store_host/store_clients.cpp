@@ -111,9 +111,8 @@ class SimRelocationStore final : public store::RelocationStore {
   SimRelocationStore(StoreServer& server, ProcessId node) : _server(server), _node(node) {}
 
   store::PutResult put(const store::PayloadPut& request, store::DeadlineUs deadline_us) override {
-    auto& engine = _server.relocation_engine();
     auto result = call<store::PutResult>(_server, _node, "payload_put", deadline_us, RequestKind::kWrite,
-                                         [&engine, request] { return engine.put(request, platform::kNever); });
+                                         [&server = _server, node = _node, request] { return server.apply_payload_put(node, request); });
     if (!result.has_value()) {
       return store::Indeterminate{"no reply before the deadline"};
     }
@@ -131,9 +130,10 @@ class SimRelocationStore final : public store::RelocationStore {
   }
 
   store::DeleteResult remove(const store::Key& reference, store::DeadlineUs deadline_us) override {
-    auto& engine = _server.relocation_engine();
     auto result = call<store::DeleteResult>(_server, _node, "payload_remove", deadline_us, RequestKind::kWrite,
-                                            [&engine, reference] { return engine.remove(reference, platform::kNever); });
+                                            [&server = _server, node = _node, reference] {
+                                              return server.apply_payload_remove(node, reference);
+                                            });
     if (!result.has_value()) {
       return store::Indeterminate{"no reply before the deadline"};
     }

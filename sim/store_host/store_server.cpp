@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "impl/bytes/sha256.h"
 #include "impl/check/check.h"
 
 namespace spotcheck::sim {
@@ -184,6 +185,39 @@ MutationView view_of(const store::Mutation& mutation) {
 }
 
 }  // namespace
+
+store::PutResult StoreServer::apply_payload_put(ProcessId node, const store::PayloadPut& request) {
+  store::PutResult result = _relocation->put(request, platform::kNever);
+  const auto* stored = std::get_if<store::Stored>(&result);
+  if (stored != nullptr && !stored->already_present) {
+    const std::string sha256 = bytes::sha256_hex(request.payload);
+    _world.record_event(kinds::kStorePayloadApplied,
+                        events::StorePayloadApplied{.node = node,
+                                                    .op = "put",
+                                                    .reference = request.reference,
+                                                    .sha256 = sha256,
+                                                    .size_bytes = static_cast<std::int64_t>(request.payload.size()),
+                                                    .server = _config.name,
+                                                    .store_now_ms = stored->now_ms});
+  }
+  return result;
+}
+
+store::DeleteResult StoreServer::apply_payload_remove(ProcessId node, const store::Key& reference) {
+  store::DeleteResult result = _relocation->remove(reference, platform::kNever);
+  const auto* deleted = std::get_if<store::Deleted>(&result);
+  if (deleted != nullptr && deleted->was_present) {
+    _world.record_event(kinds::kStorePayloadApplied,
+                        events::StorePayloadApplied{.node = node,
+                                                    .op = "remove",
+                                                    .reference = reference,
+                                                    .sha256 = "",
+                                                    .size_bytes = 0,
+                                                    .server = _config.name,
+                                                    .store_now_ms = deleted->now_ms});
+  }
+  return result;
+}
 
 store::WriteResult StoreServer::apply_location_write(ProcessId node, const store::WriteRequest& request) {
   SPOTCHECK_ASSERT_ABORT(!request.mutations.empty());

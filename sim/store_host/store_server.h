@@ -95,6 +95,11 @@ class StoreServer {
   // At the store, on the world context: serves `node`'s scan page; under store-scan-expired in
   // pages of 1-3 entries, and a continued scan forgotten now and then (store.scan_expired).
   store::ScanResult serve_location_scan(ProcessId node, store::ScanRequest request);
+  // At the store, on the world context: applies `node`'s Relocation Store put / remove to the
+  // engine and, when it changed what the store holds, records its ground truth
+  // (store.payload_applied).
+  store::PutResult apply_payload_put(ProcessId node, const store::PayloadPut& request);
+  store::DeleteResult apply_payload_remove(ProcessId node, const store::Key& reference);
 
   World& world() { return _world; }
   const std::string& name() const { return _config.name; }

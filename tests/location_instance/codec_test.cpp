@@ -44,6 +44,19 @@ TEST(InstanceCodecTest, ReferenceAndRecoveryPointer) {
   EXPECT_TRUE(points_at(pointer, reference));
   EXPECT_FALSE(points_at(pointer, reference.substr(0, reference.size() - 1)));
   EXPECT_FALSE(points_at("", reference));
+  EXPECT_EQ(parse_recovery_pointer(pointer), (RecoveryPointer{reference, std::string(64, 'a'), 10}));
+}
+
+// What a checker reads back from a row payload: only a whole pointer; empty is the end of use.
+TEST(InstanceCodecTest, ParsesOnlyWholeRecoveryPointers) {
+  EXPECT_FALSE(parse_recovery_pointer("").has_value());
+  EXPECT_FALSE(parse_recovery_pointer("instance-recovery-v1 ").has_value());
+  EXPECT_FALSE(parse_recovery_pointer("instance-recovery-v1 ref sha").has_value());
+  EXPECT_FALSE(parse_recovery_pointer("instance-recovery-v1 ref sha 12x").has_value());
+  EXPECT_FALSE(parse_recovery_pointer("instance-recovery-v1 ref sha 12 extra").has_value());
+  EXPECT_FALSE(parse_recovery_pointer("instance-recovery-v2 ref sha 12").has_value());
+  EXPECT_FALSE(parse_recovery_pointer("opaque application bytes").has_value());
+  EXPECT_EQ(parse_recovery_pointer("instance-recovery-v1 ref sha 0"), (RecoveryPointer{"ref", "sha", 0}));
 }
 
 }  // namespace

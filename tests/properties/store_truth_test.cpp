@@ -14,6 +14,8 @@
 #include "impl/location/events/authority_events.h"
 #include "impl/location/events/creation_events.h"
 #include "impl/location/events/instance_events.h"
+#include "impl/location/instance/instance_request.h"
+#include "sim/events/sim_events.h"
 #include "tests/properties/fixture.h"
 
 namespace spotcheck::properties::testing {
@@ -27,8 +29,8 @@ PropertyOptions with_ground_truth() {
   return options;
 }
 
-// The stored bytes of `row` (tests/properties/event_script.h Row).
-std::string stored_bytes(const Row& row) {
+// The stored bytes of `row` (tests/properties/event_script.h Row), with the row payload `payload`.
+std::string stored_bytes(const Row& row, const std::string& payload = "") {
   records::AuthorityRecord record;
   record.object_generation = static_cast<std::uint64_t>(row.object_gen);
   record.authority_owner_generation = static_cast<std::uint64_t>(row.owner_gen);
@@ -40,6 +42,7 @@ std::string stored_bytes(const Row& row) {
   record.allocation.descriptor = {row.mesh, row.rid};
   record.allocation.descriptor_lifecycle_generation = 1;
   record.allocation.capacity.actors = 1;
+  record.payload = payload;
   return records::encode(record);
 }
 
@@ -86,8 +89,9 @@ class StoreTruth : public ::testing::Test {
 
   // A put of `row`; one that creates a Reserved row issues its ObjectGeneration and secures its
   // actor slot in the same write (the counter seeded first when the row skips ahead).
-  std::optional<std::string> put(TimeUs t_us, const Row& row, std::int64_t old_version, std::int64_t new_version) {
-    std::vector<Part> parts{Part{key(row), "put", old_version, new_version, stored_bytes(row)}};
+  std::optional<std::string> put(TimeUs t_us, const Row& row, std::int64_t old_version, std::int64_t new_version,
+                                 const std::string& payload = "") {
+    std::vector<Part> parts{Part{key(row), "put", old_version, new_version, stored_bytes(row, payload)}};
     if (old_version == 0 && row.state == "reserved") {
       const std::string counter = "counter/object-generation";
       if (row.object_gen != _object_gen_counter + 1) {
@@ -557,6 +561,58 @@ TEST_F(StoreTruthCalls, ACapacityRefusalAfterARacingReserveTookTheSlotPasses) {
 }
 
 // ---- Counters -------------------------------------------------------------------------------
+
+// ---- the Relocation Store against the rows that point into it (store_truth_payloads.cpp) ------
+
+class StoreTruthPayloads : public StoreTruth {
+ protected:
+  const std::string ref = "instance:chat-1:00000000000000000000000000000009";
+  const std::string sha = std::string(64, 'a');
+  std::string pointer() const { return location::instance::recovery_pointer(ref, sha, 10); }
+  std::optional<std::string> payload(TimeUs t_us, const std::string& op, const std::string& sha256) {
+    return s.feed(t_us, -1, "store.payload_applied",
+                  owned_fields(sim::events::StorePayloadApplied{0, op, ref, sha256, op == "put" ? 10 : 0,
+                                                                "relocation-store", store_ms(t_us)}));
+  }
+};
+
+// §7.1 / §10 in order: payload stored, row Reserved and Ready pointing at it, end of use recorded
+// (payload ""), payload deleted.
+TEST_F(StoreTruthPayloads, StoredBeforeThePointerAndDeletedAfterTheEndOfUsePasses) {
+  EXPECT_LEGAL(payload(seconds(1), "put", sha));
+  EXPECT_LEGAL(put(seconds(2), reserved(), 0, 3, pointer()));
+  EXPECT_LEGAL(put(seconds(3), active(), 3, 4, pointer()));
+  EXPECT_LEGAL(put(seconds(4), active(), 4, 5));
+  EXPECT_LEGAL(payload(seconds(5), "remove", ""));
+}
+
+TEST_F(StoreTruthPayloads, APointerToAPayloadTheStoreDoesNotHoldIsFlagged) {
+  expect_violation(h, put(seconds(2), reserved(), 0, 3, pointer()), "store-truth",
+                   {"point at the payload " + ref, "which the Relocation Store does not hold"});
+}
+
+TEST_F(StoreTruthPayloads, APointerWithOtherBytesThanTheStoredOnesIsFlagged) {
+  EXPECT_LEGAL(payload(seconds(1), "put", std::string(64, 'b')));
+  expect_violation(h, put(seconds(2), reserved(), 0, 3, pointer()), "store-truth",
+                   {"with SHA-256 " + sha, "the Relocation Store holds other bytes there"});
+}
+
+// Deleting the first-message payload while the Ready row still points at it (before the end of
+// use was recorded): a restart would find the row's recovery data gone (§7.1).
+TEST_F(StoreTruthPayloads, ADeleteBeforeTheEndOfUseIsFlagged) {
+  EXPECT_LEGAL(payload(seconds(1), "put", sha));
+  EXPECT_LEGAL(put(seconds(2), reserved(), 0, 3, pointer()));
+  EXPECT_LEGAL(put(seconds(3), active(), 3, 4, pointer()));
+  expect_violation(h, payload(seconds(4), "remove", ""), "store-truth",
+                   {"removed the payload " + ref + " while authority/actor/player:1 still points at it", "Active"});
+}
+
+TEST_F(StoreTruthPayloads, ADeleteAfterTheRowWasRemovedPasses) {
+  EXPECT_LEGAL(payload(seconds(1), "put", sha));
+  EXPECT_LEGAL(put(seconds(2), reserved(), 0, 3, pointer()));
+  EXPECT_LEGAL(remove(seconds(3), reserved(), 3));
+  EXPECT_LEGAL(payload(seconds(4), "remove", ""));
+}
 
 TEST_F(StoreTruth, ACounterMustLeaveItsValuePlusTheDelta) {
   const std::string actors = "capacity/sim/00a1/actors";

@@ -225,6 +225,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kStoreReplyDelayed, kStoreWriteHeld, kStoreWriteLate, kStorePausedCaller, kStoreFrozeCaller}, as<se::StoreHold>());
   add({kStoreStallEnd}, as<se::StoreStallEnd>());
   add({kStoreOutageBegin, kStoreOutageEnd, kStoreStallBegin}, as<se::StoreOutage>());
+  add({kStorePayloadApplied}, as<se::StorePayloadApplied>());
   add({kStoreApplied}, as<se::StoreApplied>());
   return table;
 }

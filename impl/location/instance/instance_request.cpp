@@ -1,5 +1,8 @@
 #include "impl/location/instance/instance_request.h"
 
+#include <charconv>
+#include <system_error>
+
 #include <nlohmann/json.hpp>
 
 namespace spotcheck::location::instance {
@@ -63,6 +66,26 @@ std::string instance_reference(std::string_view spot_id, const messaging::Operat
 std::string recovery_pointer(std::string_view reference, std::string_view sha256, std::uint64_t size_bytes) {
   return std::string(kPointerPrefix) + std::string(reference) + " " + std::string(sha256) + " " +
          std::to_string(size_bytes);
+}
+
+std::optional<RecoveryPointer> parse_recovery_pointer(std::string_view row_payload) {
+  if (!row_payload.starts_with(kPointerPrefix)) {
+    return std::nullopt;
+  }
+  const std::string_view rest = row_payload.substr(kPointerPrefix.size());
+  const std::size_t first = rest.find(' ');
+  const std::size_t second = first == std::string_view::npos ? first : rest.find(' ', first + 1);
+  if (first == 0 || second == std::string_view::npos || rest.find(' ', second + 1) != std::string_view::npos) {
+    return std::nullopt;
+  }
+  const std::string_view size_text = rest.substr(second + 1);
+  std::uint64_t size = 0;
+  const auto [end, error] = std::from_chars(size_text.data(), size_text.data() + size_text.size(), size);
+  if (error != std::errc{} || end != size_text.data() + size_text.size() || size_text.empty()) {
+    return std::nullopt;
+  }
+  return RecoveryPointer{std::string(rest.substr(0, first)), std::string(rest.substr(first + 1, second - first - 1)),
+                         size};
 }
 
 bool points_at(std::string_view row_payload, std::string_view reference) {

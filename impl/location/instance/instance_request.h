@@ -38,4 +38,14 @@ std::string instance_reference(std::string_view spot_id, const messaging::Operat
 std::string recovery_pointer(std::string_view reference, std::string_view sha256, std::uint64_t size_bytes);
 bool points_at(std::string_view row_payload, std::string_view reference);
 
+// What a row payload's recovery pointer names; nullopt for an empty payload (end of use) or
+// anything that is not a well-formed pointer.
+struct RecoveryPointer {
+  std::string reference;
+  std::string sha256;
+  std::uint64_t size_bytes = 0;
+  friend bool operator==(const RecoveryPointer&, const RecoveryPointer&) = default;
+};
+std::optional<RecoveryPointer> parse_recovery_pointer(std::string_view row_payload);
+
 }  // namespace spotcheck::location::instance

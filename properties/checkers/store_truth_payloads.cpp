@@ -1,0 +1,75 @@
+// The Relocation Store held against the authority rows that point into it (property store-truth;
+// see store_truth_checker.h). §10: "Payloads stored in the Relocation Store ... are stored first
+// and re-verified. Only afterward does the Location Store CAS to point at that reference ... On
+// deletion, the Location Store first records the end of reference use, then the payload is
+// deleted" (and §12: the ending of reference use is observed before payload deletion). Both sides
+// come from the store host's own accounts: store.applied for the rows, store.payload_applied for
+// the payloads.
+#include <string>
+#include <utility>
+
+#include "impl/platform/event_kinds.h"
+#include "properties/checkers/store_truth_checker.h"
+#include "properties/common/describe.h"
+#include "properties/common/read_event.h"
+#include "sim/events/sim_events.h"
+
+namespace spotcheck::properties {
+
+// A row put that starts pointing at a payload needs the Relocation Store to hold that payload,
+// with the bytes the pointer's SHA-256 names, already; a row that stops pointing (end of use, or
+// removed) frees the reference.
+std::optional<std::string> StoreTruthChecker::note_pointer(const std::string& key, const Row& before, const Row& next) {
+  if (!before.pointer.empty() && before.pointer != next.pointer) {
+    _pointed_by.erase(before.pointer);
+  }
+  if (next.pointer.empty() || next.pointer == before.pointer) {
+    return std::nullopt;
+  }
+  _pointed_by.insert_or_assign(next.pointer, key);
+  if (_payloads_full) {
+    return std::nullopt;
+  }
+  const auto held = _payloads.find(next.pointer);
+  if (held == _payloads.end()) {
+    return "store.applied " + cite(next.event) + " made " + key + " point at the payload " + next.pointer +
+           ", which the Relocation Store does not hold (§10: a payload is stored and verified before the Location "
+           "Store points at it)";
+  }
+  if (held->second.first != next.pointer_sha256) {
+    return "store.applied " + cite(next.event) + " made " + key + " point at the payload " + next.pointer +
+           " with SHA-256 " + next.pointer_sha256 + ", but the Relocation Store holds other bytes there (" +
+           held->second.first + ", " + cite(held->second.second) + ")";
+  }
+  return std::nullopt;
+}
+
+// store.payload_applied: a put adds the payload; a remove of a payload some row still points at
+// deleted it before the end of its use was recorded.
+std::optional<std::string> StoreTruthChecker::on_payload_applied(const sim::TraceEvent& event) {
+  const auto read = read_event<sim::events::StorePayloadApplied>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  const sim::events::StorePayloadApplied& applied = read.event;
+  const std::string reference(applied.reference);
+  if (applied.op == "put") {
+    if (_payloads.size() >= kRequestsMax) {
+      _payloads_full = true;
+    } else {
+      _payloads.insert_or_assign(reference, std::make_pair(std::string(applied.sha256), event.index));
+    }
+    return std::nullopt;
+  }
+  _payloads.erase(reference);
+  const auto pointer = _pointed_by.find(reference);
+  if (pointer == _pointed_by.end()) {
+    return std::nullopt;
+  }
+  return "store.payload_applied " + cite(event.index) + " removed the payload " + reference + " while " +
+         pointer->second + " still points at it (" + authority_row_text(current_row(pointer->second)) +
+         "; §10: on deletion the Location Store first records the end of reference use, then the payload is "
+         "deleted)";
+}
+
+}  // namespace spotcheck::properties
