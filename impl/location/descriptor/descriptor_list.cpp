@@ -12,6 +12,7 @@
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
+#include "impl/location/scan/scan_range.h"
 #include "impl/records/keys.h"
 #include "impl/records/owner_lease_record.h"
 
@@ -25,62 +26,6 @@ struct LeaseSeen {
   store::StoreVersion version;
   store::StoreNowMs now_ms = 0;
 };
-
-// Every row of the range from one same-point-in-time scan.
-struct ScannedRange {
-  std::vector<store::ScanEntry> entries;
-  std::size_t pages = 0;
-  store::StoreNowMs now_ms = 0;  // StoreNow of the first page
-};
-
-// One pass over the range, page by page. nullopt: the scan expired (restart from the first page).
-Result<std::optional<ScannedRange>> scan_once(store::LocationStore& store, const store::Key& begin,
-                                              const store::Key& end, const std::function<TimeUs()>& deadline) {
-  ScannedRange range;
-  store::ScanRequest request{begin, end, std::nullopt, store::kMaxScanPageEntries};
-  for (std::size_t page = 0; page < kDescriptorListPagesMax; ++page) {
-    const store::ScanResult result = store.scan(request, deadline());
-    if (const auto* error = std::get_if<store::StoreError>(&result)) {
-      // A failed page ends the whole list: no partial list is used (§7.4).
-      return Error::of(ErrorKind::kStoreError, std::string("descriptor list page: ") + store::to_string(error->kind));
-    }
-    if (std::holds_alternative<store::ScanExpired>(result)) {
-      return std::optional<ScannedRange>();
-    }
-    const auto& scanned = std::get<store::ScanPage>(result);
-    SPOTCHECK_ASSERT(scanned.entries.size() <= request.max_entries);
-    if (range.pages == 0) {
-      range.now_ms = scanned.now_ms;
-    }
-    ++range.pages;
-    for (const store::ScanEntry& entry : scanned.entries) {
-      SPOTCHECK_ASSERT(entry.key >= begin && entry.key < end);
-      range.entries.push_back(entry);
-    }
-    if (!scanned.continuation.has_value()) {
-      return std::optional<ScannedRange>(std::move(range));
-    }
-    SPOTCHECK_ASSERT(scanned.continuation->size() <= store::kMaxContinuationBytes);
-    request.continuation = scanned.continuation;
-  }
-  return Error::of(ErrorKind::kStoreError, "descriptor list longer than the page bound");
-}
-
-// The whole range, restarting from the first page after ScanExpired (bounded).
-Result<ScannedRange> scan_range(store::LocationStore& store, platform::EventSink& events, const store::Key& begin,
-                                const store::Key& end, const std::function<TimeUs()>& deadline) {
-  for (std::size_t restart = 0; restart <= kDescriptorListRestartsMax; ++restart) {
-    Result<std::optional<ScannedRange>> pass = scan_once(store, begin, end, deadline);
-    if (!pass.ok()) {
-      return pass.error();
-    }
-    if (pass.value().has_value()) {
-      return std::move(*std::move(pass).value());
-    }
-    platform::sometimes(events, platform::Mark::kScanExpiredRestart);
-  }
-  return Error::of(ErrorKind::kStoreError, "descriptor list scan kept expiring");
-}
 
 // One publisher's owner lease, read directly by its OwnerId (§3.1).
 Result<LeaseSeen> read_lease(store::LocationStore& store, const std::string& owner_id, TimeUs deadline_us) {
@@ -136,7 +81,9 @@ Result<DescriptorList> read_descriptor_list(store::LocationStore& store, platfor
   const store::Key begin = keys::mesh_node_range_begin(mesh_name);
   const store::Key end = keys::mesh_node_range_end(mesh_name);
   SPOTCHECK_ASSERT(begin < end);
-  Result<ScannedRange> range = scan_range(store, platform.events, begin, end, deadline);
+  Result<ScannedRange> range = scan_range(store, platform.events, begin, end, deadline,
+                                          ScanBounds{kDescriptorListPagesMax, kDescriptorListRestartsMax,
+                                                     "descriptor list"});
   if (!range.ok()) {
     return range.error();
   }

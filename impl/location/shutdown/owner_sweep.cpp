@@ -1,7 +1,8 @@
 #include "impl/location/shutdown/owner_sweep.h"
 
+#include <functional>
 #include <map>
-#include <variant>
+#include <utility>
 
 #include "impl/location/authority/authority_snapshot.h"
 #include "impl/check/check.h"
@@ -9,6 +10,7 @@
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
+#include "impl/location/scan/scan_range.h"
 #include "impl/records/authority_record.h"
 
 namespace spotcheck::location {
@@ -16,44 +18,28 @@ namespace spotcheck::location {
 
 namespace {
 
-// Lists the keys and versions of the authority rows of `own`; `expired` on ScanExpired.
-Result<std::map<store::Key, store::StoreVersion>> list_own_rows(
-    store::LocationStore& store, platform::Platform& platform, const LocationConfig& config,
-    const HostRun& own, bool& expired) {
-  expired = false;
-  std::map<store::Key, store::StoreVersion> rows;
-  store::ScanRequest request{keys::authority_range_begin(), keys::authority_range_end(),
-                             std::nullopt, store::kMaxScanPageEntries};
-  for (std::size_t page = 0; page < kSweepPagesMax; ++page) {
-    const store::ScanResult result =
-        store.scan(request, platform.clock.now_us() + config.store_request_timeout_us);
-    if (const auto* error = std::get_if<store::StoreError>(&result)) {
-      return Error::of(ErrorKind::kStoreError,
-                       std::string("owner sweep list: ") + store::to_string(error->kind));
-    }
-    if (std::holds_alternative<store::ScanExpired>(result)) {
-      platform::sometimes(platform.events, platform::Mark::kScanExpiredRestart);
-      expired = true;
-      return rows;
-    }
-    const auto& scanned = std::get<store::ScanPage>(result);
-    for (const store::ScanEntry& entry : scanned.entries) {
-      records::RecordResult<records::AuthorityRecord> record =
-          records::decode_authority_record(entry.value);
-      if (!record.ok()) {
-        continue;  // not ours to judge; a row we cannot read is never deleted
-      }
-      if (record.value().owner_id == own.owner_id &&
-          record.value().owner_lease_generation == own.lease_generation) {
-        rows.emplace(entry.key, entry.version);
-      }
-    }
-    if (!scanned.continuation.has_value()) {
-      return rows;
-    }
-    request.continuation = scanned.continuation;
+// The keys and versions of the authority rows of `own`, from one same-point-in-time list.
+Result<std::map<store::Key, store::StoreVersion>> list_own_rows(store::LocationStore& store,
+                                                                platform::Platform& platform,
+                                                                const LocationConfig& config, const HostRun& own) {
+  const std::function<TimeUs()> deadline = [&] { return platform.clock.now_us() + config.store_request_timeout_us; };
+  Result<ScannedRange> range =
+      scan_range(store, platform.events, keys::authority_range_begin(), keys::authority_range_end(), deadline,
+                 ScanBounds{kSweepPagesMax, kSweepRestartsMax, "owner sweep list"});
+  if (!range.ok()) {
+    return range.error();
   }
-  return Error::of(ErrorKind::kStoreError, "owner sweep list longer than the page bound");
+  std::map<store::Key, store::StoreVersion> rows;
+  for (const store::ScanEntry& entry : range.value().entries) {
+    records::RecordResult<records::AuthorityRecord> record = records::decode_authority_record(entry.value);
+    if (!record.ok()) {
+      continue;  // not ours to judge; a row we cannot read is never deleted
+    }
+    if (record.value().owner_id == own.owner_id && record.value().owner_lease_generation == own.lease_generation) {
+      rows.emplace(entry.key, entry.version);
+    }
+  }
+  return rows;
 }
 
 }  // namespace
@@ -66,23 +52,11 @@ Result<SweepReport> sweep_owner_authority(store::LocationStore& store, platform:
     return admitted.error();
   }
   const HostRun own = lease.host_run();
-  std::map<store::Key, store::StoreVersion> rows;
-  bool listed = false;
-  for (std::size_t restart = 0; restart <= kSweepRestartsMax && !listed; ++restart) {
-    bool expired = false;
-    Result<std::map<store::Key, store::StoreVersion>> found =
-        list_own_rows(store, platform, config, own, expired);
-    if (!found.ok()) {
-      return found.error();
-    }
-    if (!expired) {
-      rows = std::move(found).value();
-      listed = true;
-    }
+  Result<std::map<store::Key, store::StoreVersion>> listed = list_own_rows(store, platform, config, own);
+  if (!listed.ok()) {
+    return listed.error();
   }
-  if (!listed) {
-    return Error::of(ErrorKind::kStoreError, "owner sweep list kept expiring");
-  }
+  const std::map<store::Key, store::StoreVersion> rows = std::move(listed).value();
 
   SweepReport report;
   report.candidates = rows.size();
