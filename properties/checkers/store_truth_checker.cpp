@@ -154,6 +154,9 @@ std::optional<std::string> StoreTruthChecker::on_event(const sim::TraceEvent& ev
   if (event.kind == kinds::kStorePayloadApplied) {
     return on_payload_applied(event);
   }
+  if (event.kind == kinds::kInstancePayloadStored || event.kind == kinds::kInstancePayloadReleased) {
+    return on_payload_claim(event);
+  }
   return on_call_event(event);
 }
 

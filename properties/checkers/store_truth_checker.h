@@ -40,7 +40,8 @@
 //     result is never stored over another request's (store_truth_requests.cpp, §7).
 // The Relocation Store (store.payload_applied) against the rows that point into it
 // (store_truth_payloads.cpp, §7.1, §10): a row starts pointing at a payload only once the store
-// holds those bytes, and no payload is removed while a row still points at it.
+// holds those bytes, and no payload is removed while a row still points at it; the target's
+// instance.payload_stored / payload_released name a payload the store stored / removed.
 #pragma once
 
 #include <cstdint>
@@ -118,6 +119,7 @@ class StoreTruthChecker final : public PropertyChecker {
   // store_truth_payloads.cpp: the Relocation Store against the rows that point into it (§10).
   std::optional<std::string> on_payload_applied(const sim::TraceEvent& event);
   std::optional<std::string> note_pointer(const std::string& key, const Row& before, const Row& next);
+  std::optional<std::string> on_payload_claim(const sim::TraceEvent& event);
   std::optional<std::string> on_instance_outcome(const sim::TraceEvent& event);
   std::optional<std::string> on_capacity_refused(const sim::TraceEvent& event);
   std::optional<std::string> on_close_answer(const sim::TraceEvent& event, std::string_view op_id,
@@ -164,6 +166,10 @@ class StoreTruthChecker final : public PropertyChecker {
   std::map<std::string, std::pair<std::string, std::uint64_t>, std::less<>> _payloads;
   bool _payloads_full = false;
   std::map<std::string, std::string, std::less<>> _pointed_by;  // reference -> authority row key
+  // Every payload the store ever stored (reference -> its bytes' SHA-256) and every reference it
+  // ever removed: what the Instance Spot target's payload events may claim.
+  std::map<std::string, std::string, std::less<>> _ever_stored;
+  std::map<std::string, std::uint64_t, std::less<>> _ever_removed;  // reference -> the remove's event
   // The creation call each (node, task) runs: the index of its creation.requested.
   std::map<std::pair<std::int32_t, std::uint64_t>, std::uint64_t> _task_calls;
   // Each capacity counter's last applied move (store.applied index).

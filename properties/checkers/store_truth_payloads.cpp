@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "impl/location/events/instance_events.h"
 #include "impl/platform/event_kinds.h"
 #include "properties/checkers/store_truth_checker.h"
 #include "properties/common/describe.h"
@@ -54,14 +55,18 @@ std::optional<std::string> StoreTruthChecker::on_payload_applied(const sim::Trac
   const sim::events::StorePayloadApplied& applied = read.event;
   const std::string reference(applied.reference);
   if (applied.op == "put") {
-    if (_payloads.size() >= kRequestsMax) {
+    if (_payloads.size() >= kRequestsMax || _ever_stored.size() >= kRequestsMax) {
       _payloads_full = true;
     } else {
       _payloads.insert_or_assign(reference, std::make_pair(std::string(applied.sha256), event.index));
+      _ever_stored.insert_or_assign(reference, std::string(applied.sha256));
     }
     return std::nullopt;
   }
   _payloads.erase(reference);
+  if (_ever_removed.size() < kRequestsMax) {
+    _ever_removed.insert_or_assign(reference, event.index);
+  }
   const auto pointer = _pointed_by.find(reference);
   if (pointer == _pointed_by.end()) {
     return std::nullopt;
@@ -70,6 +75,38 @@ std::optional<std::string> StoreTruthChecker::on_payload_applied(const sim::Trac
          pointer->second + " still points at it (" + authority_row_text(current_row(pointer->second)) +
          "; §10: on deletion the Location Store first records the end of reference use, then the payload is "
          "deleted)";
+}
+
+// The Instance Spot target's word on its payloads held against the store's account: a payload it
+// reports stored (and verified) is one the store stored, with those bytes; one it reports removed
+// (was_present=1) is one the store removed. Judged while the bounded ledgers hold everything.
+std::optional<std::string> StoreTruthChecker::on_payload_claim(const sim::TraceEvent& event) {
+  if (_payloads_full) {
+    return std::nullopt;
+  }
+  if (event.kind == kinds::kInstancePayloadStored) {
+    const auto read = read_event<location::events::InstancePayloadStored>(event);
+    if (!read.ok()) {
+      return std::nullopt;  // a malformed event is at-most-once's to report
+    }
+    const auto stored = _ever_stored.find(read.event.reference);
+    if (stored != _ever_stored.end() && stored->second == read.event.sha256) {
+      return std::nullopt;
+    }
+    return where(event) + " instance.payload_stored: node " + std::string(read.event.node) +
+           " reported the payload " + std::string(read.event.reference) + " stored and verified (SHA-256 " +
+           std::string(read.event.sha256) + "), but the Relocation Store " +
+           (stored == _ever_stored.end() ? std::string("never stored it") : "stored other bytes there (" + stored->second + ")") +
+           " (§10: a payload is pointed at only once stored and re-verified)";
+  }
+  const auto read = read_event<location::events::InstancePayloadReleased>(event);
+  if (!read.ok() || read.event.was_present == 0 || _ever_removed.size() >= kRequestsMax ||
+      _ever_removed.contains(read.event.reference)) {
+    return std::nullopt;
+  }
+  return where(event) + " instance.payload_released: node " + std::string(read.event.node) + " reported the payload " +
+         std::string(read.event.reference) + " removed (" + std::string(read.event.reason) +
+         "), but the Relocation Store never removed it";
 }
 
 }  // namespace spotcheck::properties

@@ -614,6 +614,41 @@ TEST_F(StoreTruthPayloads, ADeleteAfterTheRowWasRemovedPasses) {
   EXPECT_LEGAL(payload(seconds(4), "remove", ""));
 }
 
+// The target's payload events against the store's account.
+TEST_F(StoreTruthPayloads, APayloadReportedStoredNeedsTheStoresPut) {
+  const auto stored = [&](TimeUs t_us, const std::string& sha256) {
+    return s.feed(t_us, 2, "instance.payload_stored",
+                  owned_fields(location::events::InstancePayloadStored{"chat-1", "op", "00000000000000a2", ref, sha256,
+                                                                      10, 0}));
+  };
+  EXPECT_LEGAL(payload(seconds(2), "put", sha));
+  EXPECT_LEGAL(stored(seconds(3), sha));
+  expect_violation(h, stored(seconds(4), std::string(64, 'c')), "store-truth", {"stored other bytes there"});
+}
+
+TEST_F(StoreTruthPayloads, APayloadReportedStoredThatTheStoreNeverStoredIsFlagged) {
+  expect_violation(h,
+                   s.feed(seconds(1), 2, "instance.payload_stored",
+                          owned_fields(location::events::InstancePayloadStored{"chat-1", "op", "00000000000000a2", ref,
+                                                                              sha, 10, 0})),
+                   "store-truth",
+                   {"reported the payload " + ref + " stored and verified", "the Relocation Store never stored it"});
+}
+
+TEST_F(StoreTruthPayloads, APayloadReportedRemovedNeedsTheStoresRemove) {
+  const auto released = [&](TimeUs t_us, std::int64_t was_present) {
+    return s.feed(t_us, 2, "instance.payload_released",
+                  owned_fields(location::events::InstancePayloadReleased{"chat-1", "op", "00000000000000a2", ref,
+                                                                        "end_of_use", was_present}));
+  };
+  EXPECT_LEGAL(payload(seconds(1), "put", sha));
+  EXPECT_LEGAL(released(seconds(2), 0));  // nothing was there to remove: no claim on the store
+  expect_violation(h, released(seconds(3), 1), "store-truth",
+                   {"reported the payload " + ref + " removed (end_of_use)", "never removed it"});
+  EXPECT_LEGAL(payload(seconds(4), "remove", ""));
+  EXPECT_LEGAL(released(seconds(5), 1));
+}
+
 TEST_F(StoreTruth, ACounterMustLeaveItsValuePlusTheDelta) {
   const std::string actors = "capacity/sim/00a1/actors";
   EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));  // secures 1

@@ -125,9 +125,9 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
 
   platform::emit_event(
       _context.platform.events, kinds::kCreationRequested,
-      events::CreationRequested{op.hex(), as_i64(call.operation.source_lease_generation), to_string(spec.mode), records::to_string(call.key.kind),
-                                records::to_string(spec.object_kind), call.spec.id, spec.stable_type,
-                                spec.deadline_us});
+      events::CreationRequested{op.hex(), as_i64(call.operation.source_lease_generation), to_string(spec.mode),
+                                records::to_string(call.key.kind), records::to_string(spec.object_kind),
+                                call.spec.id, spec.stable_type, spec.deadline_us});
   _in_progress.insert(op);
   struct Forget {
     std::set<OperationId>& set;
@@ -142,7 +142,8 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
   platform::emit_event(
       _context.platform.events, kinds::kCreationFinished,
       events::CreationFinished{
-          op.hex(), as_i64(call.operation.source_lease_generation), to_string(spec.mode), records::to_string(call.key.kind), call.spec.id,
+          op.hex(), as_i64(call.operation.source_lease_generation), to_string(spec.mode),
+          records::to_string(call.key.kind), call.spec.id,
           result.ok() ? messaging::to_string(result.value().outcome) : to_string(result.error_kind()),
           result.ok() ? as_i64(result.value().ref.object_generation) : 0,
           result.ok() && result.value().from_store ? 1 : 0});
