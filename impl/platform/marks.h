@@ -35,9 +35,10 @@ enum class Mark : std::uint8_t {
   kScanExpiredRestart,               // §7.4, §11: a scan expired between pages; the list starts over
   kLeaseLostInReread,                // §5, §10: the owner lease was lost while a re-read resolved a lease write
   kCreationResultReadUnknown,        // §7, §10: the check for a stored final result could not read; asked again
+  kOwnerSweepRowChanged,             // §11: a row the owner sweep listed changed before its delete; left alone
 };
-inline constexpr std::size_t kMarkCount = 19;
-static_assert(static_cast<std::size_t>(Mark::kCreationResultReadUnknown) + 1 == kMarkCount,
+inline constexpr std::size_t kMarkCount = 20;
+static_assert(static_cast<std::size_t>(Mark::kOwnerSweepRowChanged) + 1 == kMarkCount,
               "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
@@ -69,6 +70,8 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
      "the owner lease was lost while a re-read resolved a lease write whose reply was lost (§5, §10)"},
     {"creation-result-read-unknown",
      "the check for a stored final result before creation could not read the store and asked again (§7, §10)"},
+    {"owner-sweep-row-changed",
+     "a row the shutdown owner sweep listed had changed by its re-read or its delete, and was left alone (§11)"},
 }};
 
 constexpr bool every_mark_named() {

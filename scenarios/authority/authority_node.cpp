@@ -138,11 +138,21 @@ class NodeRun {
     }
   }
 
-  // A graceful shutdown (§11), between two requests of this node: the owner sweep deletes the
-  // authority rows of this host run (reported by sweep.finished; a failure leaves them to their
-  // lease and to NewOwner), then the lease stops renewing and the node restarts as a new host run.
+  // A graceful shutdown (§11): the owner sweep deletes the authority rows of this host run
+  // (reported by sweep.finished; a failure leaves them to their lease and to NewOwner) while the
+  // host run's last request is still in flight — a host stops taking new work, its running
+  // requests finish — so a row may change between the sweep's list and its re-read, and is then
+  // left alone. Then the lease stops renewing and the node restarts as a new host run.
   void shut_down() {
+    bool last_request_done = false;
+    _platform.tasks.spawn("last-request", [this, &last_request_done] {
+      one_request();
+      last_request_done = true;
+    });
     static_cast<void>(loc::sweep_owner_authority(*_store, _platform, _config, _lease, _authority));
+    for (int i = 0; i < 10'000 && !last_request_done; ++i) {
+      _platform.clock.sleep_for(platform::millis(10));
+    }
     stop_renewing();
     _env.request_restart();
   }

@@ -193,7 +193,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     // Descriptor changes between kills: a new host run's Revisions start again at 1 (§4).
     c.workload.descriptor_update_probability = 0.01;
     c.required_marks = {Mark::kDescriptorTakeover, Mark::kIndeterminateResolvedApplied, Mark::kOwnerSweepDeleted,
-                        Mark::kStartupRefused, Mark::kScanExpiredRestart};
+                        Mark::kStartupRefused, Mark::kScanExpiredRestart, Mark::kOwnerSweepRowChanged};
     return c;
   }
   SPOTCHECK_ASSERT_ABORT(false && "unknown location scenario");

@@ -70,6 +70,7 @@ Result<SweepReport> sweep_owner_authority(store::LocationStore& store, platform:
     }
     const std::optional<AuthoritySnapshot>& snapshot = current.value().current;
     if (!snapshot.has_value() || snapshot->version != listed_version) {
+      platform::sometimes(platform.events, platform::Mark::kOwnerSweepRowChanged);
       ++report.changed;  // only a row unchanged since the list is ours to delete
       continue;
     }
@@ -80,6 +81,7 @@ Result<SweepReport> sweep_owner_authority(store::LocationStore& store, platform:
       platform::sometimes(platform.events, platform::Mark::kOwnerSweepDeleted);
       ++report.deleted;
     } else if (removed.error().kind == ErrorKind::kConflict) {
+      platform::sometimes(platform.events, platform::Mark::kOwnerSweepRowChanged);
       ++report.changed;
     } else {
       ++report.failed;
