@@ -112,6 +112,18 @@ TEST_F(CreationTest, TheCheckForAStoredResultIsAskedAgainWhenItsReadFails) {
   EXPECT_EQ(cluster->events("authority.reserve", "outcome", "applied").size(), 1u);
 }
 
+// §9.3: an OperationId is non-zero. A caller's own zero OperationId is refused before anything.
+TEST_F(CreationTest, AZeroOperationIdOfTheCallersIsInvalidArgument) {
+  make();
+  auto refused = call_on(0, [](CreationNode& n) {
+    return n.manager().create_actor("p", "Player", n.deadline_in(seconds(5)), CreateOptions{{}, {}, OperationId{0, 0}});
+  });
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error_kind(), ManagerErrorKind::kInvalidArgument);
+  EXPECT_EQ(factory.of("p"), 0);
+  EXPECT_TRUE(cluster->events("creation.requested").empty());
+}
+
 TEST_F(CreationTest, TheSameCallSubmittedTwiceAtOnceIsInvalidOperation) {
   make();
   factory.delay_us = millis(300);

@@ -109,7 +109,7 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
     return error(ManagerErrorKind::kInvalidArgument, records::describe(*bad));
   }
   if (spec.op_id.has_value() && spec.op_id->empty()) {
-    return error(ManagerErrorKind::kInvalidArgument, "an OperationId is non-zero (§8.1)");
+    return error(ManagerErrorKind::kInvalidArgument, "an OperationId is non-zero (§9.3)");
   }
   const OperationId op = spec.op_id.value_or(OperationId::random(_context.platform.random));
   if (_in_progress.count(op) != 0) {
