@@ -35,7 +35,9 @@ TimeUs FaultInjector::gap_from(platform::Random& random, TimeUs mean_gap_us) {
   return random.between(mean_gap_us / 2, mean_gap_us + mean_gap_us / 2) + 1;
 }
 
-sim::ProcessId FaultInjector::pick_node() { return _nodes[_random.below(_nodes.size())]; }
+sim::ProcessId FaultInjector::pick_node() { return pick_node(_random); }
+
+sim::ProcessId FaultInjector::pick_node(platform::Random& random) { return _nodes[random.below(_nodes.size())]; }
 
 void FaultInjector::install() {
   SPOTCHECK_ASSERT_ABORT(!_installed);
@@ -273,7 +275,7 @@ void FaultInjector::schedule_partitions(sim::StoreServer& server, platform::Rand
   }
   TimeUs t = gap_from(random, _plan.partition_gap_us);
   for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i) {
-    const sim::ProcessId node = _nodes[random.below(_nodes.size())];
+    const sim::ProcessId node = pick_node(random);
     const bool one_way = random.chance(0.5);
     const bool node_to_store = random.chance(0.5);
     const TimeUs length = std::min(random.between(1, _plan.partition_length_us), _plan.faults_stop_us - t);

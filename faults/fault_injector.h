@@ -49,6 +49,7 @@ class FaultInjector {
   void apply_clock_drift();
   void stop_all_faults();
   sim::ProcessId pick_node();
+  sim::ProcessId pick_node(platform::Random& random);
   TimeUs next_gap(TimeUs mean_gap_us);
   // A gap around `mean_gap_us` drawn from `random` (next_gap draws from the injector's stream).
   static TimeUs gap_from(platform::Random& random, TimeUs mean_gap_us);

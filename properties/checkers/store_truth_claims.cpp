@@ -6,7 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "impl/location/creation/stored_records.h"
 #include "impl/location/events/authority_events.h"
 #include "impl/location/events/creation_events.h"
 #include "impl/location/events/instance_events.h"
@@ -167,7 +166,8 @@ std::optional<std::string> StoreTruthChecker::on_creation_finished(const sim::Tr
     return std::nullopt;
   }
   const events::CreationFinished& finished = read.event;
-  const auto found = _calls.find(request_key(finished.source_gen, finished.op_id));
+  const std::string request = request_key(finished.source_gen, finished.op_id);
+  const auto found = _calls.find(request);
   if (found == _calls.end()) {
     return std::nullopt;
   }
@@ -184,7 +184,7 @@ std::optional<std::string> StoreTruthChecker::on_creation_finished(const sim::Tr
     if (held_during(call, [](const Row& row) { return !is_absent(row); })) {
       return std::nullopt;
     }
-    return where(event) + " creation.finished: operation " + request_key(finished.source_gen, finished.op_id) +
+    return where(event) + " creation.finished: operation " + request +
            " answered 'already_exists' for " + call.key + ", but during the call (since " + cite(call.start_event) +
            ") the store never held a row of that ID (§7: AlreadyExists is a Ready or Creating record)";
   }

@@ -55,7 +55,7 @@ std::optional<std::string> StoreTruthChecker::on_payload_applied(const sim::Trac
   const sim::events::StorePayloadApplied& applied = read.event;
   const std::string reference(applied.reference);
   if (applied.op == "put") {
-    if (_payloads.size() >= kRequestsMax || _ever_stored.size() >= kRequestsMax) {
+    if (_ever_stored.size() >= kRequestsMax) {  // it holds every payload _payloads holds
       _payloads_full = true;
     } else {
       _payloads.insert_or_assign(reference, std::make_pair(std::string(applied.sha256), event.index));

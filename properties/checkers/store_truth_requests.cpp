@@ -7,6 +7,7 @@
 
 #include "impl/location/creation/stored_records.h"
 #include "impl/location/events/creation_events.h"
+#include "impl/location/messaging/commands.h"
 #include "impl/platform/event_kinds.h"
 #include "properties/checkers/creation_checker.h"
 #include "properties/checkers/store_truth_checker.h"
@@ -21,7 +22,14 @@ namespace events = location::events;
 using model::AuthorityState;
 
 // The authority row kind a create command names: 49 creates an Actor, 47 a User Spot (§7).
-std::string_view row_kind_of_command(std::int64_t cmd) { return cmd == 49 ? "actor" : "spot"; }
+std::string_view row_kind_of_command(std::int64_t cmd) {
+  return cmd == static_cast<std::int64_t>(location::messaging::CommandCode::kActorCreate) ? "actor" : "spot";
+}
+
+// The request a stored record names (its operation: source host run and OperationId).
+std::string request_of(const location::creation::OperationKey& operation) {
+  return request_key(platform::as_i64(operation.source_lease_generation), operation.op_id.hex());
+}
 
 }  // namespace
 
@@ -42,8 +50,7 @@ std::optional<std::string> StoreTruthChecker::note_stored_result(const AppliedPa
     return std::nullopt;
   }
   const std::int64_t object_gen = record->ref.has_value() ? platform::as_i64(record->ref->object_generation) : 0;
-  const std::string request =
-      request_key(platform::as_i64(record->operation.source_lease_generation), record->operation.op_id.hex());
+  const std::string request = request_of(record->operation);
   _stored_results.insert_or_assign(
       request, StoredResult{std::string(location::messaging::to_string(record->outcome)), object_gen, part.event});
   const auto [held, fresh] = _result_key_requests.try_emplace(part.key, request, part.event);
@@ -90,7 +97,6 @@ std::optional<std::string> StoreTruthChecker::stored_answer_problem(const locati
          ") is '" + stored.outcome + "' (ObjectGeneration " + std::to_string(stored.object_gen) + ")";
 }
 
-
 // An applied put of a creation request (written with its Reserve): which request its
 // reservationId stands for.
 void StoreTruthChecker::note_creation_request(const AppliedPart& part) {
@@ -106,9 +112,7 @@ void StoreTruthChecker::note_creation_request(const AppliedPart& part) {
     _reservation_requests_full = true;
     return;
   }
-  _reservation_requests.insert_or_assign(
-      request->reservation_id,
-      request_key(platform::as_i64(request->operation.source_lease_generation), request->operation.op_id.hex()));
+  _reservation_requests.insert_or_assign(request->reservation_id, request_of(request->operation));
 }
 
 // creation.command_sent: a source sends the create command only for the Creating row its own
@@ -126,12 +130,12 @@ std::optional<std::string> StoreTruthChecker::on_command_sent(const sim::TraceEv
   if (ledger == _rows.end()) {
     return std::nullopt;
   }
+  const std::string request = request_key(sent.source_gen, sent.op_id);
   for (const Row& row : ledger->second.stored) {
     if (row.object_gen != sent.object_gen || row.state != AuthorityState::kReserved) {
       continue;
     }
     const auto owner = _reservation_requests.find(row.reservation_id);
-    const std::string request = request_key(sent.source_gen, sent.op_id);
     if (owner == _reservation_requests.end() || owner->second == request) {
       return std::nullopt;
     }

@@ -39,18 +39,14 @@ store::StoreNowMs StoreServer::store_now_ms() const {
   return _config.epoch_ms + _config.clock_offset_ms + _world.now_us() / platform::kMicrosPerMilli;
 }
 
-void StoreServer::record_outage_event(std::string_view kind, std::int64_t queued, bool with_queued) {
-  if (with_queued) {
-    _world.record_event(kind, events::StoreStallEnd{.queued = queued, .server = _config.name});
-  } else {
-    _world.record_event(kind, events::StoreOutage{.server = _config.name});
-  }
+void StoreServer::record_outage_event(std::string_view kind) {
+  _world.record_event(kind, events::StoreOutage{.server = _config.name});
 }
 
 void StoreServer::begin_outage(OutageMode mode) {
   if (!_outage.has_value()) {
     _outage = mode;
-    record_outage_event(mode == OutageMode::kStall ? kinds::kStoreStallBegin : kinds::kStoreOutageBegin, 0, false);
+    record_outage_event(mode == OutageMode::kStall ? kinds::kStoreStallBegin : kinds::kStoreOutageBegin);
   }
 }
 
@@ -61,11 +57,12 @@ void StoreServer::end_outage() {
   const OutageMode mode = *_outage;
   _outage.reset();
   if (mode == OutageMode::kRefuse) {
-    record_outage_event(kinds::kStoreOutageEnd, 0, false);
+    record_outage_event(kinds::kStoreOutageEnd);
     return;
   }
   std::vector<std::function<void()>> stalled = std::exchange(_stalled, {});
-  record_outage_event(kinds::kStoreStallEnd, static_cast<std::int64_t>(stalled.size()), true);
+  _world.record_event(kinds::kStoreStallEnd,
+                      events::StoreStallEnd{.queued = static_cast<std::int64_t>(stalled.size()), .server = _config.name});
   for (std::function<void()>& serve : stalled) {
     serve();  // in arrival order; a new outage cannot begin in between (no task runs here)
   }

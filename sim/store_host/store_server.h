@@ -105,8 +105,8 @@ class StoreServer {
   const std::string& name() const { return _config.name; }
 
  private:
-  // Records an outage or stall event, naming this server.
-  void record_outage_event(std::string_view kind, std::int64_t queued, bool with_queued);
+  // Records store.outage_begin, store.outage_end or store.stall_begin, naming this server.
+  void record_outage_event(std::string_view kind);
   bool draw(double probability);
   // What StoreFaults::renew_loss does to one renew (drawn only when it is on).
   enum class RenewFault { kNone, kLost, kReplyLost, kRefused, kLate };
