@@ -23,15 +23,18 @@ std::string bounds_text(const ApplyBounds& bounds) {
 // The operation and outcome of a reply delivered to its caller (creation or close).
 struct OpAndOutcome {
   std::string request;   // a creation's request key (request_key), a close's OperationId
-  std::string exchange;  // one command-20 exchange of it: the request and the reply's correlation
+  std::string exchange;  // what gets at most one reply: a creation's request within one Manager call
   std::string_view outcome;
 };
 using OpOutcome = EventRead<OpAndOutcome>;
 
-OpOutcome read_creation_delivered(const sim::TraceEvent& event) {
+// `call`: the creation.requested that began the Manager call the reply reached, if known. A
+// caller's retry of the same request is another call; within one call the request is never
+// submitted again (§7), so it gets at most one command-20 reply.
+OpOutcome read_creation_delivered(const sim::TraceEvent& event, std::optional<std::uint64_t> call) {
   EventRead<events::CreationReplyDelivered> read = read_event<events::CreationReplyDelivered>(event);
   std::string request = request_key(read.event.source_gen, read.event.op_id);
-  std::string exchange = request + " (correlation " + std::to_string(read.event.request) + ")";
+  std::string exchange = call.has_value() ? request + " in the call begun at #" + std::to_string(*call) : request;
   return OpOutcome{OpAndOutcome{std::move(request), std::move(exchange), read.event.outcome}, std::move(read.problem)};
 }
 
@@ -80,6 +83,9 @@ std::optional<std::string> CreationChecker::on_event(const sim::TraceEvent& even
   }
   if (event.kind == kinds::kCloseFinished) {
     return on_close_finished(event);
+  }
+  if (event.kind == kinds::kCreationRequested) {
+    _task_calls.insert_or_assign({event.node, event.task}, event.index);
   }
   if (event.kind == kinds::kProcessKill || event.kind == kinds::kProcessExit) {
     _last_death[event.node] = event.index;
@@ -221,7 +227,10 @@ std::optional<std::string> CreationChecker::on_result(const sim::TraceEvent& eve
 
 std::optional<std::string> CreationChecker::on_delivered(const sim::TraceEvent& event, StringMap<Delivery>& deliveries,
                                                          bool creation) {
-  const OpOutcome read = creation ? read_creation_delivered(event) : read_close_outcome<events::CloseReplyDelivered>(event);
+  const auto call = _task_calls.find({event.node, event.task});
+  const OpOutcome read =
+      creation ? read_creation_delivered(event, call != _task_calls.end() ? std::optional(call->second) : std::nullopt)
+               : read_close_outcome<events::CloseReplyDelivered>(event);
   if (!read.ok()) {
     return read.problem;
   }

@@ -11,7 +11,8 @@
 //   3. At most one final result per request: creation.result is emitted at most once per
 //      request identifier (source_gen, op_id: the source host run and its OperationId, §7), and a
 //      command-20 reply (creation.reply_delivered, close.reply_delivered) is handed to its caller
-//      at most once per exchange (a creation's request and correlation; a close's OperationId);
+//      at most once per exchange (a creation's request within one Manager call — §7: a call never
+//      submits its request again; a close's OperationId);
 //      a delivered Created / Rejected / Failed equals the stored result of the same request (an
 //      OperationId reused by a later host run is another request; a caller's retry of the same
 //      request is a new exchange); a Close that got its owner's reply answers its caller
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <utility>
 #include <string>
 
 #include "properties/common/authority_event.h"
@@ -80,10 +82,12 @@ class CreationChecker final : public PropertyChecker {
   StringMap<std::map<std::int64_t, Creating>> _creating;  // object -> generation -> interval
   StringMap<FactoryRun> _factory_runs;                    // incarnation -> last run
   StringMap<Delivery> _results;                           // request_key -> stored result
-  StringMap<Delivery> _replies;                           // one exchange of a request -> creation reply delivered
+  StringMap<Delivery> _replies;                           // a request within one call -> creation reply delivered
   StringMap<Delivery> _told;                              // request_key -> final result a reply told
   StringMap<Delivery> _close_replies;                     // op_id -> close reply delivered
   std::map<std::int32_t, std::uint64_t> _last_death;      // node -> index of its last kill/exit
+  // The Manager call each (node, task) runs: the index of its creation.requested.
+  std::map<std::pair<std::int32_t, std::uint64_t>, std::uint64_t> _task_calls;
 };
 
 }  // namespace spotcheck::properties

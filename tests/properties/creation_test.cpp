@@ -169,6 +169,22 @@ TEST_F(Creation, ReplyDeliveredTwice) {
                    {"operation op1", "delivered twice", "#0"});
 }
 
+// A caller's retry of the same request is another Manager call with a reply of its own; within one
+// call the request is never submitted again (§7), so a second reply there is flagged (mutant B03).
+TEST_F(Creation, OneReplyPerRequestWithinEachCall) {
+  const auto requested = [&](TimeUs t) {
+    return s.feed(t, kSource, "creation.requested",
+                  owned_fields(location::events::CreationRequested{"op1", 1, "get_or_create", "actor", "actor",
+                                                                   "player:1", "Player", 0}));
+  };
+  EXPECT_LEGAL(requested(seconds(1)));
+  EXPECT_LEGAL(delivered(seconds(2), "op1", "cancelled"));
+  EXPECT_LEGAL(requested(seconds(3)));  // the caller asks again: a new call
+  EXPECT_LEGAL(delivered(seconds(4), "op1", "created"));
+  expect_violation(h, delivered(seconds(5), "op1", "created"), "exactly-one-creation",
+                   {"operation op1 of source host run 1 in the call begun at #2", "delivered twice"});
+}
+
 TEST_F(Creation, CloseReplyDeliveredTwice) {
   EXPECT_LEGAL(delivered(seconds(1), "op9", "closed", "close.reply_delivered"));
   expect_violation(h, delivered(seconds(2), "op9", "not_found", "close.reply_delivered"), "exactly-one-creation",
