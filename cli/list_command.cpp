@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "faults/fault_plan.h"
+#include "faults/out_of_contract.h"
 #include "impl/platform/marks.h"
 #include "properties/registry.h"
 #include "scenarios/files/planted_bug_catalogue.h"
@@ -53,7 +54,14 @@ void add_list_command(CLI::App& app, int& exit_code) {
     }
     std::cout << "\nFault kinds (a scenario's fault plan; --swarm draws them per seed):\n";
     for (const auto& fault : faults::all_fault_kinds()) {
-      std::cout << "  " << std::left << std::setw(20) << fault.name << " " << fault.description << "\n";
+      if (!faults::is_out_of_contract(fault.kind)) {
+        std::cout << "  " << std::left << std::setw(20) << fault.name << " " << fault.description << "\n";
+      }
+    }
+    std::cout << "\nOut-of-contract fault kinds (only with --out-of-contract; each breaks a spec assumption):\n";
+    for (const auto& info : faults::out_of_contract_kinds()) {
+      std::cout << "  " << std::left << std::setw(20) << faults::to_string(info.kind) << " "
+                << info.assumption << "\n";
     }
     std::cout << "\nProperties (checked online on every event of a Location scenario):\n";
     for (const auto& property : properties::all_properties()) {

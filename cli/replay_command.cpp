@@ -8,6 +8,7 @@
 #include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"
 #include "cli/number_text.h"
+#include "faults/out_of_contract.h"
 #include "reports/output_file.h"
 
 namespace spotcheck::cli {
@@ -23,6 +24,7 @@ struct ReplayFlags {
   std::string trace_path;
   std::string decision_log_out;  // record the run's decision log into this file
   std::string decision_log_in;   // replay the run from this decision log
+  std::optional<std::string> out_of_contract;  // faults/out_of_contract.h, as `spotcheck run` had it
 };
 
 int replay(const ReplayFlags& flags) {
@@ -44,6 +46,7 @@ int replay(const ReplayFlags& flags) {
   scenarios::SeedRequest request;
   request.seed = seed;
   request.swarm = flags.swarm;
+  request.out_of_contract = out_of_contract_flag(flags.out_of_contract, scenario);
   request.keep_trace = flags.print_trace || trace_file.has_value();
   request.record_decisions = !flags.decision_log_out.empty();
   if (!flags.decision_log_in.empty()) {
@@ -80,6 +83,16 @@ int replay(const ReplayFlags& flags) {
   } else {
     std::cout << "passed\n";
   }
+  if (!outcome.ok() && request.out_of_contract != 0) {
+    const std::vector<std::string> needed = out_of_contract_needed(scenario, request);
+    if (needed.empty()) {
+      std::cout << "in contract: the seed fails with the out-of-contract faults off too\n";
+    }
+    for (const std::string& kind : needed) {
+      std::cout << "out of contract: passes without " << kind << "; the assumption it breaks: "
+                << faults::out_of_contract_assumption(faults::fault_kind_named(kind)) << "\n";
+    }
+  }
   if (flags.check_determinism) {
     if (auto mismatch = check_seed_determinism(scenario, request)) {
       std::cout << "NONDETERMINISM: runs first differ at event " << mismatch->divergence.event_index
@@ -109,6 +122,8 @@ void add_replay_command(CLI::App& app, int& exit_code) {
       ->check(output_file_name());
   cmd->add_option("--decision-log", flags->decision_log_in,
                   "Replay the run from this decision log (written by --decision-log-out on this build)");
+  cmd->add_option("--out-of-contract", flags->out_of_contract,
+                  "The out-of-contract fault kinds the campaign had on (all, or a comma list)");
   cmd->callback([flags, &exit_code] { exit_code = replay(*flags); });
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -15,6 +16,7 @@
 #include "cli/scenario_lookup.h"
 #include "cli/number_text.h"
 #include "replay/story/story.h"
+#include "faults/out_of_contract.h"
 #include "reports/html_report.h"
 #include "reports/junit_xml.h"
 #include "reports/output_file.h"
@@ -36,6 +38,7 @@ struct RunFlags {
   bool quiet = false;
   std::string junit_path;
   std::string html_path;
+  std::optional<std::string> out_of_contract;  // faults/out_of_contract.h: "all" or a comma list
 };
 
 // Stories of the first few violating seeds for the HTML report: each seed runs once more with its
@@ -43,7 +46,8 @@ struct RunFlags {
 constexpr std::size_t kHtmlStoriesMax = 5;
 
 std::vector<reports::FailureStory> tell_failure_stories(const scenarios::Scenario& scenario,
-                                                        const reports::CampaignResult& result) {
+                                                        const reports::CampaignResult& result,
+                                                        std::uint32_t out_of_contract) {
   std::vector<reports::FailureStory> stories;
   for (const scenarios::SeedOutcome& failure : result.failures) {
     if (stories.size() == kHtmlStoriesMax) {
@@ -52,7 +56,9 @@ std::vector<reports::FailureStory> tell_failure_stories(const scenarios::Scenari
     if (!failure.violation.has_value()) {
       continue;
     }
-    const scenarios::SeedOutcome traced = scenario.run(scenarios::SeedRequest{failure.seed, result.swarm, true});
+    scenarios::SeedRequest request{failure.seed, result.swarm, true};
+    request.out_of_contract = out_of_contract;
+    const scenarios::SeedOutcome traced = scenario.run(request);
     reports::FailureStory story{failure.seed, {}};
     if (!traced.violation.has_value() || traced.trace_hash != failure.trace_hash) {
       story.lines.push_back("the traced replay of this seed did not repeat the campaign's run (a determinism bug)");
@@ -114,8 +120,9 @@ std::function<void(const CampaignProgress&)> progress_printer() {
   };
 }
 
-void write_reports(const scenarios::Scenario& scenario, const reports::CampaignResult& result,
-                   std::optional<reports::JUnitWriter>& junit, ReportFiles& files) {
+void write_reports(const scenarios::Scenario& scenario, const CampaignOptions& options,
+                   const reports::CampaignResult& result, std::optional<reports::JUnitWriter>& junit,
+                   ReportFiles& files) {
   reports::write_summary_text(result, std::cout);
   if (junit.has_value()) {
     junit->write(result, files.junit->stream());
@@ -124,7 +131,7 @@ void write_reports(const scenarios::Scenario& scenario, const reports::CampaignR
   if (files.html.has_value()) {
     // After an interrupt the stories are skipped: the user asked to stop.
     const auto stories = result.interrupted_by != 0 ? std::vector<reports::FailureStory>{}
-                                                    : tell_failure_stories(scenario, result);
+                                                    : tell_failure_stories(scenario, result, options.out_of_contract);
     reports::write_html_report(result, stories, files.html->stream());
     files.html->commit();
   }
@@ -137,10 +144,11 @@ int run(const RunFlags& flags) {
   check_output_paths({{"--junit", flags.junit_path}, {"--html", flags.html_path}},
                      {{"--scenario", scenario_file_path(flags.scenario)}});
   const auto& scenario = find_scenario(flags.scenario);
+  const std::uint32_t out_of_contract = out_of_contract_flag(flags.out_of_contract, scenario);
   ReportFiles files(flags);
   std::optional<reports::JUnitWriter> junit;
   if (files.junit.has_value()) {
-    junit.emplace(flags.scenario, flags.swarm);
+    junit.emplace(flags.scenario, flags.swarm, faults::out_of_contract_text(out_of_contract));
   }
 
   CampaignOptions options;
@@ -151,6 +159,7 @@ int run(const RunFlags& flags) {
   options.jobs = flags.jobs != 0 ? flags.jobs : std::max(1u, std::thread::hardware_concurrency());
   options.swarm = flags.swarm;
   options.check_determinism = flags.check_determinism;
+  options.out_of_contract = out_of_contract;
   if (junit.has_value()) {
     options.on_seed = [&junit](const scenarios::SeedOutcome& outcome) { junit->add(outcome); };
   }
@@ -167,7 +176,7 @@ int run(const RunFlags& flags) {
   if (result.interrupted_by != 0 && !flags.quiet && isatty(STDERR_FILENO) != 0) {
     std::fputc('\n', stderr);
   }
-  write_reports(scenario, result, junit, files);
+  write_reports(scenario, options, result, junit, files);
   if (result.interrupted_by != 0) {
     return scenarios::exit_status_for_signal(result.interrupted_by);
   }
@@ -192,6 +201,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->check(output_file_name());
   cmd->add_flag("--require-marks", flags->require_marks,
                 "Fail the campaign when a coverage mark the scenario requires never fired (docs/marks.md)");
+  cmd->add_option("--out-of-contract", flags->out_of_contract,
+                  "Also inject faults outside the spec's assumptions: all, or a comma list of store-clock-jump, "
+                  "store-lost-writes, node-clock-step. A seed that fails only because of them is re-run without "
+                  "each to name the assumption it needs, and reported apart (docs/scenarios.md)");
   cmd->add_flag("--quiet,-q", flags->quiet, "No progress line");
   cmd->callback([flags, &exit_code] { exit_code = run(*flags); });
 }

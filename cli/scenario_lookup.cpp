@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "faults/out_of_contract.h"
 #include "scenarios/files/any_scenario_file.h"
 #include "scenarios/registry/registry.h"
 
@@ -47,6 +48,22 @@ const scenarios::Scenario& find_scenario(const std::string& name_or_file) {
   }
   throw UsageError("unknown scenario '" + name_or_file + "' (known: " + known +
                    "; or a scenario file ending in .json; see `spotcheck list`)");
+}
+
+std::uint32_t out_of_contract_flag(const std::optional<std::string>& value, const scenarios::Scenario& scenario) {
+  if (!value.has_value()) {
+    return 0;
+  }
+  std::string error;
+  const auto set = faults::parse_out_of_contract(*value, error);
+  if (!set.has_value()) {
+    throw UsageError("--out-of-contract: " + error);
+  }
+  if (!scenario.takes_out_of_contract()) {
+    throw UsageError("--out-of-contract: scenario '" + scenario.name() +
+                     "' runs no protocol against the simulated store; use a Location scenario");
+  }
+  return *set;
 }
 
 }  // namespace spotcheck::cli

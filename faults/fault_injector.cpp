@@ -59,6 +59,9 @@ void FaultInjector::install() {
   schedule_node_partitions();
   schedule_node_link_stalls();
   schedule_relocation_store_faults();
+  schedule_store_clock_jumps();
+  schedule_store_lost_writes();
+  schedule_node_clock_steps();
   _world.at(_plan.faults_stop_us, [this] { stop_all_faults(); });
 }
 
@@ -196,6 +199,48 @@ void FaultInjector::apply_clock_drift() {
   }
   for (const sim::ProcessId node : _nodes) {
     _world.set_clock_drift_ppm(node, _random.between(-_plan.clock_drift_max_ppm, _plan.clock_drift_max_ppm));
+  }
+}
+
+// The Location Store's clock jumps forward now and then, and stays ahead (out of contract).
+void FaultInjector::schedule_store_clock_jumps() {
+  if (!_plan.enabled(FaultKind::kStoreClockJump)) {
+    return;
+  }
+  platform::Random& random = _world.stream("faults.clock-jump");
+  TimeUs t = gap_from(random, _plan.store_clock_jump_gap_us);
+  for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i, t += gap_from(random, _plan.store_clock_jump_gap_us)) {
+    const std::int64_t by_ms = random.between(1, _plan.store_clock_jump_max_us / platform::kMicrosPerMilli + 1);
+    _world.at(t, [this, by_ms] { _store.jump_clock(by_ms); });
+  }
+}
+
+// The Location Store fails over to a lagging replica now and then (out of contract): the writes of
+// the last drawn lag are lost.
+void FaultInjector::schedule_store_lost_writes() {
+  if (!_plan.enabled(FaultKind::kStoreLostWrites)) {
+    return;
+  }
+  _store.keep_write_journal(_plan.store_lost_writes_lag_us);
+  platform::Random& random = _world.stream("faults.lost-writes");
+  TimeUs t = gap_from(random, _plan.store_lost_writes_gap_us);
+  for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i, t += gap_from(random, _plan.store_lost_writes_gap_us)) {
+    const TimeUs lag_us = random.between(1, _plan.store_lost_writes_lag_us);
+    _world.at(t, [this, lag_us] { _store.lose_writes(lag_us); });
+  }
+}
+
+// A node's local clock steps back or forward now and then (out of contract).
+void FaultInjector::schedule_node_clock_steps() {
+  if (!_plan.enabled(FaultKind::kNodeClockStep)) {
+    return;
+  }
+  platform::Random& random = _world.stream("faults.clock-step");
+  TimeUs t = gap_from(random, _plan.node_clock_step_gap_us);
+  for (int i = 0; i < kFaultsPerKindMax && t < _plan.faults_stop_us; ++i, t += gap_from(random, _plan.node_clock_step_gap_us)) {
+    const sim::ProcessId node = pick_node(random);
+    const TimeUs by_us = random.between(1, _plan.node_clock_step_max_us) * (random.chance(0.5) ? -1 : 1);
+    _world.at(t, [this, node, by_us] { _world.step_clock(node, by_us); });
   }
 }
 

@@ -47,6 +47,10 @@ class FaultInjector {
   void configure_node_links(const sim::LinkConfig& config);
   void schedule_node_partitions();
   void apply_clock_drift();
+  // Out of contract (faults/out_of_contract.h), each from a stream of its own.
+  void schedule_store_clock_jumps();
+  void schedule_store_lost_writes();
+  void schedule_node_clock_steps();
   void stop_all_faults();
   sim::ProcessId pick_node();
   sim::ProcessId pick_node(platform::Random& random);

@@ -9,7 +9,7 @@ namespace spotcheck::faults {
 
 namespace {
 
-constexpr std::array<FaultKindInfo, 21> kFaultKinds{{
+constexpr std::array<FaultKindInfo, 24> kFaultKinds{{
     {FaultKind::kStoreRequestLost, "store-request-lost", "a store request never reaches the store"},
     {FaultKind::kStoreReplyLost, "store-reply-lost", "the store applies a request, its reply is lost (indeterminate)"},
     {FaultKind::kStoreReplyDelayed, "store-reply-delayed", "a store reply arrives after the caller's deadline"},
@@ -31,6 +31,9 @@ constexpr std::array<FaultKindInfo, 21> kFaultKinds{{
     {FaultKind::kNodePauseOnReply, "node-pause-on-reply", "a node freezes as a store reply reaches it, before it acts on it, at times past its owner lease"},
     {FaultKind::kNodeFreezeDrop, "node-freeze-drop", "a node freezes with a store request in flight, which is lost or whose reply is lost"},
     {FaultKind::kStoreScanExpired, "store-scan-expired", "the store pages scans small and forgets a scan between its pages (ScanExpired)"},
+    {FaultKind::kStoreClockJump, "store-clock-jump", "out of contract: the store's clock jumps forward (a failover to a replica with another clock)"},
+    {FaultKind::kStoreLostWrites, "store-lost-writes", "out of contract: the store loses writes it acknowledged lately (a failover to a lagging replica)"},
+    {FaultKind::kNodeClockStep, "node-clock-step", "out of contract: a node's monotonic clock steps back or forward"},
 }};
 
 // The kinds a shape draws only when it lists them (SwarmShape::also).
@@ -92,7 +95,14 @@ bool SwarmShape::always_on(FaultKind kind) const {
   return false;
 }
 
+bool is_out_of_contract(FaultKind kind) {
+  return kind == FaultKind::kStoreClockJump || kind == FaultKind::kStoreLostWrites || kind == FaultKind::kNodeClockStep;
+}
+
 bool SwarmShape::drawn(FaultKind kind) const {
+  if (is_out_of_contract(kind)) {
+    return false;
+  }
   if (!opt_in_kind(kind) || always_on(kind)) {
     return true;
   }
@@ -105,6 +115,13 @@ bool SwarmShape::drawn(FaultKind kind) const {
 }
 
 bool SwarmShape::valid() const {
+  for (const std::vector<FaultKind>* kinds : {&always, &also}) {
+    for (const FaultKind kind : *kinds) {
+      if (is_out_of_contract(kind)) {
+        return false;  // drawn only by faults/out_of_contract.h
+      }
+    }
+  }
   return valid_rate(store_request_loss) && valid_rate(store_reply_loss) && valid_rate(store_reply_delay) &&
          valid_window(store_outage) && valid_window(node_kill) && valid_window(node_pause) &&
          valid_rate(network_loss) && valid_window(network_partition) && 0 < clock_drift_lo_ppm &&
@@ -126,6 +143,16 @@ const char* to_string(FaultKind kind) {
   }
   SPOTCHECK_ASSERT_ABORT(false && "unknown fault kind");
   return "?";
+}
+
+FaultKind fault_kind_named(std::string_view name) {
+  for (const auto& info : kFaultKinds) {
+    if (name == info.name) {
+      return info.kind;
+    }
+  }
+  SPOTCHECK_ASSERT_ABORT(false && "no fault kind of that name");
+  return FaultKind::kStoreRequestLost;
 }
 
 bool FaultPlan::enabled(FaultKind kind) const {
@@ -151,8 +178,105 @@ bool FaultPlan::enabled(FaultKind kind) const {
     case FaultKind::kNodePauseOnReply: return node_pause_on_reply > 0.0 && node_pause_on_reply_max_us > 0;
     case FaultKind::kNodeFreezeDrop: return node_freeze_drop > 0.0 && node_freeze_drop_max_us > 0;
     case FaultKind::kStoreScanExpired: return store_scan_expiry > 0.0;
+    case FaultKind::kStoreClockJump: return store_clock_jump_gap_us > 0 && store_clock_jump_max_us > 0;
+    case FaultKind::kStoreLostWrites: return store_lost_writes_gap_us > 0 && store_lost_writes_lag_us > 0;
+    case FaultKind::kNodeClockStep: return node_clock_step_gap_us > 0 && node_clock_step_max_us > 0;
   }
   return false;
+}
+
+FaultPlan FaultPlan::without(FaultKind kind) const {
+  FaultPlan plan = *this;
+  switch (kind) {
+    case FaultKind::kStoreRequestLost:
+      plan.store_request_loss = 0.0;
+      break;
+    case FaultKind::kStoreReplyLost:
+      plan.store_reply_loss = 0.0;
+      break;
+    case FaultKind::kStoreReplyDelayed:
+      plan.store_reply_delay = 0.0;
+      break;
+    case FaultKind::kStoreOutage:
+      plan.store_outage_gap_us = 0;
+      plan.store_outage_length_us = 0;
+      break;
+    case FaultKind::kNodeKill:
+      plan.node_kill_gap_us = 0;
+      plan.node_down_us = 0;
+      break;
+    case FaultKind::kNodePause:
+      plan.node_pause_gap_us = 0;
+      plan.node_pause_max_us = 0;
+      break;
+    case FaultKind::kNetworkLoss:
+      plan.network_loss = 0.0;
+      break;
+    case FaultKind::kNetworkPartition:
+      plan.partition_gap_us = 0;
+      plan.partition_length_us = 0;
+      break;
+    case FaultKind::kClockDrift:
+      plan.clock_drift_max_ppm = 0;
+      break;
+    case FaultKind::kNodeMessageLoss:
+      plan.node_message_loss = 0.0;
+      break;
+    case FaultKind::kNodeMessageDelay:
+      plan.node_message_delay_max_us = 0;
+      break;
+    case FaultKind::kNodePartition:
+      plan.node_partition_gap_us = 0;
+      plan.node_partition_length_us = 0;
+      break;
+    case FaultKind::kStoreDeleteSlow:
+      plan.store_delete_hold_max_us = 0;
+      break;
+    case FaultKind::kStoreLateApply:
+      plan.store_late_apply = 0.0;
+      plan.store_late_apply_max_us = 0;
+      break;
+    case FaultKind::kStoreRenewLost:
+      plan.store_renew_loss = 0.0;
+      break;
+    case FaultKind::kNodePauseOnReply:
+      plan.node_pause_on_reply = 0.0;
+      plan.node_pause_on_reply_max_us = 0;
+      break;
+    case FaultKind::kNodeFreezeDrop:
+      plan.node_freeze_drop = 0.0;
+      plan.node_freeze_drop_max_us = 0;
+      break;
+    case FaultKind::kStoreScanExpired:
+      plan.store_scan_expiry = 0.0;
+      break;
+    case FaultKind::kStoreStall:
+      plan.store_stall_gap_us = 0;
+      plan.store_stall_length_us = 0;
+      break;
+    case FaultKind::kLinkTail:
+      plan.link_tail = 0.0;
+      plan.link_tail_max_us = 0;
+      break;
+    case FaultKind::kNodeLinkStall:
+      plan.node_link_stall_gap_us = 0;
+      plan.node_link_stall_length_us = 0;
+      break;
+    case FaultKind::kStoreClockJump:
+      plan.store_clock_jump_gap_us = 0;
+      plan.store_clock_jump_max_us = 0;
+      break;
+    case FaultKind::kStoreLostWrites:
+      plan.store_lost_writes_gap_us = 0;
+      plan.store_lost_writes_lag_us = 0;
+      break;
+    case FaultKind::kNodeClockStep:
+      plan.node_clock_step_gap_us = 0;
+      plan.node_clock_step_max_us = 0;
+      break;
+  }
+  SPOTCHECK_ASSERT_ABORT(!plan.enabled(kind));
+  return plan;
 }
 
 std::string FaultPlan::describe() const {
@@ -208,6 +332,15 @@ std::string FaultPlan::describe() const {
             sim::seconds_short(node_freeze_drop_max_us) + ")");
         break;
       case FaultKind::kStoreScanExpired: add(std::string(info.name) + "=" + sim::probability_text(store_scan_expiry)); break;
+      case FaultKind::kStoreClockJump:
+        add(std::string(info.name) + "(gap=" + sim::seconds_short(store_clock_jump_gap_us) + ",max=" + sim::seconds_short(store_clock_jump_max_us) + ")");
+        break;
+      case FaultKind::kStoreLostWrites:
+        add(std::string(info.name) + "(gap=" + sim::seconds_short(store_lost_writes_gap_us) + ",lag=" + sim::seconds_short(store_lost_writes_lag_us) + ")");
+        break;
+      case FaultKind::kNodeClockStep:
+        add(std::string(info.name) + "(gap=" + sim::seconds_short(node_clock_step_gap_us) + ",max=" + sim::seconds_short(node_clock_step_max_us) + ")");
+        break;
     }
   }
   return out.empty() ? "none" : out;

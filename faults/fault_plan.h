@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "impl/platform/random.h"
@@ -41,6 +42,10 @@ enum class FaultKind {
   kNodeFreezeDrop,      // a node freezes (a VM paused or migrated) with a store request in flight; the
                         // request, or the reply of the write it applied, is lost with the connection
   kStoreScanExpired,    // the store pages scans small and forgets a scan between pages (ScanExpired)
+  // Out of contract (faults/out_of_contract.h): never on unless asked for, reported apart.
+  kStoreClockJump,      // the store's clock jumps forward (a failover to a replica with another clock)
+  kStoreLostWrites,     // the store loses the writes it acknowledged lately (a failover to a lagging replica)
+  kNodeClockStep,       // a node's monotonic clock steps back or forward
 };
 
 struct FaultKindInfo {
@@ -52,6 +57,11 @@ struct FaultKindInfo {
 // Every fault kind, in a fixed order (used by `spotcheck list` and swarm drawing).
 std::span<const FaultKindInfo> all_fault_kinds();
 const char* to_string(FaultKind kind);
+// The kind `to_string` names `name` (it must name one).
+FaultKind fault_kind_named(std::string_view name);
+// An out-of-contract kind (faults/out_of_contract.h): never in a standard plan, never drawn by a
+// swarm shape; on only when a campaign asks for it.
+bool is_out_of_contract(FaultKind kind);
 
 // How swarm mode draws one scenario's fault plan (FaultPlan::swarm): every fault kind is on with
 // probability 1/2 — or in every draw when the scenario is about it (`always`) — and its
@@ -110,7 +120,8 @@ struct SwarmShape {
   Rate store_scan_expiry{0.05, 0.5};
 
   bool always_on(FaultKind kind) const;
-  // Drawn at all: a base kind always; a node-to-node kind or the slow Delete when listed.
+  // Drawn at all: a base kind always; a node-to-node kind or the slow Delete when listed; an
+  // out-of-contract kind never (faults/out_of_contract.h draws those).
   bool drawn(FaultKind kind) const;
   // Every range non-empty and positive, probabilities in (0, 1].
   bool valid() const;
@@ -177,10 +188,23 @@ struct FaultPlan {
   // continuation is ScanExpired with this probability (the store forgot the scan: a failover, a
   // scan TTL); the caller must restart from the first page, never use a partial list (§7.4).
   double store_scan_expiry = 0.0;
+  // Out of contract (faults/out_of_contract.h), each in windows: mean gap, then the largest change.
+  // The Location Store's clock jumps forward by up to store_clock_jump_max_us (and stays there).
+  TimeUs store_clock_jump_gap_us = 0;  // 0: no jumps
+  TimeUs store_clock_jump_max_us = 0;
+  // The Location Store fails over to a replica up to store_lost_writes_lag_us behind: the writes it
+  // applied in that time are gone.
+  TimeUs store_lost_writes_gap_us = 0;  // 0: no lost writes
+  TimeUs store_lost_writes_lag_us = 0;
+  // A node's local monotonic clock steps back or forward by up to node_clock_step_max_us.
+  TimeUs node_clock_step_gap_us = 0;  // 0: no steps
+  TimeUs node_clock_step_max_us = 0;
   // When the safety phase ends: no fault starts after this and every fault has healed.
   TimeUs faults_stop_us = 0;
 
   bool enabled(FaultKind kind) const;
+  // This plan with one fault kind switched off (its every field zero).
+  FaultPlan without(FaultKind kind) const;
   // One line, e.g. "store-request-lost=0.02 node-kill(gap=20s,down=3s) ...", or "none".
   std::string describe() const;
 

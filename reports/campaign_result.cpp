@@ -58,6 +58,10 @@ void CampaignResult::add(const scenarios::SeedOutcome& outcome, std::optional<De
   if (outcome.ok()) {
     return;
   }
+  if (outcome.failed_only_out_of_contract()) {
+    add_out_of_contract(outcome);
+    return;
+  }
   const bool run_failure = !outcome.violation.has_value();
   if (run_failure) {
     ++run_failure_seeds;
@@ -82,6 +86,19 @@ void CampaignResult::add(const scenarios::SeedOutcome& outcome, std::optional<De
   }
 }
 
+void CampaignResult::add_out_of_contract(const scenarios::SeedOutcome& outcome) {
+  ++out_of_contract_seeds;
+  for (const std::string& kind : outcome.out_of_contract_needed) {
+    ++out_of_contract_per_kind[kind];
+  }
+  if (out_of_contract_failures.size() < kFailuresKeptMax) {
+    scenarios::SeedOutcome kept = outcome;
+    kept.event_hashes.clear();
+    kept.event_lines.clear();
+    out_of_contract_failures.push_back(std::move(kept));
+  }
+}
+
 std::string run_failure_signature(const std::string& failure) {
   std::string signature;
   signature.reserve(failure.size());
@@ -96,8 +113,13 @@ std::string run_failure_signature(const std::string& failure) {
   return signature;
 }
 
-std::string replay_command(const std::string& scenario, std::uint64_t seed, bool swarm) {
-  return seed_command("replay", scenario, seed, swarm);
+std::string replay_command(const std::string& scenario, std::uint64_t seed, bool swarm,
+                           const std::string& out_of_contract) {
+  std::string command = seed_command("replay", scenario, seed, swarm);
+  if (!out_of_contract.empty()) {
+    command += " --out-of-contract " + shell_quote(out_of_contract);
+  }
+  return command;
 }
 
 std::string shrink_command(const std::string& scenario, std::uint64_t seed, bool swarm) {

@@ -65,9 +65,19 @@ struct CampaignResult {
   // The scenario's required marks when the campaign was asked to hold it to them
   // (--require-marks; nothing otherwise); a required mark that fired in no seed fails it.
   std::optional<std::vector<platform::Mark>> required_marks;
+  // Out-of-contract faults (faults/out_of_contract.h): the kinds the campaign turned on (comma
+  // list, empty: none) and the assumption each breaks. A seed that failed only because of them
+  // (SeedOutcome::failed_only_out_of_contract) is not a failure of the campaign: it is counted
+  // here, per kind it needed, and the first kFailuresKeptMax are kept.
+  std::string out_of_contract;
+  std::map<std::string, std::string> out_of_contract_assumptions;
+  std::uint64_t out_of_contract_seeds = 0;
+  std::map<std::string, std::uint64_t> out_of_contract_per_kind;
+  std::vector<scenarios::SeedOutcome> out_of_contract_failures;
 
   // Folds in one finished seed. Seeds arrive in seed order.
   void add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch);
+  void add_out_of_contract(const scenarios::SeedOutcome& outcome);
 
   std::uint64_t failing_seeds() const { return violating_seeds + run_failure_seeds; }
   // The required marks that fired in no seed (empty unless required_marks holds a list).
@@ -81,8 +91,10 @@ struct CampaignResult {
 // place is one distinct failure whatever ids, times or generations it printed.
 std::string run_failure_signature(const std::string& failure);
 
-// The one command that reproduces a seed exactly (every word shell-quoted).
-std::string replay_command(const std::string& scenario, std::uint64_t seed, bool swarm);
+// The one command that reproduces a seed exactly (every word shell-quoted), with the campaign's
+// out-of-contract kinds when it had some.
+std::string replay_command(const std::string& scenario, std::uint64_t seed, bool swarm,
+                           const std::string& out_of_contract = "");
 // The command that shrinks a violating seed (Location scenarios; docs/replay.md).
 std::string shrink_command(const std::string& scenario, std::uint64_t seed, bool swarm);
 

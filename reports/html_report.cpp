@@ -71,7 +71,7 @@ void write_failure_kinds(const CampaignResult& r, std::ostream& out) {
   for (const FailureKind& kind : r.failure_kinds) {
     out << "<tr><td>" << (kind.run_failure ? "run failure" : escape(kind.signature)) << "</td><td>" << kind.seeds
         << "</td><td>" << kind.first_seed << "</td><td>" << escape(kind.first_message) << "</td><td><code>"
-        << escape(replay_command(r.scenario, kind.first_seed, r.swarm)) << "</code></td></tr>\n";
+        << escape(replay_command(r.scenario, kind.first_seed, r.swarm, r.out_of_contract)) << "</code></td></tr>\n";
   }
   out << "</table>\n";
   if (r.other_failure_seeds != 0) {
@@ -94,7 +94,7 @@ void write_mismatches(const CampaignResult& r, std::ostream& out) {
   for (const auto& m : r.mismatches) {
     out << "<tr><td>" << m.seed << "</td><td>" << m.divergence.event_index << "</td><td><code>"
         << escape(m.divergence.first) << "</code></td><td><code>" << escape(m.divergence.second)
-        << "</code></td><td><code>" << escape(replay_command(r.scenario, m.seed, r.swarm))
+        << "</code></td><td><code>" << escape(replay_command(r.scenario, m.seed, r.swarm, r.out_of_contract))
         << " --check-determinism</code></td></tr>\n";
   }
   out << "</table>\n";
@@ -134,8 +134,8 @@ void write_failures(const CampaignResult& r, const std::vector<FailureStory>& st
     } else {
       out << "<td>run failure</td><td></td><td></td><td>" << escape(f.failure.value_or("?")) << "</td>";
     }
-    out << "<td><code>" << escape(replay_command(r.scenario, f.seed, r.swarm)) << "</code>";
-    if (f.violation.has_value()) {
+    out << "<td><code>" << escape(replay_command(r.scenario, f.seed, r.swarm, r.out_of_contract)) << "</code>";
+    if (f.violation.has_value() && r.out_of_contract.empty()) {
       out << "<br><code>" << escape(shrink_command(r.scenario, f.seed, r.swarm)) << "</code>";
     }
     out << "</td></tr>\n";

@@ -15,7 +15,8 @@ using markup::escape;
 
 namespace {
 
-std::string testcase_xml(const std::string& scenario, bool swarm, const scenarios::SeedOutcome& o) {
+std::string testcase_xml(const std::string& scenario, bool swarm, const std::string& out_of_contract,
+                         const scenarios::SeedOutcome& o) {
   std::string xml = "    <testcase classname=\"spotcheck." + escape(scenario) + "\" name=\"seed " +
                     std::to_string(o.seed) + "\"";
   if (o.ok()) {
@@ -23,15 +24,28 @@ std::string testcase_xml(const std::string& scenario, bool swarm, const scenario
   }
   const std::string type = o.violation ? o.violation->property : "run-failure";
   const std::string message = o.violation ? o.violation->message : o.failure.value_or("");
-  xml += ">\n      <failure type=\"" + escape(type) + "\" message=\"" + escape(message) + "\">" +
-         escape(replay_command(scenario, o.seed, swarm)) + "</failure>\n";
+  const std::string replay = replay_command(scenario, o.seed, swarm, out_of_contract);
+  if (o.failed_only_out_of_contract()) {
+    std::string needed;
+    for (const std::string& kind : o.out_of_contract_needed) {
+      needed += (needed.empty() ? "" : ",") + kind;
+    }
+    xml += ">\n      <skipped message=\"out of contract (needs " + escape(needed) + "): " + escape(type) + ": " +
+           escape(message) + "\"/>\n      <system-out>" + escape(replay) + "</system-out>\n";
+    return xml + "    </testcase>\n";
+  }
+  xml += ">\n      <failure type=\"" + escape(type) + "\" message=\"" + escape(message) + "\">" + escape(replay) +
+         "</failure>\n";
   return xml + "    </testcase>\n";
 }
 
 }  // namespace
 
-JUnitWriter::JUnitWriter(std::string scenario_label, bool swarm)
-    : _scenario(std::move(scenario_label)), _swarm(swarm), _cases(std::tmpfile()) {
+JUnitWriter::JUnitWriter(std::string scenario_label, bool swarm, std::string out_of_contract)
+    : _scenario(std::move(scenario_label)),
+      _swarm(swarm),
+      _out_of_contract(std::move(out_of_contract)),
+      _cases(std::tmpfile()) {
   if (_cases == nullptr) {
     throw OutputError(std::string("cannot make a temporary file for the JUnit report: ") + std::strerror(errno));
   }
@@ -40,10 +54,11 @@ JUnitWriter::JUnitWriter(std::string scenario_label, bool swarm)
 JUnitWriter::~JUnitWriter() { std::fclose(_cases); }
 
 void JUnitWriter::add(const scenarios::SeedOutcome& outcome) {
-  const std::string xml = testcase_xml(_scenario, _swarm, outcome);
+  const std::string xml = testcase_xml(_scenario, _swarm, _out_of_contract, outcome);
   std::fwrite(xml.data(), 1, xml.size(), _cases);
   ++_count;
-  _failed += outcome.ok() ? 0 : 1;
+  _skipped += outcome.failed_only_out_of_contract() ? 1 : 0;
+  _failed += outcome.ok() || outcome.failed_only_out_of_contract() ? 0 : 1;
 }
 
 void JUnitWriter::write(const CampaignResult& r, std::ostream& out) {
@@ -55,7 +70,8 @@ void JUnitWriter::write(const CampaignResult& r, std::ostream& out) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites>\n";
   out << "  <testsuite name=\"spotcheck." << escape(_scenario) << "\" tests=\"" << _count + r.mismatches.size()
-      << "\" failures=\"" << _failed + r.mismatches.size() << "\" errors=\"0\" time=\"" << wall << "\">\n";
+      << "\" failures=\"" << _failed + r.mismatches.size() << "\" errors=\"0\" skipped=\"" << _skipped
+      << "\" time=\"" << wall << "\">\n";
   std::rewind(_cases);
   std::array<char, 64 * 1024> chunk{};
   for (std::size_t n; (n = std::fread(chunk.data(), 1, chunk.size(), _cases)) > 0;) {

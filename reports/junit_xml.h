@@ -1,4 +1,5 @@
-// JUnit XML for CI dashboards: one test case per seed; a failing seed carries its replay command.
+// JUnit XML for CI dashboards: one test case per seed; a failing seed carries its replay command. A
+// seed that failed only because of out-of-contract faults is <skipped> with the kinds it needed.
 // The per-seed cases are streamed (JUnitWriter::add, in seed order, to an anonymous temporary
 // file) so a campaign of millions of seeds holds none of them in memory; finish() writes the whole
 // report into place atomically (reports/output_file.h).
@@ -15,7 +16,7 @@ namespace spotcheck::reports {
 class JUnitWriter {
  public:
   // Throws OutputError when the temporary file cannot be made.
-  JUnitWriter(std::string scenario_label, bool swarm);
+  JUnitWriter(std::string scenario_label, bool swarm, std::string out_of_contract = "");
   ~JUnitWriter();
   JUnitWriter(const JUnitWriter&) = delete;
   JUnitWriter& operator=(const JUnitWriter&) = delete;
@@ -28,9 +29,11 @@ class JUnitWriter {
  private:
   std::string _scenario;
   bool _swarm;
+  std::string _out_of_contract;
   std::FILE* _cases;
   std::uint64_t _count = 0;
   std::uint64_t _failed = 0;
+  std::uint64_t _skipped = 0;
 };
 
 }  // namespace spotcheck::reports

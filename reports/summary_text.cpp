@@ -27,7 +27,7 @@ void write_failure_kinds(const CampaignResult& r, std::ostream& out) {
   for (const FailureKind& kind : r.failure_kinds) {
     out << "  " << (kind.run_failure ? "run failure" : "violation") << " in " << kind.seeds << " seed(s), first seed "
         << kind.first_seed << ": " << (kind.run_failure ? kind.first_message : kind.signature + ": " + kind.first_message)
-        << "\n    replay: " << replay_command(r.scenario, kind.first_seed, r.swarm) << "\n";
+        << "\n    replay: " << replay_command(r.scenario, kind.first_seed, r.swarm, r.out_of_contract) << "\n";
   }
   if (r.other_failure_seeds != 0) {
     out << "  ... and " << r.other_failure_seeds << " seed(s) with failures past the first " << kFailureKindsKeptMax
@@ -64,6 +64,40 @@ void write_marks(const CampaignResult& r, std::ostream& out) {
   out << " (never fired in " << r.seeds_run << " seeds)\n";
 }
 
+std::string joined(const std::vector<std::string>& parts) {
+  std::string text;
+  for (const std::string& part : parts) {
+    text += (text.empty() ? "" : ",") + part;
+  }
+  return text;
+}
+
+// With out-of-contract faults on: which assumptions the seeds that failed only because of them
+// depended on, and the first of those seeds with their replay commands (apart from the failures).
+void write_out_of_contract(const CampaignResult& r, std::ostream& out) {
+  if (r.out_of_contract.empty()) {
+    return;
+  }
+  out << "out of contract " << r.out_of_contract << " on; "
+      << (r.out_of_contract_seeds == 0 ? std::string("no seed failed only because of them")
+                                       : std::to_string(r.out_of_contract_seeds) +
+                                             " seed(s) failed only because of them (not failures of this campaign)")
+      << "\n";
+  for (const auto& [kind, seeds] : r.out_of_contract_per_kind) {
+    const auto assumption = r.out_of_contract_assumptions.find(kind);
+    out << "  " << kind << " needed by " << seeds << " seed(s); the assumption: "
+        << (assumption == r.out_of_contract_assumptions.end() ? std::string("?") : assumption->second) << "\n";
+  }
+  constexpr std::size_t kShownMax = 10;
+  for (std::size_t i = 0; i < r.out_of_contract_failures.size() && i < kShownMax; ++i) {
+    const scenarios::SeedOutcome& f = r.out_of_contract_failures[i];
+    out << "  seed " << f.seed << " (needs " << joined(f.out_of_contract_needed) << "): "
+        << (f.violation.has_value() ? f.violation->property + ": " + f.violation->message
+                                    : "run failure: " + f.failure.value_or("?"))
+        << "\n    replay: " << replay_command(r.scenario, f.seed, r.swarm, r.out_of_contract) << "\n";
+  }
+}
+
 }  // namespace
 
 void write_summary_text(const CampaignResult& r, std::ostream& out) {
@@ -98,6 +132,7 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
         << " seed(s); the figures are of those seeds\n";
   }
   write_failure_kinds(r, out);
+  write_out_of_contract(r, out);
   if (r.checked_determinism) {
     out << "determinism     "
         << (r.mismatches.empty() ? std::string("every seed gave the same trace twice")
@@ -108,7 +143,7 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
     out << "\nNONDETERMINISM seed " << m.seed << ": runs first differ at event "
         << m.divergence.event_index << "\n  first run:  " << m.divergence.first
         << "\n  second run: " << m.divergence.second << "\n  replay: "
-        << replay_command(r.scenario, m.seed, r.swarm) << " --check-determinism\n";
+        << replay_command(r.scenario, m.seed, r.swarm, r.out_of_contract) << " --check-determinism\n";
   }
   constexpr std::size_t kFailuresShownMax = 20;
   std::size_t shown = 0;
@@ -124,9 +159,10 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
     } else {
       out << "run failure: " << f.failure.value_or("?");
     }
-    out << "\n  replay: " << replay_command(r.scenario, f.seed, r.swarm) << "\n";
-    if (f.violation.has_value()) {
-      // Location scenarios only (docs/replay.md); shrink says so for the others.
+    out << "\n  replay: " << replay_command(r.scenario, f.seed, r.swarm, r.out_of_contract) << "\n";
+    if (f.violation.has_value() && r.out_of_contract.empty()) {
+      // Location scenarios only (docs/replay.md); shrink says so for the others. Shrink does not
+      // take out-of-contract faults.
       out << "  shrink: " << shrink_command(r.scenario, f.seed, r.swarm) << "\n";
     }
   }

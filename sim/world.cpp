@@ -24,6 +24,8 @@ void World::set_clock_drift_ppm(ProcessId process, std::int64_t drift_ppm) {
   kernel_->set_clock_drift_ppm(process, drift_ppm);
 }
 
+void World::step_clock(ProcessId process, TimeUs by_us) { kernel_->step_clock(process, by_us); }
+
 TaskId World::spawn(ProcessId process, std::string name, std::function<void()> body) {
   return kernel_->spawn(process, std::move(name), std::move(body));
 }

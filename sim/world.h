@@ -56,6 +56,9 @@ class World {
   void pause(ProcessId process, TimeUs duration_us);
   // |drift_ppm| <= WorldConfig::clock_drift_ppm_max. Changes the rate of the process's local clock.
   void set_clock_drift_ppm(ProcessId process, std::int64_t drift_ppm);
+  // Out of contract (faults/out_of_contract.h): the process's local clock steps by `by_us`, back
+  // when negative (never below 0). Records clock.stepped.
+  void step_clock(ProcessId process, TimeUs by_us);
   // Starts a task in `process` (also for world-context code such as typed delivery callbacks).
   TaskId spawn(ProcessId process, std::string name, std::function<void()> body);
 

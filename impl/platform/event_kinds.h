@@ -146,6 +146,7 @@ inline constexpr std::string_view kProcessPause = "pause";
 inline constexpr std::string_view kProcessPauseIgnored = "pause.ignored";
 inline constexpr std::string_view kProcessUnpause = "unpause";  // {frozen}
 inline constexpr std::string_view kClockDrift = "clock.drift";  // {drift_ppm}
+inline constexpr std::string_view kClockStepped = "clock.stepped";  // {by_us}: out of contract
 
 // ==== the simulator: tasks and the scheduler (sim/kernel) =======================================
 inline constexpr std::string_view kSpawn = "spawn";  // {new_task, name}
@@ -195,6 +196,10 @@ inline constexpr std::string_view kStoreStallEnd = "store.stall_end";  // {queue
 inline constexpr std::string_view kStoreStalled = "store.stalled";     // {node, op}: queued by a stall
 inline constexpr std::string_view kStoreApplied = "store.applied";     // the ground truth of a write
 inline constexpr std::string_view kStorePayloadApplied = "store.payload_applied";  // ... of a payload put/remove
+// Out of contract (faults/out_of_contract.h): the store's clock jumped, acknowledged writes were lost.
+inline constexpr std::string_view kStoreClockJumped = "store.clock_jumped";  // {server, by_ms}
+inline constexpr std::string_view kStoreWritesLost = "store.writes_lost";    // {server, writes, since_us}
+inline constexpr std::string_view kStoreWriteLost = "store.write_lost";      // {key, lost_version, restored_version}
 
 inline constexpr std::array kAll = {
     kLeaseRegistered,
@@ -277,6 +282,7 @@ inline constexpr std::array kAll = {
     kProcessPauseIgnored,
     kProcessUnpause,
     kClockDrift,
+    kClockStepped,
     kSpawn,
     kSpawnRefused,
     kTaskStart,
@@ -320,6 +326,9 @@ inline constexpr std::array kAll = {
     kStoreStalled,
     kStoreApplied,
     kStorePayloadApplied,
+    kStoreClockJumped,
+    kStoreWritesLost,
+    kStoreWriteLost,
     kSyntheticBoot,
     kSyntheticReply,
     kSyntheticRecv,

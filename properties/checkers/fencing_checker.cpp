@@ -12,7 +12,7 @@ namespace events = location::events;
 
 using model::AuthorityOp;
 
-FencingChecker::FencingChecker(const PropertyOptions& options) : _leases(StoreClock{options.store_epoch_ms}) {}
+FencingChecker::FencingChecker(const PropertyOptions& options) : _leases(StoreClock{options.store_epoch_ms, {}}) {}
 
 std::optional<std::string> FencingChecker::on_event(const sim::TraceEvent& event) {
   if (event.kind == kinds::kLeaseRenewed) {

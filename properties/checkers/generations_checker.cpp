@@ -29,13 +29,14 @@ std::string range_problem(std::string_view what, std::int64_t value) {
 
 }  // namespace
 
-GenerationsChecker::GenerationsChecker(const PropertyOptions& options) : _clock{options.store_epoch_ms} {}
+GenerationsChecker::GenerationsChecker(const PropertyOptions& options) : _clock{options.store_epoch_ms, {}} {}
 
 std::optional<std::string> GenerationsChecker::on_event(const sim::TraceEvent& event) {
   const std::string_view kind = event.kind;
   if (kind.empty()) {
     return std::nullopt;
   }
+  _clock.observe(event);
   if (const std::optional<ParsedAuthority> parsed = authority_event_of(event)) {
     if (!parsed->change.has_value()) {
       return parsed->problem;

@@ -21,7 +21,7 @@ std::string epoch_text(const std::string& object_text, std::int64_t object_gen, 
 }  // namespace
 
 SingleOwnerChecker::SingleOwnerChecker(const PropertyOptions& options)
-    : _leases(StoreClock{options.store_epoch_ms}) {}
+    : _leases(StoreClock{options.store_epoch_ms, {}}) {}
 
 std::optional<std::string> SingleOwnerChecker::on_event(const sim::TraceEvent& event) {
   if (event.kind == kinds::kLeaseRegistered || event.kind == kinds::kLeaseRenewed) {

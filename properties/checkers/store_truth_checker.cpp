@@ -133,6 +133,13 @@ std::optional<std::string> StoreTruthChecker::on_event(const sim::TraceEvent& ev
   if (!_judging) {
     return std::nullopt;
   }
+  if (event.kind == kinds::kStoreWritesLost) {
+    // Out of contract (faults/out_of_contract.h): the store itself broke its word, and the
+    // lockstep has nothing true to hold the rest of the run against. The protocol's own
+    // properties go on judging what the loss led it to do.
+    _judging = false;
+    return std::nullopt;
+  }
   if (event.kind == kinds::kStoreApplied) {
     return on_store_applied(event);
   }

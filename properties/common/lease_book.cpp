@@ -65,6 +65,7 @@ bool LeaseBook::on_adopted(const sim::TraceEvent& event) {
 
 bool LeaseBook::observe(const sim::TraceEvent& event) {
   const std::string_view kind = event.kind;
+  _clock.observe(event);
   if (kind == kinds::kProcessKill || kind == kinds::kProcessExit) {
     const auto current = _node_owner.find(event.node);
     if (current == _node_owner.end()) {

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "faults/out_of_contract.h"
 #include "impl/check/check.h"
 
 namespace spotcheck::cli {
@@ -101,6 +102,7 @@ FinishedSeed run_one(const CampaignOptions& options, std::uint64_t index) {
   scenarios::SeedRequest request;
   request.seed = options.first_seed + index;
   request.swarm = options.swarm;
+  request.out_of_contract = options.out_of_contract;
   FinishedSeed finished;
   try {
     finished.outcome = options.scenario->run(request);
@@ -112,6 +114,9 @@ FinishedSeed run_one(const CampaignOptions& options, std::uint64_t index) {
     finished.outcome.failure = std::string("the run threw: ") + e.what();
   }
   SPOTCHECK_ASSERT_ABORT(finished.outcome.seed == request.seed);
+  if (!finished.outcome.ok() && request.out_of_contract != 0) {
+    finished.outcome.out_of_contract_needed = out_of_contract_needed(*options.scenario, request);
+  }
   if (options.check_determinism) {
     finished.mismatch = check_seed_determinism(*options.scenario, request);
   }
@@ -123,6 +128,39 @@ int stop_signal(const CampaignOptions& options) {
 }
 
 }  // namespace
+
+std::vector<std::string> out_of_contract_needed(const scenarios::Scenario& scenario,
+                                                const scenarios::SeedRequest& request) {
+  SPOTCHECK_ASSERT_ABORT(request.out_of_contract != 0);
+  auto passes_with = [&](faults::OutOfContractSet set) {
+    scenarios::SeedRequest rerun = request;
+    rerun.keep_trace = false;
+    rerun.record_decisions = false;
+    rerun.replay_decisions = nullptr;
+    rerun.out_of_contract = set;
+    try {
+      return scenario.run(rerun).ok();
+    } catch (const std::exception&) {
+      return false;
+    }
+  };
+  if (!passes_with(0)) {
+    return {};  // an in-contract failure
+  }
+  std::vector<std::string> needed;
+  std::vector<std::string> all;
+  for (const faults::OutOfContractInfo& info : faults::out_of_contract_kinds()) {
+    const faults::OutOfContractSet bit = faults::out_of_contract_bit(info.kind);
+    if ((request.out_of_contract & bit) == 0) {
+      continue;
+    }
+    all.emplace_back(faults::to_string(info.kind));
+    if (passes_with(request.out_of_contract & ~bit)) {
+      needed.emplace_back(faults::to_string(info.kind));
+    }
+  }
+  return needed.empty() ? all : needed;  // none alone: only together
+}
 
 std::optional<reports::DeterminismMismatch> check_seed_determinism(const scenarios::Scenario& scenario,
                                                                    const scenarios::SeedRequest& request) {
@@ -164,6 +202,12 @@ reports::CampaignResult run_campaign(const CampaignOptions& options) {
   result.swarm = options.swarm;
   result.checked_determinism = options.check_determinism;
   result.jobs = jobs;
+  result.out_of_contract = faults::out_of_contract_text(options.out_of_contract);
+  for (const faults::OutOfContractInfo& info : faults::out_of_contract_kinds()) {
+    if ((options.out_of_contract & faults::out_of_contract_bit(info.kind)) != 0) {
+      result.out_of_contract_assumptions[faults::to_string(info.kind)] = info.assumption;
+    }
+  }
 
   SeedQueue queue(options, jobs);
   auto worker = [&] {

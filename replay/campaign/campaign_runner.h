@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "reports/campaign_result.h"
 #include "scenarios/registry/scenario.h"
@@ -35,6 +36,10 @@ struct CampaignOptions {
   unsigned jobs = 1;
   bool swarm = false;
   bool check_determinism = false;
+  // Out-of-contract fault kinds to turn on in every seed (faults::OutOfContractSet; 0: none). A seed
+  // that fails is re-run with them off, then with each off alone, to name the kinds (and so the
+  // spec assumptions) it depends on (SeedOutcome::out_of_contract_needed).
+  std::uint32_t out_of_contract = 0;
   // Called on the caller's thread about twice a second, and once at the end.
   std::function<void(const CampaignProgress&)> on_progress;
   // Called on the caller's thread for every finished seed, in seed order, before it is folded in.
@@ -45,6 +50,11 @@ struct CampaignOptions {
 };
 
 reports::CampaignResult run_campaign(const CampaignOptions& options);
+
+// For a seed that failed with the out-of-contract kinds of `request` on: the kinds it needs (see
+// SeedOutcome::out_of_contract_needed), or none when it fails with all of them off too.
+std::vector<std::string> out_of_contract_needed(const scenarios::Scenario& scenario,
+                                                const scenarios::SeedRequest& request);
 
 // Runs one seed twice and localizes the first diverging event, or says the runs agree.
 // Returns nullopt when both runs gave the same trace.

@@ -17,88 +17,6 @@ using scenarios::authority::AuthorityScenarioConfig;
 
 FaultPlan plan_of(const AuthorityScenarioConfig& config) { return config.plan(config.faults_stop_us); }
 
-// The plan with one fault kind switched off.
-FaultPlan without(FaultPlan plan, FaultKind kind) {
-  switch (kind) {
-    case FaultKind::kStoreRequestLost:
-      plan.store_request_loss = 0.0;
-      break;
-    case FaultKind::kStoreReplyLost:
-      plan.store_reply_loss = 0.0;
-      break;
-    case FaultKind::kStoreReplyDelayed:
-      plan.store_reply_delay = 0.0;
-      break;
-    case FaultKind::kStoreOutage:
-      plan.store_outage_gap_us = 0;
-      plan.store_outage_length_us = 0;
-      break;
-    case FaultKind::kNodeKill:
-      plan.node_kill_gap_us = 0;
-      plan.node_down_us = 0;
-      break;
-    case FaultKind::kNodePause:
-      plan.node_pause_gap_us = 0;
-      plan.node_pause_max_us = 0;
-      break;
-    case FaultKind::kNetworkLoss:
-      plan.network_loss = 0.0;
-      break;
-    case FaultKind::kNetworkPartition:
-      plan.partition_gap_us = 0;
-      plan.partition_length_us = 0;
-      break;
-    case FaultKind::kClockDrift:
-      plan.clock_drift_max_ppm = 0;
-      break;
-    case FaultKind::kNodeMessageLoss:
-      plan.node_message_loss = 0.0;
-      break;
-    case FaultKind::kNodeMessageDelay:
-      plan.node_message_delay_max_us = 0;
-      break;
-    case FaultKind::kNodePartition:
-      plan.node_partition_gap_us = 0;
-      plan.node_partition_length_us = 0;
-      break;
-    case FaultKind::kStoreDeleteSlow:
-      plan.store_delete_hold_max_us = 0;
-      break;
-    case FaultKind::kStoreLateApply:
-      plan.store_late_apply = 0.0;
-      plan.store_late_apply_max_us = 0;
-      break;
-    case FaultKind::kStoreRenewLost:
-      plan.store_renew_loss = 0.0;
-      break;
-    case FaultKind::kNodePauseOnReply:
-      plan.node_pause_on_reply = 0.0;
-      plan.node_pause_on_reply_max_us = 0;
-      break;
-    case FaultKind::kNodeFreezeDrop:
-      plan.node_freeze_drop = 0.0;
-      plan.node_freeze_drop_max_us = 0;
-      break;
-    case FaultKind::kStoreScanExpired:
-      plan.store_scan_expiry = 0.0;
-      break;
-    case FaultKind::kStoreStall:
-      plan.store_stall_gap_us = 0;
-      plan.store_stall_length_us = 0;
-      break;
-    case FaultKind::kLinkTail:
-      plan.link_tail = 0.0;
-      plan.link_tail_max_us = 0;
-      break;
-    case FaultKind::kNodeLinkStall:
-      plan.node_link_stall_gap_us = 0;
-      plan.node_link_stall_length_us = 0;
-      break;
-  }
-  SPOTCHECK_ASSERT_ABORT(!plan.enabled(kind));
-  return plan;
-}
-
 ShrinkStepKind fault_off(FaultKind kind) {
   const std::string name = std::string(faults::to_string(kind)) + " off";
   return {name, [kind, name](const AuthorityScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
@@ -106,7 +24,7 @@ ShrinkStepKind fault_off(FaultKind kind) {
             if (!plan.enabled(kind)) {
               return std::nullopt;
             }
-            return ShrinkCandidate{name, with_fixed_plan(config, without(plan, kind))};
+            return ShrinkCandidate{name, with_fixed_plan(config, plan.without(kind))};
           }};
 }
 

@@ -52,6 +52,7 @@ class AuthorityScenario final : public Scenario {
   const std::string& description() const override { return _config.description; }
   SeedOutcome run(const SeedRequest& request) const override;
   std::vector<platform::Mark> required_marks() const override { return _config.required_marks; }
+  bool takes_out_of_contract() const override { return true; }
   const AuthorityScenarioConfig& config() const { return _config; }
 
  private:

@@ -1,5 +1,6 @@
 #include "scenarios/common/judged_world.h"
 
+#include "faults/out_of_contract.h"
 #include "impl/check/check.h"
 #include "properties/audit/capacity_audit.h"
 #include "properties/registry.h"
@@ -54,6 +55,10 @@ void JudgedWorld::install_faults(const std::vector<sim::ProcessId>& nodes, fault
   SPOTCHECK_ASSERT_ABORT(_injector == nullptr && "one fault plan per seed");
   if (_request.swarm) {
     plan = faults::FaultPlan::swarm(_world.stream("swarm"), faults_stop_us, swarm);
+  }
+  if (_request.out_of_contract != 0) {
+    plan = faults::with_out_of_contract(plan, _world.stream("faults.out-of-contract"), _request.out_of_contract,
+                                        _request.swarm);
   }
   plan.faults_stop_us = faults_stop_us;
   _injector = std::make_unique<faults::FaultInjector>(_world, _store, nodes, plan,

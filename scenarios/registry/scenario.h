@@ -25,6 +25,9 @@ struct SeedRequest {
   // recorded on this build for the same scenario, seed and swarm flag (docs/replay.md).
   bool record_decisions = false;
   std::shared_ptr<const sim::DecisionLog> replay_decisions = nullptr;
+  // The out-of-contract fault kinds to turn on (faults::OutOfContractSet, faults/out_of_contract.h;
+  // 0: none, the default). Scenarios that do not run the protocol (synthetic) ignore it.
+  std::uint32_t out_of_contract = 0;
 };
 
 // A property checker found a state the protocol must never reach.
@@ -54,7 +57,14 @@ struct SeedOutcome {
   // How often each coverage mark fired (impl/platform/marks.h).
   platform::MarkCounts marks{};
 
+  // In a campaign with out-of-contract faults on (SeedRequest::out_of_contract), for a seed that
+  // did not pass but passes with them off: the out-of-contract kinds it needs (each a kind whose
+  // removal alone lets it pass; all of the seed's when none does alone). Empty otherwise: the
+  // seed passed, or it fails with them off too (an in-contract failure).
+  std::vector<std::string> out_of_contract_needed;
+
   bool ok() const { return !violation.has_value() && !failure.has_value(); }
+  bool failed_only_out_of_contract() const { return !ok() && !out_of_contract_needed.empty(); }
 };
 
 class Scenario {
@@ -68,6 +78,9 @@ class Scenario {
   // The coverage marks this scenario's workload and faults must reach (`spotcheck run
   // --require-marks` fails a campaign in which one never fired).
   virtual std::vector<platform::Mark> required_marks() const { return {}; }
+  // Whether SeedRequest::out_of_contract means anything to this scenario (it runs the protocol
+  // against the simulated store through faults/).
+  virtual bool takes_out_of_contract() const { return false; }
 };
 
 }  // namespace spotcheck::scenarios

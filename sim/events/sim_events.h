@@ -93,6 +93,19 @@ void fields(Io& io, E& e) {
   io("drift_ppm", e.drift_ppm);
 }
 
+// clock.stepped: the process's local clock stepped by `by_us` (back when negative): out of
+// contract (faults/out_of_contract.h), a monotonic clock never steps.
+struct ClockStepped {
+  static constexpr std::size_t kFieldsMax = 1;
+
+  std::int64_t by_us = 0;
+};
+
+template <class Io, platform::FieldsOf<ClockStepped> E>
+void fields(Io& io, E& e) {
+  io("by_us", e.by_us);
+}
+
 // ---- tasks and the world -----------------------------------------------------------------------
 
 // spawn: a task was created (recorded on the spawning task).
@@ -311,6 +324,10 @@ void fields(Io& io, E& e) {
 }
 
 // store.stall_end: a stalling outage ends; the `queued` requests it held apply now, in order.
+// The name of the server that hosts the Location Store (sim::StoreServerConfig::name): the `server`
+// of the store events below.
+inline constexpr std::string_view kLocationStoreServer = "store";
+
 // store.outage_begin, store.outage_end, store.stall_begin: the server (StoreServerConfig::name:
 // "store" hosts the Location Store, "relocation-store" the Relocation Store when it has a server of
 // its own).
@@ -373,6 +390,56 @@ void fields(Io& io, E& e) {
   io("delta", e.delta);
   io("counter", e.counter);
   io("store_now_ms", e.store_now_ms);
+}
+
+// Out of contract (faults/out_of_contract.h). store.clock_jumped: the server's clock (StoreNow)
+// jumped forward by `by_ms`, a failover to a replica with another clock.
+struct StoreClockJumped {
+  static constexpr std::size_t kFieldsMax = 2;
+
+  std::string_view server;
+  std::int64_t by_ms = 0;
+};
+
+template <class Io, platform::FieldsOf<StoreClockJumped> E>
+void fields(Io& io, E& e) {
+  io("server", e.server);
+  io("by_ms", e.by_ms);
+}
+
+// store.writes_lost: the server failed over to a replica that lagged behind: the `writes` Location
+// Store writes it applied (and acknowledged) after virtual time `since_us` are gone; one
+// store.write_lost per key they had changed follows.
+struct StoreWritesLost {
+  static constexpr std::size_t kFieldsMax = 3;
+
+  std::string_view server;
+  std::int64_t writes = 0;
+  std::int64_t since_us = 0;
+};
+
+template <class Io, platform::FieldsOf<StoreWritesLost> E>
+void fields(Io& io, E& e) {
+  io("server", e.server);
+  io("writes", e.writes);
+  io("since_us", e.since_us);
+}
+
+// store.write_lost: `key` went back from StoreVersion `lost_version` (0: absent) to
+// `restored_version` (0: absent), the version it held before the lost writes.
+struct StoreWriteLost {
+  static constexpr std::size_t kFieldsMax = 3;
+
+  std::string_view key;
+  std::int64_t lost_version = 0;
+  std::int64_t restored_version = 0;
+};
+
+template <class Io, platform::FieldsOf<StoreWriteLost> E>
+void fields(Io& io, E& e) {
+  io("key", e.key);
+  io("lost_version", e.lost_version);
+  io("restored_version", e.restored_version);
 }
 
 // store.payload_applied: the simulated store's own account of a Relocation Store request that

@@ -90,6 +90,8 @@ class Kernel {
   void restart(ProcessId process);
   void pause(ProcessId process, TimeUs duration_us);
   void set_clock_drift_ppm(ProcessId process, std::int64_t drift_ppm);
+  // Out of contract: the process's local clock steps by `by_us` (back when negative).
+  void step_clock(ProcessId process, TimeUs by_us);
   Process& process(ProcessId id) {
     SPOTCHECK_ASSERT_ABORT(id < processes_.size());
     return *processes_[id];
@@ -186,6 +188,8 @@ class Kernel {
   void stop(RunStatus status, std::string problem, std::optional<std::uint64_t> event);
   // World API calls made from inside a task are deferred to a world action at the current instant.
   bool defer_if_in_task(std::function<void()> action);
+  // After a process's local clock changed rate or stepped (set_clock_drift_ppm, step_clock).
+  void reschedule_local_timers(const Process& target);
   // Real-time mode only: moves now_us_ to the steady clock's reading.
   void sync_real_time() {
     if (real_time_) {

@@ -195,8 +195,23 @@ void Kernel::set_clock_drift_ppm(ProcessId id, std::int64_t drift_ppm) {
   sync_real_time();
   target.clock.set_drift_ppm(now_us_, drift_ppm);
   record_event(static_cast<std::int32_t>(id), 0, kinds::kClockDrift, events::ClockDrift{.drift_ppm = drift_ppm});
-  // Timers of waiting tasks were computed at the old rate: add one at the new rate (the earlier
-  // of the two wakes the task, which re-checks its local deadline).
+  reschedule_local_timers(target);
+}
+
+void Kernel::step_clock(ProcessId id, TimeUs by_us) {
+  if (defer_if_in_task([this, id, by_us] { step_clock(id, by_us); })) {
+    return;
+  }
+  Process& target = process(id);
+  sync_real_time();
+  const TimeUs taken_us = target.clock.step(now_us_, by_us);
+  record_event(static_cast<std::int32_t>(id), 0, kinds::kClockStepped, events::ClockStepped{.by_us = taken_us});
+  reschedule_local_timers(target);
+}
+
+// Timers of waiting tasks were computed on the clock before it changed: add one on the clock as it
+// is now (the earlier of the two wakes the task, which re-checks its local deadline).
+void Kernel::reschedule_local_timers(const Process& target) {
   for (const std::uint32_t slot : target.task_slots) {
     const Task& task = *tasks_[slot];
     if (task.wait_token != 0 && task.deadline_local_us != platform::kNever) {

@@ -224,10 +224,21 @@ store::WriteResult StoreServer::apply_location_write(ProcessId node, const store
     const std::optional<store::StoreVersion> version = _location->current_version(*view_of(mutation).key);
     before.push_back(version.has_value() ? platform::as_i64(version->value) : 0);
   }
+  std::optional<WriteJournal::Entry> journal_entry;
+  if (_journal.on()) {
+    journal_entry = WriteJournal::Entry{_world.now_us(), _location->last_version(), {}};
+    for (const store::Mutation& mutation : request.mutations) {
+      const store::Key& key = *view_of(mutation).key;
+      journal_entry->before.push_back(WriteJournal::Before{key, _location->current_record(key)});
+    }
+  }
   store::WriteResult result = _location->write(request, platform::kNever);
   const auto* applied = std::get_if<store::Applied>(&result);
   if (applied == nullptr) {
     return result;
+  }
+  if (journal_entry.has_value()) {
+    _journal.note(std::move(*journal_entry));
   }
   SPOTCHECK_ASSERT_ABORT(applied->outcomes.size() == request.mutations.size());
   const auto count = static_cast<std::int64_t>(request.mutations.size());
@@ -249,6 +260,39 @@ store::WriteResult StoreServer::apply_location_write(ProcessId node, const store
                                              .store_now_ms = applied->now_ms});
   }
   return result;
+}
+
+void StoreServer::jump_clock(std::int64_t by_ms) {
+  SPOTCHECK_ASSERT_ABORT(by_ms > 0);
+  _config.clock_offset_ms += by_ms;
+  _world.record_event(kinds::kStoreClockJumped, events::StoreClockJumped{.server = _config.name, .by_ms = by_ms});
+}
+
+std::size_t StoreServer::lose_writes(TimeUs lag_us) {
+  SPOTCHECK_ASSERT_ABORT(_journal.on());
+  SPOTCHECK_ASSERT_ABORT(lag_us > 0);
+  const TimeUs since_us = _world.now_us() - lag_us;
+  const std::vector<WriteJournal::Entry> lost = _journal.take_since(since_us);
+  if (lost.empty()) {
+    return 0;
+  }
+  _world.record_event(kinds::kStoreWritesLost,
+                      events::StoreWritesLost{.server = _config.name,
+                                              .writes = static_cast<std::int64_t>(lost.size()),
+                                              .since_us = since_us});
+  for (const WriteJournal::Entry& entry : lost) {  // newest first: each key ends at its oldest before-image
+    for (const WriteJournal::Before& before : entry.before) {
+      const std::optional<store::StoreVersion> now_version = _location->current_version(before.key);
+      const std::int64_t restored = before.record.has_value() ? platform::as_i64(before.record->version.value) : 0;
+      _world.record_event(kinds::kStoreWriteLost,
+                          events::StoreWriteLost{.key = printable_key(before.key),
+                                                 .lost_version = now_version ? platform::as_i64(now_version->value) : 0,
+                                                 .restored_version = restored});
+      _location->restore_for_failover(before.key, before.record);
+    }
+  }
+  _location->rewind_versions_for_failover(lost.back().last_version_before);
+  return lost.size();
 }
 
 store::ScanResult StoreServer::serve_location_scan(ProcessId node, store::ScanRequest request) {

@@ -26,6 +26,7 @@
 #include "impl/store/spi/relocation_store.h"
 #include "sim/events/sim_events.h"
 #include "sim/store_host/store_faults.h"
+#include "sim/store_host/write_journal.h"
 #include "sim/world.h"
 
 namespace spotcheck::sim {
@@ -42,7 +43,7 @@ struct StoreServerConfig {
   std::string name{kLocationServerName};
   store::memory::MemoryStoreOptions options;
 
-  static constexpr std::string_view kLocationServerName = "store";
+  static constexpr std::string_view kLocationServerName = events::kLocationStoreServer;
 };
 
 // What a request does at the store, for the faults that hold writes.
@@ -69,6 +70,17 @@ class StoreServer {
   void begin_outage(OutageMode mode = OutageMode::kRefuse);
   void end_outage();
   bool in_outage() const { return _outage.has_value(); }
+
+  // Out of contract (faults/out_of_contract.h). The store's clock jumps forward by `by_ms` and
+  // stays there (a failover to a replica with another clock); records store.clock_jumped.
+  void jump_clock(std::int64_t by_ms);
+  // Keep the Location Store writes of the last `window_us` so lose_writes can undo them (0: off).
+  void keep_write_journal(TimeUs window_us) { _journal.keep_for(window_us); }
+  // A failover to a replica `lag_us` behind: every Location Store write applied since then is undone
+  // (each key back to what it held, the version counter back too) although its caller may have
+  // been told it applied; records store.writes_lost and a store.write_lost per key. Returns the
+  // number of writes lost.
+  std::size_t lose_writes(TimeUs lag_us);
 
   // SPI clients for one node process; each must only be used from that process's tasks.
   std::unique_ptr<store::LocationStore> location_client(ProcessId node);
@@ -150,6 +162,7 @@ class StoreServer {
   platform::Random& _scan_random;
   std::unique_ptr<store::memory::MemoryLocationStore> _location;
   std::unique_ptr<store::memory::MemoryRelocationStore> _relocation;
+  WriteJournal _journal;  // on only under store-lost-writes
 };
 
 template <class Result>

@@ -1,5 +1,7 @@
 #include "sim/time/local_clock.h"
 
+#include <algorithm>
+
 #include "impl/check/check.h"
 
 namespace spotcheck::sim {
@@ -37,6 +39,16 @@ __int128 local_elapsed(__int128 elapsed, std::int64_t ppm) {
 }
 
 }  // namespace
+
+TimeUs LocalClock::step(TimeUs now_virtual_us, TimeUs by_us) {
+  SPOTCHECK_ASSERT_ABORT(now_virtual_us >= anchor_virtual_us_);
+  const TimeUs now_local_us = local_from_virtual(now_virtual_us);
+  const TimeUs taken_us = std::max(by_us, -now_local_us);
+  SPOTCHECK_ASSERT_ABORT(taken_us <= platform::kNever - now_local_us);
+  anchor_local_us_ = now_local_us + taken_us;
+  anchor_virtual_us_ = now_virtual_us;
+  return taken_us;
+}
 
 TimeUs LocalClock::local_from_virtual_drifted(TimeUs virtual_us) const {
   SPOTCHECK_ASSERT_ABORT(virtual_us >= anchor_virtual_us_);

@@ -33,6 +33,10 @@ class LocalClock {
   // Re-anchors at `now_virtual_us` and runs at (1 + ppm / 1e6) of virtual speed from then on.
   void set_drift_ppm(TimeUs now_virtual_us, std::int64_t drift_ppm);
   std::int64_t drift_ppm() const { return drift_ppm_; }
+  // Out of contract (faults/out_of_contract.h): re-anchors at `now_virtual_us` with local time
+  // `by_us` ahead (behind, when negative; never below 0) of what it read, at the same drift. A
+  // step back breaks the "never runs backwards" rule above on purpose. Returns the step taken.
+  TimeUs step(TimeUs now_virtual_us, TimeUs by_us);
 
  private:
   TimeUs local_from_virtual_drifted(TimeUs virtual_us) const;

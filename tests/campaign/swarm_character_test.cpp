@@ -117,7 +117,7 @@ TEST(SwarmCharacter, TheOtherKindsAreStillDrawnOnAndOff) {
       if (config.swarm.always_on(info.kind)) {
         EXPECT_EQ(on, kSeeds) << name << " " << info.name;
       } else if (!config.swarm.drawn(info.kind)) {
-        EXPECT_EQ(on, 0) << name << " " << info.name << ": a node-to-node kind these shapes do not list";
+        EXPECT_EQ(on, 0) << name << " " << info.name << ": a kind these shapes do not list (or an out-of-contract one)";
       } else {
         EXPECT_GT(on, kSeeds / 4) << name << " " << info.name;
         EXPECT_LT(on, kSeeds - kSeeds / 4) << name << " " << info.name;

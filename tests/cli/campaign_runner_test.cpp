@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "faults/out_of_contract.h"
 #include "replay/campaign/campaign_runner.h"
 #include "reports/html_report.h"
 #include "reports/junit_xml.h"
@@ -264,6 +265,94 @@ TEST(Reports, HtmlListsFailuresWithCommandsAndStoriesAndEscapes) {
   EXPECT_NE(ok_html.str().find("<h1 class=\"passed\">spotcheck default: PASSED</h1>"), std::string::npos);
   EXPECT_NE(ok_html.str().find("every seed gave the same trace twice"), std::string::npos);
   EXPECT_EQ(ok_html.str().find("Failing seeds"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace spotcheck::cli
+
+namespace spotcheck::cli {
+namespace {
+
+// Seeds divisible by 5 fail whatever the faults (in contract). Seeds divisible by 3 fail only while
+// node-clock-step is on; seeds divisible by 4 only while both store-clock-jump and
+// store-lost-writes are on (so removing either one alone lets it pass).
+class OutOfContractToy final : public scenarios::Scenario {
+ public:
+  const std::string& name() const override { return _name; }
+  const std::string& description() const override { return _name; }
+  bool takes_out_of_contract() const override { return true; }
+  SeedOutcome run(const SeedRequest& request) const override {
+    SeedOutcome out;
+    out.seed = request.seed;
+    out.events = 10;
+    const auto on = [&](faults::FaultKind kind) { return (request.out_of_contract & faults::out_of_contract_bit(kind)) != 0; };
+    const bool fails = request.seed % 5 == 0 || (request.seed % 3 == 0 && on(faults::FaultKind::kNodeClockStep)) ||
+                       (request.seed % 4 == 0 && on(faults::FaultKind::kStoreClockJump) &&
+                        on(faults::FaultKind::kStoreLostWrites));
+    if (fails) {
+      out.violation = scenarios::Violation{"toy-property", "broken", 500'000, 5};
+    }
+    return out;
+  }
+
+ private:
+  std::string _name = "toy";
+};
+
+TEST(CampaignRunner, OutOfContractFailuresAreNamedByTheKindsTheyNeedAndReportedApart) {
+  const OutOfContractToy scenario;
+  auto options = options_for(scenario, 12, 2);
+  options.out_of_contract = faults::all_out_of_contract();
+  std::vector<SeedOutcome> streamed;
+  options.on_seed = [&](const SeedOutcome& o) { streamed.push_back(o); };
+  const auto result = run_campaign(options);
+  // Failing: 3, 4, 5, 6, 8, 9, 10, 12. In contract: 5, 10. Out of contract: 3, 6, 9 (node-clock-step),
+  // 4, 8 (store-clock-jump and store-lost-writes, each needed), 12 (needs all three).
+  ASSERT_EQ(result.failures.size(), 2u);
+  EXPECT_EQ(result.failures[0].seed, 5u);
+  EXPECT_EQ(result.failures[1].seed, 10u);
+  EXPECT_EQ(result.out_of_contract_seeds, 6u);
+  EXPECT_EQ(result.out_of_contract_per_kind.at("node-clock-step"), 4u);
+  EXPECT_EQ(result.out_of_contract_per_kind.at("store-clock-jump"), 3u);
+  EXPECT_EQ(result.out_of_contract_per_kind.at("store-lost-writes"), 3u);
+  ASSERT_EQ(streamed.size(), 12u);
+  EXPECT_EQ(streamed[2].out_of_contract_needed, std::vector<std::string>{"node-clock-step"});
+  EXPECT_EQ(streamed[3].out_of_contract_needed, (std::vector<std::string>{"store-clock-jump", "store-lost-writes"}));
+  EXPECT_TRUE(streamed[4].out_of_contract_needed.empty()) << "seed 5 fails in contract";
+  EXPECT_EQ(result.violating_seeds, 2u) << "only the in-contract failures fail the campaign";
+
+  std::ostringstream text;
+  reports::write_summary_text(result, text);
+  const std::string s = text.str();
+  EXPECT_NE(s.find("out of contract store-clock-jump,store-lost-writes,node-clock-step on; 6 seed(s) failed only"),
+            std::string::npos) << s;
+  EXPECT_NE(s.find("node-clock-step needed by 4 seed(s); the assumption: a host's local monotonic time"),
+            std::string::npos) << s;
+  EXPECT_NE(s.find("seed 3 (needs node-clock-step): toy-property: broken\n    replay: spotcheck replay --scenario toy "
+                   "--seed 3 --out-of-contract store-clock-jump,store-lost-writes,node-clock-step"),
+            std::string::npos) << s;
+  EXPECT_NE(s.find("FAILED seed 5"), std::string::npos) << s;
+  EXPECT_EQ(s.find("shrink:"), std::string::npos) << "shrink takes no out-of-contract faults: " << s;
+
+  reports::JUnitWriter junit("toy", false, result.out_of_contract);
+  for (const SeedOutcome& o : streamed) {
+    junit.add(o);
+  }
+  std::ostringstream xml;
+  junit.write(result, xml);
+  EXPECT_NE(xml.str().find("failures=\"2\" errors=\"0\" skipped=\"6\""), std::string::npos) << xml.str();
+  EXPECT_NE(xml.str().find("<skipped message=\"out of contract (needs node-clock-step): toy-property: broken\"/>"),
+            std::string::npos) << xml.str();
+}
+
+TEST(CampaignRunner, WithoutOutOfContractFaultsNothingIsReRunOrReportedApart) {
+  const OutOfContractToy scenario;
+  const auto result = run_campaign(options_for(scenario, 12, 1));
+  EXPECT_EQ(result.failures.size(), 2u);
+  EXPECT_EQ(result.out_of_contract_seeds, 0u);
+  std::ostringstream text;
+  reports::write_summary_text(result, text);
+  EXPECT_EQ(text.str().find("out of contract"), std::string::npos);
 }
 
 }  // namespace

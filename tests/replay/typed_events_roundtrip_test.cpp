@@ -24,6 +24,7 @@
 #include "impl/location/events/messaging_events.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
+#include "faults/out_of_contract.h"
 #include "replay/story/trace_line.h"
 #include "scenarios/registry/registry.h"
 #include "sim/events/harness_events.h"
@@ -209,6 +210,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kProcessPause}, as<se::ProcessPause>());
   add({kProcessUnpause}, as<se::ProcessUnpause>());
   add({kClockDrift}, as<se::ClockDrift>());
+  add({kClockStepped}, as<se::ClockStepped>());
   add({kSpawn}, as<se::Spawn>());
   add({kSpawnRefused}, as<se::SpawnRefused>());
   add({kAction}, as<se::Action>());
@@ -227,6 +229,9 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kStoreOutageBegin, kStoreOutageEnd, kStoreStallBegin}, as<se::StoreOutage>());
   add({kStorePayloadApplied}, as<se::StorePayloadApplied>());
   add({kStoreApplied}, as<se::StoreApplied>());
+  add({kStoreClockJumped}, as<se::StoreClockJumped>());
+  add({kStoreWritesLost}, as<se::StoreWritesLost>());
+  add({kStoreWriteLost}, as<se::StoreWriteLost>());
   return table;
 }
 
@@ -236,8 +241,15 @@ TEST(TypedEvents, EveryEventOfEveryBuiltInScenarioMatchesItsStruct) {
   std::uint64_t events = 0;
   for (const scenarios::Scenario* scenario : scenarios::builtin_scenarios().all()) {
     for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
-      for (const bool swarm : {false, true}) {
-        const scenarios::SeedOutcome outcome = scenario->run(scenarios::SeedRequest{seed, swarm, true});
+      // Plain, swarm, and (the scenarios that take them) with every out-of-contract fault on.
+      for (const int variant : {0, 1, 2}) {
+        const bool swarm = variant == 1;
+        if (variant == 2 && !scenario->takes_out_of_contract()) {
+          continue;
+        }
+        scenarios::SeedRequest request{seed, swarm, true};
+        request.out_of_contract = variant == 2 ? faults::all_out_of_contract() : 0;
+        const scenarios::SeedOutcome outcome = scenario->run(request);
         ASSERT_FALSE(outcome.event_lines.empty()) << scenario->name();
         for (const std::string& line : outcome.event_lines) {
           const std::optional<ParsedEvent> parsed = parse_line(line);
@@ -254,6 +266,7 @@ TEST(TypedEvents, EveryEventOfEveryBuiltInScenarioMatchesItsStruct) {
             matched = matched || trip(parsed->fields);
           }
           EXPECT_TRUE(matched) << scenario->name() << " seed " << seed << (swarm ? " --swarm" : "")
+                               << (variant == 2 ? " --out-of-contract all" : "")
                                << ": the struct of " << parsed->kind << " does not write this event back: " << line;
         }
       }
@@ -262,7 +275,8 @@ TEST(TypedEvents, EveryEventOfEveryBuiltInScenarioMatchesItsStruct) {
   // The runs reach every layer's kinds (so the check above is not vacuous).
   for (std::string_view kind : {kinds::kAuthorityNewOwner, kinds::kCreationFactoryRun, kinds::kInstanceMessageRun,
                                 kinds::kLeaseRenewed, kinds::kProcessKill, kinds::kNetDrop, kinds::kStoreReplyLost,
-                                kinds::kRequestEnd, kinds::kObjectWork, kinds::kSyntheticRecv}) {
+                                kinds::kRequestEnd, kinds::kObjectWork, kinds::kSyntheticRecv, kinds::kClockStepped,
+                                kinds::kStoreClockJumped, kinds::kStoreWritesLost, kinds::kStoreWriteLost}) {
     EXPECT_TRUE(kinds_seen.count(std::string(kind)) > 0) << kind;
   }
   EXPECT_GT(events, 10'000u);

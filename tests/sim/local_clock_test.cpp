@@ -56,3 +56,26 @@ TEST(LocalClock, ReanchoringNeverJumpsOrGoesBack) {
 
 }  // namespace
 }  // namespace spotcheck::sim
+
+namespace spotcheck::sim {
+namespace {
+
+// Out of contract (faults/out_of_contract.h): a step moves local time at once, either way, keeps
+// the drift, and never goes below zero.
+TEST(LocalClock, AStepMovesLocalTimeAtOnceEitherWayAndKeepsTheDrift) {
+  LocalClock clock(1'000);
+  clock.set_drift_ppm(0, 1'000);
+  const TimeUs before = clock.local_from_virtual(2'000'000);
+  EXPECT_EQ(clock.step(2'000'000, -500'000), -500'000);
+  EXPECT_EQ(clock.local_from_virtual(2'000'000), before - 500'000);
+  EXPECT_EQ(clock.local_from_virtual(3'000'000), before - 500'000 + 1'001'000);
+  EXPECT_EQ(clock.step(3'000'000, 250'000), 250'000);
+  EXPECT_EQ(clock.local_from_virtual(3'000'000), before - 500'000 + 1'001'000 + 250'000);
+  EXPECT_EQ(clock.drift_ppm(), 1'000);
+  const TimeUs now_local = clock.local_from_virtual(4'000'000);
+  EXPECT_EQ(clock.step(4'000'000, -now_local - 7), -now_local);  // clamped at local time 0
+  EXPECT_EQ(clock.local_from_virtual(4'000'000), 0);
+}
+
+}  // namespace
+}  // namespace spotcheck::sim

@@ -336,3 +336,61 @@ TEST(StoreHost, TwoServersKeepTheirOwnClocksAndFailApart) {
 
 }  // namespace
 }  // namespace spotcheck::sim
+
+namespace spotcheck::sim {
+namespace {
+
+// Out of contract (faults/out_of_contract.h): a jump moves StoreNow forward at once and for good,
+// and names its server.
+TEST(StoreHost, AClockJumpMovesStoreNowForwardAndStays) {
+  World world{testing::quiet_config(7)};
+  StoreServer store{world, StoreServerConfig{}};
+  std::vector<std::int64_t> before_after;
+  world.at(seconds(1), [&] { before_after.push_back(store.store_now_ms()); });
+  world.at(seconds(1), [&] { store.jump_clock(20'000); });
+  world.at(seconds(1), [&] { before_after.push_back(store.store_now_ms()); });
+  world.at(seconds(2), [&] { before_after.push_back(store.store_now_ms()); });
+  world.run_until(seconds(3), 1'000);
+  ASSERT_EQ(before_after.size(), 3u);
+  EXPECT_EQ(before_after[1] - before_after[0], 20'000);
+  EXPECT_EQ(before_after[2] - before_after[1], 1'000);
+  const auto jumps = testing::events_of_kind(world.trace(), "store.clock_jumped");
+  ASSERT_EQ(jumps.size(), 1u);
+  EXPECT_EQ(jumps[0].text("server"), std::optional<std::string_view>("store"));
+  EXPECT_EQ(jumps[0].number("by_ms"), std::optional<std::int64_t>(20'000));
+}
+
+// Out of contract: a failover to a replica 1.5 s behind loses the writes of the last 1.5 s, though
+// their callers were told they applied: each key goes back to what it held before, and the version
+// counter goes back too, so the next write is given a StoreVersion a lost write had been given.
+TEST(StoreHost, LostWritesGoBackToTheReplicasStateAndTheirVersionsAreIssuedAgain) {
+  Fixture f;
+  f.store.keep_write_journal(seconds(2));
+  std::vector<std::uint64_t> versions;
+  auto put = [&](store::LocationStore& s, platform::Platform& p, store::WriteRequest request) {
+    const store::WriteResult result = s.write(request, p.clock.now_us() + millis(100));
+    const auto* applied = std::get_if<store::Applied>(&result);
+    versions.push_back(applied != nullptr ? applied->outcomes[0].version.value : 0);
+  };
+  f.world.at(seconds(3), [&] { f.seen.push_back("lost " + std::to_string(f.store.lose_writes(millis(1'500)))); });
+  f.run([&](store::LocationStore& s, platform::Platform& p) {
+    put(s, p, put_absent("kept", "1"));   // at 0: older than the replica's lag
+    p.clock.sleep_until(seconds(2));
+    put(s, p, put_absent("new", "2"));    // at 2 s: lost
+    store::WriteRequest overwrite;
+    overwrite.mutations.push_back(store::Put{"kept", "3"});
+    put(s, p, overwrite);                 // lost: "kept" goes back to "1"
+    p.clock.sleep_until(seconds(4));
+    f.seen.push_back("kept " + read_text(s.read("kept", p.clock.now_us() + millis(100))));
+    f.seen.push_back("new " + read_text(s.read("new", p.clock.now_us() + millis(100))));
+    put(s, p, put_absent("other", "4"));  // given the version "new" had been given
+  });
+  EXPECT_EQ(f.seen, (std::vector<std::string>{"lost 2", "kept found 1", "new missing"}));
+  ASSERT_EQ(versions.size(), 4u);
+  EXPECT_EQ(versions[3], versions[1]) << "the version counter went back with the lost writes";
+  EXPECT_EQ(testing::events_of_kind(f.world.trace(), "store.writes_lost").size(), 1u);
+  EXPECT_EQ(testing::events_of_kind(f.world.trace(), "store.write_lost").size(), 2u);
+}
+
+}  // namespace
+}  // namespace spotcheck::sim

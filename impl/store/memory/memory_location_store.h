@@ -36,6 +36,18 @@ class MemoryLocationStore final : public LocationStore {
   // The StoreVersion `key` holds now (nullopt: absent), without a read's copy of the value.
   std::optional<StoreVersion> current_version(const Key& key) const;
 
+  // The current record of `key` (value and StoreVersion), or nullopt when absent.
+  std::optional<Record> current_record(const Key& key) const { return _records.current(key); }
+  // The last StoreVersion the store issued.
+  StoreVersion last_version() const { return StoreVersion{_last_version}; }
+
+  // A failover to a replica that lagged behind (memory_failover.cpp): the simulator's
+  // out-of-contract fault store-lost-writes, never a provider's own doing. Each call sets one key
+  // back to `record` (nullopt: absent) as a new commit; rewind_versions then sets the store-wide
+  // version counter back to `last`, so versions the lost writes had issued are issued again.
+  void restore_for_failover(const Key& key, std::optional<Record> record);
+  void rewind_versions_for_failover(StoreVersion last);
+
   // Deliberate bugs for tests that must see the model-based test fail. Off by default.
   TestOnlyFaults& test_only_faults() { return _faults; }
 

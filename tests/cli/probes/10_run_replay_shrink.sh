@@ -42,3 +42,14 @@ probe_stdout /dev/full 3 "spotcheck: writing standard output failed*" -- replay 
 probe_stdout /dev/full 3 "spotcheck: writing standard output failed*" -- list
 probe 2 "spotcheck: --trace-out: needs a file name, not an empty string*" -- replay --seed 1 --trace-out ''
 probe 2 "spotcheck: --out: needs a file name, not an empty string*" -- shrink --seed 1 --out ''
+
+# Out-of-contract faults (faults/out_of_contract.h): a bad kind list or a scenario that runs no
+# protocol is one line and exit 2; a campaign with them on passes while its only failures need them,
+# and replay with the flag names the assumption.
+probe 2 "spotcheck: --out-of-contract: unknown out-of-contract fault kind 'store-outage' (expected all, or a comma list of *)" -- run --seeds 1 --out-of-contract store-outage
+probe 2 "spotcheck: --out-of-contract: unknown out-of-contract fault kind '' *" -- run --seeds 1 --out-of-contract ''
+probe 2 "spotcheck: --out-of-contract: unknown out-of-contract fault kind 'a?b' *" -- replay --seed 1 --out-of-contract "a
+b"
+probe 2 "spotcheck: --out-of-contract: scenario 'synthetic' runs no protocol against the simulated store; use a Location scenario" -- run --scenario synthetic --seeds 1 --out-of-contract all
+probe 0 "" -- run --seeds 3 --quiet --out-of-contract store-clock-jump
+probe 1 "" -- replay --seed 1 --out-of-contract store-clock-jump
