@@ -35,8 +35,9 @@ enum class PlantedBug : std::uint8_t {
   kIndeterminateTakenAsApplied,   // an authority write without a reply is taken as applied, unread (§10)
   kDescriptorTakeoverIgnoresLease,  // a descriptor row is taken over while its publisher's lease is valid (§4)
   kNeverCancelAbandoned,          // an abandoned creation record is never cancelled (§7)
+  kIgnoreInMesh,                  // a creation places in the node's own Mesh, whatever InMesh names (§7)
 };
-inline constexpr std::size_t kPlantedBugCount = 11;
+inline constexpr std::size_t kPlantedBugCount = 12;
 
 // True when this build compiles the planted branches (the CMake option SPOTCHECK_PLANTED_BUGS).
 inline constexpr bool kPlantedBugsCompiled = SPOTCHECK_PLANTED_BUGS != 0;

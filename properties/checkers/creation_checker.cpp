@@ -1,6 +1,7 @@
 #include "properties/checkers/creation_checker.h"
 
 #include "impl/location/events/creation_events.h"
+#include "impl/location/events/descriptor_events.h"
 #include "impl/platform/event_kinds.h"
 #include "properties/common/describe.h"
 #include "properties/common/read_event.h"
@@ -86,11 +87,39 @@ std::optional<std::string> CreationChecker::on_event(const sim::TraceEvent& even
   }
   if (event.kind == kinds::kCreationRequested) {
     _task_calls.insert_or_assign({event.node, event.task}, event.index);
+    const auto read = read_event<location::events::CreationRequested>(event);
+    if (!read.ok()) {
+      return read.problem;
+    }
+    _task_meshes.insert_or_assign({event.node, event.task}, std::string(read.event.mesh));
+  }
+  if (event.kind == kinds::kCreationFinished) {
+    _task_meshes.erase({event.node, event.task});  // the call ended; the task may place for others
+  }
+  if (event.kind == kinds::kPlacementChosen) {
+    return on_placement(event);
   }
   if (event.kind == kinds::kProcessKill || event.kind == kinds::kProcessExit) {
     _last_death[event.node] = event.index;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> CreationChecker::on_placement(const sim::TraceEvent& event) const {
+  const auto call = _task_meshes.find({event.node, event.task});
+  if (call == _task_meshes.end()) {
+    return std::nullopt;  // not a Manager call's placement (a relocation, a test)
+  }
+  const auto read = read_event<location::events::PlacementChosen>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  if (read.event.mesh == call->second) {
+    return std::nullopt;
+  }
+  return where(event) + " placement.chosen: a node of Mesh '" + std::string(read.event.mesh) +
+         "' chosen for a creation that asked for Mesh '" + call->second + "' (#" +
+         std::to_string(_task_calls.at(call->first)) + "): §7 InMesh picks a node from that Mesh";
 }
 
 void CreationChecker::forget_old(std::map<std::int64_t, Creating>& generations) {

@@ -18,9 +18,12 @@
 //      request is a new exchange); a Close that got its owner's reply answers its caller
 //      what the reply said (close.finished: closed, not_found, stale_generation, moving, else
 //      unavailable).
+//   4. A creation places its object in the Mesh it asked for (§7 InMesh): every placement.chosen
+//      of a Manager call names the call's Mesh (creation.requested's `mesh`).
 //
 // Reads: applied authority.reserve / commit / abort / delete, creation.factory_run,
-// creation.result, creation.reply_delivered, close.reply_delivered, close.finished, kill, exit.
+// creation.result, creation.reply_delivered, close.reply_delivered, close.finished,
+// creation.requested, placement.chosen, kill, exit.
 #pragma once
 
 #include <cstdint>
@@ -88,6 +91,9 @@ class CreationChecker final : public PropertyChecker {
   std::map<std::int32_t, std::uint64_t> _last_death;      // node -> index of its last kill/exit
   // The Manager call each (node, task) runs: the index of its creation.requested.
   std::map<std::pair<std::int32_t, std::uint64_t>, std::uint64_t> _task_calls;
+  // ... and the Mesh that call places in.
+  std::map<std::pair<std::int32_t, std::uint64_t>, std::string> _task_meshes;
+  std::optional<std::string> on_placement(const sim::TraceEvent& event) const;
 };
 
 }  // namespace spotcheck::properties

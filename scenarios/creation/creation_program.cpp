@@ -28,9 +28,16 @@ constexpr int kClientRequestsMax = 1'000'000;
 constexpr std::size_t kRememberedSpotsMax = 8;
 constexpr std::size_t kKeptRefsMax = 8;
 
-records::MeshNodeDescriptorRecord make_descriptor(const std::string& rid_hex, const CreationWorkload& workload) {
+// The Mesh node `rid` publishes its descriptor in.
+const std::string& mesh_of(platform::RoutingId rid, const CreationWorkload& workload) {
+  SPOTCHECK_ASSERT(!workload.mesh_names.empty());
+  return workload.mesh_names[rid % workload.mesh_names.size()];
+}
+
+records::MeshNodeDescriptorRecord make_descriptor(platform::RoutingId rid, const CreationWorkload& workload) {
+  const std::string rid_hex = loc::messaging::routing_id_hex(rid);
   records::MeshNodeDescriptorRecord d;
-  d.mesh_name = workload.mesh_name;
+  d.mesh_name = mesh_of(rid, workload);
   d.routing_id_hex = rid_hex;
   d.lifecycle_generation = 1;
   d.endpoint = "sim://" + rid_hex;
@@ -56,8 +63,7 @@ class Program {
       : _platform(platform), _env(env), _workload(*env.workload), _store(env.make_store()) {
     install_factories();
     _node = std::make_unique<lc::CreationNode>(*env.config, *env.creation, platform, *_store,
-                                               make_descriptor(loc::messaging::routing_id_hex(platform.transport.self()),
-                                                               _workload),
+                                               make_descriptor(platform.transport.self(), _workload),
                                                _factories);
   }
 
@@ -155,9 +161,28 @@ class Program {
     return result.ok() ? loc::messaging::to_string(result.value().outcome) : lc::to_string(result.error_kind());
   }
 
-  // A creation call's options: in some, the client's own OperationId, kept in its records to retry with.
+  // The InMesh of a creation call: with one Mesh, none (the only one is used); with two or more,
+  // one of them, or none (InvalidOperation), or one no host has (NotFound) (§7).
+  std::string in_mesh() {
+    const std::vector<std::string>& meshes = _workload.mesh_names;
+    if (meshes.size() < 2) {
+      return {};
+    }
+    const double draw = static_cast<double>(_platform.random.below(1'000'000)) / 1e6;
+    if (draw < _workload.omit_mesh_probability) {
+      return {};
+    }
+    if (draw < _workload.omit_mesh_probability + _workload.unknown_mesh_probability) {
+      return "no-such-mesh";
+    }
+    return meshes[_platform.random.below(meshes.size())];
+  }
+
+  // A creation call's options: its InMesh, and in some, the client's own OperationId, kept in its
+  // records to retry with.
   lc::CreateOptions own_operation(records::ObjectKind object_kind, lc::CreateMode mode, const std::string& id) {
     lc::CreateOptions options;
+    options.in_mesh = in_mesh();
     if (_env.memory == nullptr || !_platform.random.chance(_workload.own_operation_id_probability)) {
       return options;
     }
@@ -192,7 +217,7 @@ class Program {
     const ClientMemory::Call call = unanswered != calls.end() && _platform.random.chance(0.75)
                                         ? *unanswered
                                         : calls[_platform.random.below(calls.size())];
-    const lc::CreateOptions options{.in_mesh = {}, .args = {}, .op_id = call.op};
+    const lc::CreateOptions options{.in_mesh = in_mesh(), .args = {}, .op_id = call.op};
     lc::Manager& manager = _node->manager();
     const bool actor = call.object_kind == records::ObjectKind::kActor;
     if (call.mode == lc::CreateMode::kGetOrCreate) {
@@ -224,7 +249,7 @@ class Program {
         return retry_own_operation(deadline);
       case Op::kCreateSpot: {
         // Without an ID of its own (the Framework issues one) a Create is not retried.
-        auto created = manager.create_user_spot(std::string(kSpotType), deadline);
+        auto created = manager.create_user_spot(std::string(kSpotType), deadline, lc::CreateOptions{.in_mesh = in_mesh(), .args = {}, .op_id = {}});
         if (created.ok() && created.value().outcome == loc::messaging::ReplyOutcome::kCreated) {
           _spots.push_back(created.value().ref);
           if (_spots.size() > kRememberedSpotsMax) {

@@ -42,8 +42,8 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
     CreationScenarioConfig c;
     c.name = "create-storm";
     c.description =
-        "6 nodes Create/GetOrCreate/destroy the same 3 actors and 2 rooms; lost store replies, short store "
-        "outages, late writes, kills, pauses, node-to-node loss, rejecting and throwing factories";
+        "6 nodes in two Meshes Create/GetOrCreate/destroy the same 3 actors and 2 rooms; lost store replies, short "
+        "store outages, late writes, kills, pauses, node-to-node loss, rejecting and throwing factories";
     c.node_count = 6;
     c.faults_stop_us = seconds(45);
     c.liveness_window_us = seconds(35);
@@ -51,6 +51,10 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
     // One actor slot per node: three actors fill half the nodes, so placement has to pass over
     // full ones (§4) and a Reserve that races another for the last slot is refused.
     c.workload.actors_limit = 1;
+    // Two Meshes (§7 InMesh): three nodes publish in each, every node places in both; a creation
+    // names its Mesh, or none (InvalidOperation), or one no host has (NotFound).
+    c.workload.mesh_names = {"game", "lobby"};
+    c.creation.object_meshes = c.workload.mesh_names;
     c.plan = storm_faults;
     c.required_marks = {platform::Mark::kCreationAnsweredFromStore, platform::Mark::kCreationWaitsOnCreating,
                         platform::Mark::kCreationResultReadUnknown};

@@ -8,13 +8,20 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "impl/platform/time.h"
 
 namespace spotcheck::scenarios::creation {
 
 struct CreationWorkload {
-  std::string mesh_name = "sim";
+  // The Meshes (§7 InMesh): node k publishes its descriptor in mesh_names[RoutingId % size]; every
+  // node takes part in all of them as an object-role host (CreationConfig::object_meshes). With two
+  // or more, each creation names a Mesh, or (omit_mesh_probability) names none, which must be
+  // InvalidOperation, or (unknown_mesh_probability) names one no host has, which must be NotFound.
+  std::vector<std::string> mesh_names{"sim"};
+  double omit_mesh_probability = 0.05;
+  double unknown_mesh_probability = 0.03;
   std::uint32_t actor_ids = 3;        // "player:0" ..
   std::uint32_t spot_ids = 2;         // "room:0" .. (User Spots of type Room)
   std::uint32_t clients_per_node = 2;  // concurrent client tasks per host run

@@ -42,6 +42,8 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
      "a Creating record whose request deadline passed long ago is never cancelled, so an ID whose source or "
      "target died mid-creation stays Creating for good (§7)",
      PlantedBug::kNeverCancelAbandoned, kCre, false, true, false, "create-storm", "creation-liveness"},
+    {"ignore-in-mesh", "a creation places its object in the node's own Mesh, whatever Mesh InMesh names (§7)",
+     PlantedBug::kIgnoreInMesh, kCre, false, true, false, "create-storm", "exactly-one-creation"},
 }};
 
 constexpr bool in_enum_order() {

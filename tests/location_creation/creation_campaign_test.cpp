@@ -112,6 +112,26 @@ TEST(CreationCampaign, NeverCancelAbandonedIsCaughtByCreationLiveness) {
   EXPECT_EQ(again.violation->event_index, outcome.violation->event_index);
 }
 
+// A creation that places in the node's own Mesh whatever InMesh names (create-storm runs two Meshes)
+// is caught by exactly-one-creation's placement check (§7 InMesh); the seeds it took are printed.
+TEST(CreationCampaign, IgnoreInMeshIsCaughtByExactlyOneCreation) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
+  CreationScenarioConfig config = creation_scenario_config("create-storm");
+  config.creation.planted_bugs.insert(planted::PlantedBug::kIgnoreInMesh);
+  config.properties = {"exactly-one-creation"};
+  const CreationScenario scenario(config);
+  SeedOutcome outcome;
+  std::uint64_t seeds = 0;
+  for (std::uint64_t seed = 1; seed <= kPlantedSeedsMax && outcome.ok(); ++seed) {
+    seeds = seed;
+    outcome = scenario.run(SeedRequest{seed, false, false});
+  }
+  ASSERT_TRUE(outcome.violation.has_value()) << "not caught in " << seeds << " seeds: " << what(outcome);
+  EXPECT_NE(outcome.violation->message.find("§7 InMesh"), std::string::npos) << outcome.violation->message;
+  std::cout << "[ planted ] ignore_in_mesh caught by " << outcome.violation->property << " after " << seeds
+            << " seed(s): " << outcome.violation->message << "\n";
+}
+
 // The storm reaches the paths it is meant to: every creation outcome, the lost-reply re-read,
 // refused commands, and factories that ran for generations that never became Ready.
 TEST(CreationCampaign, TheStormExercisesEveryCreationPath) {
@@ -140,6 +160,7 @@ TEST(CreationCampaign, TheStormExercisesEveryCreationPath) {
       count(line, "creation.abandoned_cancelled", "outcome");
       count(line, "messaging.late_reply", "");
       count(line, "kill", "");
+      count(line, "placement.chosen", "mesh");
     }
   }
   for (const auto& [key, n] : counts) {
@@ -147,7 +168,9 @@ TEST(CreationCampaign, TheStormExercisesEveryCreationPath) {
   }
   for (const char* key : {"request.end:created", "request.end:existing", "request.end:already_exists",
                           "request.end:rejected", "request.end:failed", "request.end:closed",
-                          "request.end:ready", "creation.factory_run", "creation.result_reread", "kill"}) {
+                          "request.end:ready", "creation.factory_run", "creation.result_reread", "kill",
+                          "request.end:invalid_operation", "request.end:not_found",  // InMesh omitted, unknown (§7)
+                          "placement.chosen:game", "placement.chosen:lobby"}) {      // two Meshes
     EXPECT_GT(counts[key], 0) << key;
   }
 }

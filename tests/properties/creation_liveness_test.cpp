@@ -27,7 +27,7 @@ class CreationLiveness : public ::testing::Test {
                                        const std::string& id = "player:1") {
     return s.feed(t, node, "creation.requested",
                   owned_fields(location::events::CreationRequested{"op-" + std::to_string(node), 1, mode, "actor",
-                                                                   "actor", id, "Player", 0}));
+                                                                   "actor", id, "Player", 0, "sim"}));
   }
   std::optional<std::string> finished(TimeUs t, std::int32_t node, const std::string& outcome,
                                       const std::string& mode = "get_or_create") {
@@ -105,7 +105,7 @@ TEST(CreationLivenessOff, WithoutASettleTimeNothingIsJudged) {
   EXPECT_LEGAL(h.script.feed(seconds(40), sim::kWorldNode, "faults.stopped", {}));
   EXPECT_LEGAL(h.script.feed(seconds(60), 0, "creation.requested",
                              owned_fields(location::events::CreationRequested{"op", 1, "get_or_create", "actor", "actor",
-                                                                              "player:1", "Player", 0})));
+                                                                              "player:1", "Player", 0, "sim"})));
   EXPECT_LEGAL(h.script.feed(seconds(65), 0, "creation.finished",
                              owned_fields(location::events::CreationFinished{"op", 1, "get_or_create", "actor",
                                                                              "player:1", "deadline_exceeded", 0, 0})));

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "impl/location/events/creation_events.h"
+#include "impl/location/events/descriptor_events.h"
 
 #include "tests/properties/fixture.h"
 
@@ -175,7 +176,7 @@ TEST_F(Creation, OneReplyPerRequestWithinEachCall) {
   const auto requested = [&](TimeUs t) {
     return s.feed(t, kSource, "creation.requested",
                   owned_fields(location::events::CreationRequested{"op1", 1, "get_or_create", "actor", "actor",
-                                                                   "player:1", "Player", 0}));
+                                                                   "player:1", "Player", 0, "sim"}));
   };
   EXPECT_LEGAL(requested(seconds(1)));
   EXPECT_LEGAL(delivered(seconds(2), "op1", "cancelled"));
@@ -183,6 +184,30 @@ TEST_F(Creation, OneReplyPerRequestWithinEachCall) {
   EXPECT_LEGAL(delivered(seconds(4), "op1", "created"));
   expect_violation(h, delivered(seconds(5), "op1", "created"), "exactly-one-creation",
                    {"operation op1 of source host run 1 in the call begun at #2", "delivered twice"});
+}
+
+// §7 InMesh: a creation's placement picks a node of the Mesh the call asked for (planted bug
+// ignore-in-mesh places in the node's own Mesh instead).
+TEST_F(Creation, PlacementInAnotherMeshThanTheCallAskedFor) {
+  const auto requested = [&](TimeUs t, const std::string& mesh) {
+    return s.feed(t, kSource, "creation.requested",
+                  owned_fields(location::events::CreationRequested{"op1", 1, "get_or_create", "actor", "actor",
+                                                                   "player:1", "Player", 0, mesh}));
+  };
+  const auto chosen = [&](TimeUs t, const std::string& mesh) {
+    return s.feed(t, kSource, "placement.chosen",
+                  owned_fields(location::events::PlacementChosen{mesh, "0000000000000002", "owner-b", 1, 100, 2, 200,
+                                                                 "actor", "Player"}));
+  };
+  EXPECT_LEGAL(requested(seconds(1), "lobby"));
+  EXPECT_LEGAL(chosen(seconds(2), "lobby"));
+  EXPECT_LEGAL(s.feed(seconds(3), kSource, "creation.finished",
+                      owned_fields(location::events::CreationFinished{"op1", 1, "get_or_create", "actor", "player:1",
+                                                                      "created", 4, 0})));
+  EXPECT_LEGAL(chosen(seconds(4), "game"));  // after the call ended, the task's placements are not the call's
+  EXPECT_LEGAL(requested(seconds(5), "lobby"));
+  expect_violation(h, chosen(seconds(6), "game"), "exactly-one-creation",
+                   {"a node of Mesh 'game' chosen for a creation that asked for Mesh 'lobby'", "§7 InMesh"});
 }
 
 TEST_F(Creation, CloseReplyDeliveredTwice) {

@@ -290,7 +290,7 @@ class StoreTruthCalls : public StoreTruth {
   std::optional<std::string> creation_requested(TimeUs t_us, std::int32_t node) {
     return s.feed(t_us, node, "creation.requested",
                   owned_fields(location::events::CreationRequested{"op-g", 1, "get_or_create", "actor", "actor", "player:1",
-                                                                   "Player", 0}));
+                                                                   "Player", 0, "sim"}));
   }
   std::optional<std::string> creation_finished(TimeUs t_us, std::int32_t node, const std::string& outcome,
                                                std::int64_t object_gen) {
@@ -322,7 +322,7 @@ TEST_F(StoreTruthCalls, AnAnswerFromTheStoreNeedsThisRequestsStoredResult) {
     EXPECT_LEGAL(s.feed(t_us, 0, "creation.requested",
                         owned_fields(location::events::CreationRequested{"00000000000000000000000000000009", source_gen,
                                                                          "create", "actor", "actor", "player:1",
-                                                                         "Player", 0})));
+                                                                         "Player", 0, "sim"})));
     return s.feed(t_us, 0, "creation.finished",
                   owned_fields(location::events::CreationFinished{"00000000000000000000000000000009", source_gen,
                                                                   "create", "actor", "player:1", outcome, 0, 1}));
@@ -357,7 +357,7 @@ TEST_F(StoreTruthCalls, AnOperationIdReusedByALaterHostRunIsNotAnsweredWithTheEa
   EXPECT_LEGAL(applied(seconds(1), {Part{"creation-result/x", "put", 0, 1, location::creation::encode(record)}}));
   EXPECT_LEGAL(s.feed(seconds(2), 0, "creation.requested",
                       owned_fields(location::events::CreationRequested{"00000000000000000000000000000009", 8, "create",
-                                                                       "actor", "actor", "player:1", "Player", 0})));
+                                                                       "actor", "actor", "player:1", "Player", 0, "sim"})));
   expect_violation(
       h,
       s.feed(seconds(2), 0, "creation.finished",

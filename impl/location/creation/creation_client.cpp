@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "impl/check/check.h"
+#include "impl/location/creation/in_mesh.h"
 #include "impl/location/events/creation_events.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
@@ -117,7 +118,12 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
   }
   call.key = AuthorityKey{records::authority_kind(spec.object_kind), call.spec.id};
   call.operation = OperationKey{_context.rid_hex, _context.lease.host_run().lease_generation, op};
-  call.mesh = spec.in_mesh.empty() ? _context.mesh_name : spec.in_mesh;
+  std::variant<std::string, ManagerError> mesh = choose_mesh(spec.in_mesh, _context.object_meshes);
+  if (auto* refused = std::get_if<ManagerError>(&mesh)) {
+    return error(refused->kind, std::move(refused->message));
+  }
+  const std::string asked_mesh = std::get<std::string>(std::move(mesh));
+  call.mesh = SPOTCHECK_PLANTED(_context.creation.planted_bugs, kIgnoreInMesh) ? _context.mesh_name : asked_mesh;
   call.reservation_id = call.operation.reservation_id();
   call.request_key = creation_request_key(call.reservation_id);
   const std::int64_t left_ms = (spec.deadline_us - now + platform::kMicrosPerMilli - 1) / platform::kMicrosPerMilli;
@@ -127,7 +133,7 @@ ManagerResult<CreateReply> CreationClient::create(const CreateSpec& spec) {
       _context.platform.events, kinds::kCreationRequested,
       events::CreationRequested{op.hex(), as_i64(call.operation.source_lease_generation), to_string(spec.mode),
                                 records::to_string(call.key.kind), records::to_string(spec.object_kind),
-                                call.spec.id, spec.stable_type, spec.deadline_us});
+                                call.spec.id, spec.stable_type, spec.deadline_us, asked_mesh});
   _in_progress.insert(op);
   struct Forget {
     std::set<OperationId>& set;

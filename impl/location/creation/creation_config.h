@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "impl/planted/planted_bugs.h"
 #include "impl/platform/time.h"
@@ -11,6 +13,9 @@
 namespace spotcheck::location::creation {
 
 struct CreationConfig {
+  // The object-role Meshes this host takes part in (§7 InMesh: a creation names one, or omits it
+  // when there is exactly one); empty: only the Mesh of its own MeshNode descriptor.
+  std::vector<std::string> object_meshes;
   // The source resends its command (same request id, same OperationId, same target) this often
   // while no reply came, after re-reading the stored final result and the Creating row (§10).
   platform::TimeUs resend_interval_us = platform::millis(500);
@@ -36,7 +41,7 @@ struct CreationConfig {
   std::size_t result_bytes_max = 1'048'576;
 
   // Deliberate protocol bugs a test plants (impl/planted/planted_bugs.h; here only
-  // kFactoryBeforeVerify and kNeverCancelAbandoned are read); empty in production.
+  // kFactoryBeforeVerify, kNeverCancelAbandoned and kIgnoreInMesh are read); empty in production.
   planted::PlantedBugs planted_bugs;
 };
 

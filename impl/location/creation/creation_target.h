@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "impl/location/authority/authority_ops.h"
 #include "impl/location/creation/remembered_operations.h"
@@ -50,6 +51,7 @@ struct NodeContext {
   messaging::Dispatcher& dispatcher;
   std::string mesh_name;
   std::string rid_hex;
+  std::vector<std::string> object_meshes;  // never empty (CreationConfig::object_meshes)
 };
 
 class CreationTarget {

@@ -20,6 +20,8 @@ std::string_view to_string(ManagerErrorKind kind) {
       return "not_configured";
     case ManagerErrorKind::kInvalidOperation:
       return "invalid_operation";
+    case ManagerErrorKind::kNotFound:
+      return "not_found";
     case ManagerErrorKind::kInvalidArgument:
       return "invalid_argument";
     case ManagerErrorKind::kUnavailable:

@@ -50,7 +50,8 @@ enum class ManagerErrorKind {
   kTypeMismatch,         // the ID exists with another kind or stable type
   kDeadlineExceeded,     // the deadline passed first; the next call re-reads the store
   kNotConfigured,        // no node can take the object (no candidate)
-  kInvalidOperation,     // e.g. the same call submitted twice
+  kInvalidOperation,     // e.g. the same call submitted twice, or InMesh omitted with two object-role Meshes
+  kNotFound,             // InMesh names a Mesh this host does not take part in (§7)
   kInvalidArgument,      // an ID or type that breaks §3.3, a kind Create does not make
   kUnavailable,          // the store or the target failed; the creation was cancelled
   kAdmissionClosed,      // this host run may not start new work (§5)

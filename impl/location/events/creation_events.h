@@ -20,7 +20,7 @@ namespace spotcheck::location::events {
 
 // creation.requested.
 struct CreationRequested {
-  static constexpr std::size_t kFieldsMax = 8;
+  static constexpr std::size_t kFieldsMax = 9;
   std::string_view op_id;
   std::int64_t source_gen = 0;  // the source host run's LeaseGeneration (the request identifier, §7)
   std::string_view mode;
@@ -29,6 +29,7 @@ struct CreationRequested {
   std::string_view id;
   std::string_view stable_type;
   std::int64_t deadline_us = 0;
+  std::string_view mesh;  // the Mesh it places in (§7 InMesh)
 };
 template <class Io, platform::FieldsOf<CreationRequested> E>
 void fields(Io& io, E& e) {
@@ -40,6 +41,7 @@ void fields(Io& io, E& e) {
   io("id", e.id);
   io("stable_type", e.stable_type);
   io("deadline_us", e.deadline_us);
+  io("mesh", e.mesh);
 }
 
 // creation.finished.

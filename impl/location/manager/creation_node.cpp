@@ -33,8 +33,12 @@ CreationNode::CreationNode(const LocationConfig& config, const CreationConfig& c
 }
 
 NodeContext CreationNode::context() {
+  std::vector<std::string> meshes = _creation.object_meshes;
+  if (meshes.empty()) {
+    meshes.push_back(_descriptor.mesh_name);
+  }
   return NodeContext{_config,     _creation, _platform,   _store, _lease, _authority, _dispatcher,
-                     _descriptor.mesh_name, _descriptor.routing_id_hex};
+                     _descriptor.mesh_name, _descriptor.routing_id_hex, std::move(meshes)};
 }
 
 Result<Done> CreationNode::start(std::uint32_t attempts_max) {
