@@ -113,11 +113,18 @@ bool FaultInjector::node_links_faulty() const {
          _plan.enabled(FaultKind::kLinkTail);
 }
 
+std::vector<sim::StoreServer*> FaultInjector::servers() const {
+  std::vector<sim::StoreServer*> all{&_store};
+  if (_relocation_store != nullptr) {
+    all.push_back(_relocation_store);
+  }
+  return all;
+}
+
 // Every node's connection to each store server, both directions.
 void FaultInjector::configure_store_links(const sim::LinkConfig& config) {
-  configure_store_links(_store, config);
-  if (_relocation_store != nullptr) {
-    configure_store_links(*_relocation_store, config);
+  for (sim::StoreServer* server : servers()) {
+    configure_store_links(*server, config);
   }
 }
 
@@ -345,11 +352,9 @@ void FaultInjector::schedule_partitions(sim::StoreServer& server, platform::Rand
 }
 
 void FaultInjector::stop_all_faults() {
-  _store.set_faults(sim::StoreFaults{});
-  _store.end_outage();
-  if (_relocation_store != nullptr) {
-    _relocation_store->set_faults(sim::StoreFaults{});
-    _relocation_store->end_outage();
+  for (sim::StoreServer* server : servers()) {
+    server->set_faults(sim::StoreFaults{});
+    server->end_outage();
   }
   _world.network().heal_all();
   if (node_links_faulty()) {

@@ -30,6 +30,8 @@ class FaultInjector {
   const FaultPlan& plan() const { return _plan; }
 
  private:
+  // The store servers: the Location Store's, and the Relocation Store's when it has its own.
+  std::vector<sim::StoreServer*> servers() const;
   void schedule_store_outages(sim::StoreServer& server, platform::Random& random);
   void schedule_store_stalls(sim::StoreServer& server, platform::Random& random);
   void schedule_relocation_store_faults();

@@ -57,9 +57,9 @@ void AuthorityScenario::seed_generations_near_end(sim::World& world, sim::StoreS
 }
 
 SeedOutcome AuthorityScenario::run(const SeedRequest& request) const {
-  properties::CapacityLimits limits;
-  limits.actors = _config.workload.actors_limit;  // what every node's descriptor publishes
-  JudgedWorld judged(request, _config.properties, limits);
+  properties::PropertyOptions options = JudgedWorld::property_options();
+  options.capacity.actors = _config.workload.actors_limit;  // what every node's descriptor publishes
+  JudgedWorld judged(request, _config.properties, options);
   sim::World& world = judged.world();
   sim::StoreServer& store = judged.store();
 

@@ -8,18 +8,11 @@
 
 namespace spotcheck::scenarios {
 
-namespace {
-
-properties::PropertyOptions property_options(const properties::CapacityLimits& limits,
-                                             platform::TimeUs creation_settle_us) {
+properties::PropertyOptions JudgedWorld::property_options() {
   properties::PropertyOptions options;
   options.store_epoch_ms = sim::StoreServerConfig{}.epoch_ms;  // the store server's clock
-  options.capacity = limits;
-  options.creation_liveness.settle_us = creation_settle_us;
   return options;
 }
-
-}  // namespace
 
 sim::WorldConfig JudgedWorld::world_config(const SeedRequest& request) {
   sim::WorldConfig config;
@@ -31,10 +24,10 @@ sim::WorldConfig JudgedWorld::world_config(const SeedRequest& request) {
 }
 
 JudgedWorld::JudgedWorld(const SeedRequest& request, const std::vector<std::string>& properties,
-                         const properties::CapacityLimits& limits, platform::TimeUs creation_settle_us)
+                         const properties::PropertyOptions& options)
     : _request(request),
       _invariant_guard(&spotcheck::check::throw_invariant_violation),
-      _suite(property_options(limits, creation_settle_us)),
+      _suite(options),
       _world(world_config(request)),
       _store(_world, sim::StoreServerConfig{}) {
   if (properties.empty()) {

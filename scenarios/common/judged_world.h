@@ -21,11 +21,12 @@ namespace spotcheck::scenarios {
 class JudgedWorld {
  public:
   // `properties` names the judging properties (properties/registry.h); empty: every property.
-  // `limits`: the capacity limits the scenario's nodes publish (the capacity property holds the
-  // nodes to them). `creation_settle_us`: how long after faults stop an uncontended GetOrCreate
-  // must answer with the object (property creation-liveness; 0: not judged).
+  // `options` tells them what the scenario set up (property_options() plus, e.g., the capacity
+  // limits the nodes publish, or creation-liveness's settle time).
   JudgedWorld(const SeedRequest& request, const std::vector<std::string>& properties,
-              const properties::CapacityLimits& limits = {}, platform::TimeUs creation_settle_us = 0);
+              const properties::PropertyOptions& options = property_options());
+  // The options every scenario starts from: the store server's clock.
+  static properties::PropertyOptions property_options();
   ~JudgedWorld();
   JudgedWorld(const JudgedWorld&) = delete;
   JudgedWorld& operator=(const JudgedWorld&) = delete;

@@ -65,21 +65,21 @@ CreationScenario::CreationScenario(CreationScenarioConfig config) : _config(std:
 }
 
 SeedOutcome CreationScenario::run(const SeedRequest& request) const {
-  properties::CapacityLimits limits;  // what every node's descriptor publishes
-  limits.actors = _config.workload.actors_limit;
+  properties::PropertyOptions options = JudgedWorld::property_options();
+  options.capacity.actors = _config.workload.actors_limit;  // what every node's descriptor publishes
   if (_config.workload.room_limit > 0) {
-    limits.spot_types.emplace("userSpot/Room", _config.workload.room_limit);
+    options.capacity.spot_types.emplace("userSpot/Room", _config.workload.room_limit);
   }
   // creation-liveness: what the healed world still owes the faulty phase. A Creating row orphaned
   // then is cancelled once its request's deadline (request_deadline_us after a call began) has
   // passed by abandoned_after_ms; a host run killed just before faults stopped keeps its owner
   // lease, and so its place among the placement candidates, for up to a lease TTL (a creation
   // placed on it is cancelled by its successor on the node). The rest is slack for clocks.
-  const platform::TimeUs settle_us =
+  options.creation_liveness.settle_us =
       std::max(_config.workload.request_deadline_us + platform::millis(_config.creation.abandoned_after_ms),
                _config.protocol.owner_lease_ttl_us) +
       platform::seconds(3);
-  JudgedWorld judged(request, _config.properties, limits, settle_us);
+  JudgedWorld judged(request, _config.properties, options);
   sim::World& world = judged.world();
   sim::StoreServer& store = judged.store();
 
