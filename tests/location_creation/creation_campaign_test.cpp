@@ -13,6 +13,7 @@
 
 #include "scenarios/creation/creation_scenarios.h"
 #include "tests/campaign/needs_planted_bugs.h"
+#include "tests/campaign/seeds_until_violation.h"
 
 namespace spotcheck::scenarios::creation {
 namespace {
@@ -96,12 +97,7 @@ TEST(CreationCampaign, NeverCancelAbandonedIsCaughtByCreationLiveness) {
   config.creation.planted_bugs.insert(planted::PlantedBug::kNeverCancelAbandoned);
   config.properties = {"creation-liveness"};
   const CreationScenario scenario(config);
-  SeedOutcome outcome;
-  std::uint64_t seeds = 0;
-  for (std::uint64_t seed = 1; seed <= kPlantedSeedsMax && outcome.ok(); ++seed) {
-    seeds = seed;
-    outcome = scenario.run(SeedRequest{seed, false, false});
-  }
+  const auto [seeds, outcome] = testing::seeds_until_violation(scenario, kPlantedSeedsMax);
   ASSERT_TRUE(outcome.violation.has_value()) << "not caught in " << seeds << " seeds: " << what(outcome);
   EXPECT_EQ(outcome.violation->property, "creation-liveness") << outcome.violation->message;
   std::cout << "[ planted ] never_cancel_abandoned caught by creation-liveness after " << seeds
@@ -119,13 +115,7 @@ TEST(CreationCampaign, IgnoreInMeshIsCaughtByExactlyOneCreation) {
   CreationScenarioConfig config = creation_scenario_config("create-storm");
   config.creation.planted_bugs.insert(planted::PlantedBug::kIgnoreInMesh);
   config.properties = {"exactly-one-creation"};
-  const CreationScenario scenario(config);
-  SeedOutcome outcome;
-  std::uint64_t seeds = 0;
-  for (std::uint64_t seed = 1; seed <= kPlantedSeedsMax && outcome.ok(); ++seed) {
-    seeds = seed;
-    outcome = scenario.run(SeedRequest{seed, false, false});
-  }
+  const auto [seeds, outcome] = testing::seeds_until_violation(CreationScenario(config), kPlantedSeedsMax);
   ASSERT_TRUE(outcome.violation.has_value()) << "not caught in " << seeds << " seeds: " << what(outcome);
   EXPECT_NE(outcome.violation->message.find("§7 InMesh"), std::string::npos) << outcome.violation->message;
   std::cout << "[ planted ] ignore_in_mesh caught by " << outcome.violation->property << " after " << seeds
