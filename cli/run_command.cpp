@@ -34,6 +34,7 @@ struct RunFlags {
   unsigned jobs = 0;  // 0: one per core
   bool swarm = false;
   bool check_determinism = false;
+  double determinism_sample = kDeterminismSampleDefault;
   bool require_marks = false;
   bool quiet = false;
   std::string junit_path;
@@ -159,6 +160,7 @@ int run(const RunFlags& flags) {
   options.jobs = flags.jobs != 0 ? flags.jobs : std::max(1u, std::thread::hardware_concurrency());
   options.swarm = flags.swarm;
   options.check_determinism = flags.check_determinism;
+  options.determinism_sample = flags.determinism_sample;
   options.out_of_contract = out_of_contract;
   if (junit.has_value()) {
     options.on_seed = [&junit](const scenarios::SeedOutcome& outcome) { junit->add(outcome); };
@@ -195,6 +197,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--swarm", flags->swarm, "Each seed draws which fault kinds are on and how hard");
   cmd->add_flag("--check-determinism", flags->check_determinism,
                 "Run every seed twice and compare the traces event by event");
+  cmd->add_option("--determinism-sample", flags->determinism_sample,
+                  "Without --check-determinism: the share (0 to 1) of passing seeds run again to check their trace; "
+                  "every failing seed is")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--junit", flags->junit_path, "Also write a JUnit XML report to this file")->check(output_file_name());
   cmd->add_option("--html", flags->html_path,
                   "Also write an HTML report to this file (with the stories of the first failing seeds)")

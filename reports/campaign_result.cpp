@@ -40,9 +40,11 @@ std::vector<platform::Mark> CampaignResult::missing_marks() const {
   return missing;
 }
 
-void CampaignResult::add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch) {
+void CampaignResult::add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch,
+                         bool rechecked) {
   SPOTCHECK_ASSERT_ABORT(outcome.seed >= first_seed);
   ++seeds_run;
+  determinism_rechecked += rechecked ? 1 : 0;
   events_total += outcome.events;
   simulated_us_total += outcome.simulated_us;
   for (std::size_t i = 0; i < platform::kMarkCount; ++i) {

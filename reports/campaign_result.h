@@ -41,6 +41,9 @@ struct CampaignResult {
   std::uint64_t seeds_run = 0;
   bool swarm = false;
   bool checked_determinism = false;
+  // Without checked_determinism, the share of passing seeds run again (every failing one is).
+  double determinism_sample = 0.0;
+  std::uint64_t determinism_rechecked = 0;  // seeds run again to check determinism
   unsigned jobs = 1;
   std::uint64_t events_total = 0;
   std::int64_t simulated_us_total = 0;
@@ -76,7 +79,7 @@ struct CampaignResult {
   std::vector<scenarios::SeedOutcome> out_of_contract_failures;
 
   // Folds in one finished seed. Seeds arrive in seed order.
-  void add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch);
+  void add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch, bool rechecked = false);
   void add_out_of_contract(const scenarios::SeedOutcome& outcome);
 
   std::uint64_t failing_seeds() const { return violating_seeds + run_failure_seeds; }

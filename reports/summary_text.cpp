@@ -138,6 +138,12 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
         << (r.mismatches.empty() ? std::string("every seed gave the same trace twice")
                                  : std::to_string(r.mismatching_seeds) + " seed(s) diverged")
         << "\n";
+  } else if (r.determinism_rechecked != 0) {
+    out << "determinism     " << r.determinism_rechecked << " seed(s) run again (every failing seed and "
+        << format("%g", r.determinism_sample * 100) << "% of the others): "
+        << (r.mismatches.empty() ? std::string("each gave the same trace")
+                                 : std::to_string(r.mismatching_seeds) + " diverged")
+        << "\n";
   }
   for (const auto& m : r.mismatches) {
     out << "\nNONDETERMINISM seed " << m.seed << ": runs first differ at event "

@@ -26,7 +26,30 @@ double seconds_since(WallClock::time_point start) {
 struct FinishedSeed {
   scenarios::SeedOutcome outcome;
   std::optional<reports::DeterminismMismatch> mismatch;
+  bool rechecked = false;  // run again to check determinism
 };
+
+// One more untraced run of a seed, held to the first run's trace hash and event count; a
+// difference is localized with traced runs (check_seed_determinism).
+std::optional<reports::DeterminismMismatch> recheck(const scenarios::Scenario& scenario,
+                                                    const scenarios::SeedRequest& request,
+                                                    const scenarios::SeedOutcome& first) {
+  scenarios::SeedRequest again = request;
+  again.keep_trace = false;
+  const scenarios::SeedOutcome second = scenario.run(again);
+  if (second.trace_hash == first.trace_hash && second.events == first.events) {
+    return std::nullopt;
+  }
+  if (auto localized = check_seed_determinism(scenario, request)) {
+    return localized;
+  }
+  return reports::DeterminismMismatch{
+      request.seed,
+      scenarios::Divergence{std::min(first.events, second.events),
+                            "(trace hash " + std::to_string(first.trace_hash) + ", " + std::to_string(first.events) + " events)",
+                            "(trace hash " + std::to_string(second.trace_hash) + ", " + std::to_string(second.events) +
+                                " events; the traced reruns agreed)"}};
+}
 
 // The seeds handed out and the finished ones waiting to be folded in seed order. Guarded by mutex.
 class SeedQueue {
@@ -119,6 +142,15 @@ FinishedSeed run_one(const CampaignOptions& options, std::uint64_t index) {
   }
   if (options.check_determinism) {
     finished.mismatch = check_seed_determinism(*options.scenario, request);
+    finished.rechecked = true;
+  } else if (!finished.outcome.ok() || in_determinism_sample(request.seed, options.determinism_sample)) {
+    try {
+      finished.mismatch = recheck(*options.scenario, request, finished.outcome);
+    } catch (const std::exception& e) {
+      finished.mismatch = reports::DeterminismMismatch{
+          request.seed, scenarios::Divergence{0, "(the first run)", std::string("(the second run threw: ") + e.what() + ")"}};
+    }
+    finished.rechecked = true;
   }
   return finished;
 }
@@ -128,6 +160,15 @@ int stop_signal(const CampaignOptions& options) {
 }
 
 }  // namespace
+
+bool in_determinism_sample(std::uint64_t seed, double share) {
+  // splitmix64's finalizer: consecutive seeds spread evenly.
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<double>(z % 1'000'000) < share * 1e6;
+}
 
 std::vector<std::string> out_of_contract_needed(const scenarios::Scenario& scenario,
                                                 const scenarios::SeedRequest& request) {
@@ -201,6 +242,7 @@ reports::CampaignResult run_campaign(const CampaignOptions& options) {
   result.seeds_requested = options.seeds;
   result.swarm = options.swarm;
   result.checked_determinism = options.check_determinism;
+  result.determinism_sample = options.check_determinism ? 1.0 : options.determinism_sample;
   result.jobs = jobs;
   result.out_of_contract = faults::out_of_contract_text(options.out_of_contract);
   for (const faults::OutOfContractInfo& info : faults::out_of_contract_kinds()) {
@@ -232,7 +274,7 @@ reports::CampaignResult run_campaign(const CampaignOptions& options) {
       if (options.on_seed) {
         options.on_seed(finished.outcome);
       }
-      result.add(finished.outcome, std::move(finished.mismatch));
+      result.add(finished.outcome, std::move(finished.mismatch), finished.rechecked);
     }
     if (!stopping && stop_signal(options) != 0) {
       stopping = true;

@@ -27,6 +27,10 @@ struct CampaignProgress {
 };
 
 inline constexpr std::uint64_t kReorderWindowPerJob = 1'024;
+inline constexpr double kDeterminismSampleDefault = 0.05;
+
+// Whether `seed` is among the `share` (0..1) of passing seeds a campaign runs again.
+bool in_determinism_sample(std::uint64_t seed, double share);
 
 struct CampaignOptions {
   const scenarios::Scenario* scenario = nullptr;
@@ -36,6 +40,10 @@ struct CampaignOptions {
   unsigned jobs = 1;
   bool swarm = false;
   bool check_determinism = false;
+  // Without check_determinism: every seed that did not pass runs once more, and so does this share
+  // of the others (chosen by a hash of the seed, so the same seeds in every campaign); a different
+  // trace hash or event count is a determinism failure, localized like check_determinism's.
+  double determinism_sample = kDeterminismSampleDefault;
   // Out-of-contract fault kinds to turn on in every seed (faults::OutOfContractSet; 0: none). A seed
   // that fails is re-run with them off, then with each off alone, to name the kinds (and so the
   // spec assumptions) it depends on (SeedOutcome::out_of_contract_needed).

@@ -357,3 +357,45 @@ TEST(CampaignRunner, WithoutOutOfContractFaultsNothingIsReRunOrReportedApart) {
 
 }  // namespace
 }  // namespace spotcheck::cli
+
+namespace spotcheck::cli {
+namespace {
+
+// Without --check-determinism every failing seed runs once more, and a sample of the passing ones
+// (issue 12): a nondeterministic failing seed is caught even with no sample at all.
+TEST(CampaignRunner, EveryFailingSeedAndASampleOfThePassingAreRunAgain) {
+  const ToyScenario drifting(true);
+  auto options = options_for(drifting, 30, 2);
+  options.determinism_sample = 0.0;
+  const auto result = run_campaign(options);
+  EXPECT_EQ(result.determinism_rechecked, 4u);  // 7, 14, 21, 28
+  EXPECT_EQ(result.mismatching_seeds, 4u);
+  EXPECT_FALSE(result.passed());
+
+  const ToyScenario steady(false);
+  auto all = options_for(steady, 30, 2);
+  all.determinism_sample = 1.0;
+  const auto checked = run_campaign(all);
+  EXPECT_EQ(checked.determinism_rechecked, 30u);
+  EXPECT_EQ(checked.mismatching_seeds, 0u);
+  std::ostringstream text;
+  reports::write_summary_text(checked, text);
+  EXPECT_NE(text.str().find("determinism     30 seed(s) run again (every failing seed and 100% of the others): "
+                            "each gave the same trace"),
+            std::string::npos) << text.str();
+}
+
+TEST(CampaignRunner, TheDeterminismSampleIsAboutTheShareAskedForAndTheSameSeedsEachTime) {
+  int in = 0;
+  for (std::uint64_t seed = 1; seed <= 20'000; ++seed) {
+    in += in_determinism_sample(seed, 0.05) ? 1 : 0;
+    ASSERT_EQ(in_determinism_sample(seed, 0.05), in_determinism_sample(seed, 0.05));
+    ASSERT_FALSE(in_determinism_sample(seed, 0.0));
+    ASSERT_TRUE(in_determinism_sample(seed, 1.0));
+  }
+  EXPECT_GT(in, 800);
+  EXPECT_LT(in, 1200);
+}
+
+}  // namespace
+}  // namespace spotcheck::cli

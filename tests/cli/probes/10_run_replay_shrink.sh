@@ -53,3 +53,5 @@ b"
 probe 2 "spotcheck: --out-of-contract: scenario 'synthetic' runs no protocol against the simulated store; use a Location scenario" -- run --scenario synthetic --seeds 1 --out-of-contract all
 probe 0 "" -- run --seeds 3 --quiet --out-of-contract store-clock-jump
 probe 1 "" -- replay --seed 1 --out-of-contract store-clock-jump
+probe 2 "spotcheck: --determinism-sample: Value 2 not in range *" -- run --seeds 1 --determinism-sample 2
+probe 2 "spotcheck: --determinism-sample: *" -- run --seeds 1 --determinism-sample -0.5
