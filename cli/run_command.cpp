@@ -17,6 +17,8 @@
 #include "cli/number_text.h"
 #include "replay/story/story.h"
 #include "faults/out_of_contract.h"
+#include "impl/json_guard/json_guard.h"
+#include "reports/campaign_json.h"
 #include "reports/html_report.h"
 #include "reports/junit_xml.h"
 #include "reports/output_file.h"
@@ -39,6 +41,8 @@ struct RunFlags {
   bool quiet = false;
   std::string junit_path;
   std::string html_path;
+  std::string summary_json_path;
+  std::string shard;  // "K/N"; empty: the whole campaign
   std::optional<std::string> out_of_contract;  // faults/out_of_contract.h: "all" or a comma list
 };
 
@@ -99,6 +103,9 @@ struct ReportFiles {
       if (!flags.html_path.empty()) {
         html.emplace(flags.html_path, "HTML report");
       }
+      if (!flags.summary_json_path.empty()) {
+        summary_json.emplace(flags.summary_json_path, "campaign summary");
+      }
     } catch (const reports::OutputError& e) {
       throw UsageError(e.what());
     }
@@ -106,6 +113,7 @@ struct ReportFiles {
 
   std::optional<reports::OutputFile> junit;
   std::optional<reports::OutputFile> html;
+  std::optional<reports::OutputFile> summary_json;
 };
 
 // Progress on stderr: on a terminal one line rewritten in place, otherwise a line every few
@@ -125,6 +133,10 @@ void write_reports(const scenarios::Scenario& scenario, const CampaignOptions& o
                    const reports::CampaignResult& result, std::optional<reports::JUnitWriter>& junit,
                    ReportFiles& files) {
   reports::write_summary_text(result, std::cout);
+  if (files.summary_json.has_value()) {
+    files.summary_json->stream() << reports::campaign_to_json(result);
+    files.summary_json->commit();
+  }
   if (junit.has_value()) {
     junit->write(result, files.junit->stream());
     files.junit->commit();
@@ -138,11 +150,32 @@ void write_reports(const scenarios::Scenario& scenario, const CampaignOptions& o
   }
 }
 
+// --shard K/N: 1 <= K <= N <= kShardsMax, and the shard runs at least one seed.
+constexpr std::uint32_t kShardsMax = 100'000;
+
+std::optional<reports::Shard> parse_shard(const std::string& text, std::uint64_t first_seed, std::uint64_t seeds) {
+  if (text.empty()) {
+    return std::nullopt;
+  }
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) {
+    throw UsageError("--shard must be K/N, e.g. 3/8 (got '" + json_guard::one_line(text, 40) + "')");
+  }
+  const auto count = static_cast<std::uint32_t>(parse_decimal("--shard's N", text.substr(slash + 1), 1, kShardsMax));
+  const auto index = static_cast<std::uint32_t>(parse_decimal("--shard's K", text.substr(0, slash), 1, count));
+  const reports::Shard shard{index, count, first_seed, seeds};
+  if (shard.own_seeds() == 0) {
+    throw UsageError("--shard " + text + " runs no seed of the " + std::to_string(seeds) + " asked for");
+  }
+  return shard;
+}
+
 int run(const RunFlags& flags) {
   const std::uint64_t first_seed = parse_seed("--seed", flags.first_seed);
   const std::uint64_t seeds = parse_decimal("--seeds", flags.seeds, 0, UINT64_MAX);
   check_seed_range(first_seed, seeds);
-  check_output_paths({{"--junit", flags.junit_path}, {"--html", flags.html_path}},
+  const std::optional<reports::Shard> shard = parse_shard(flags.shard, first_seed, seeds);
+  check_output_paths({{"--junit", flags.junit_path}, {"--html", flags.html_path}, {"--summary-json", flags.summary_json_path}},
                      {{"--scenario", scenario_file_path(flags.scenario)}});
   const auto& scenario = find_scenario(flags.scenario);
   const std::uint32_t out_of_contract = out_of_contract_flag(flags.out_of_contract, scenario);
@@ -155,8 +188,9 @@ int run(const RunFlags& flags) {
   CampaignOptions options;
   options.scenario = &scenario;
   options.scenario_label = flags.scenario;
-  options.first_seed = first_seed;
-  options.seeds = seeds;
+  options.first_seed = shard ? shard->own_first_seed() : first_seed;
+  options.seeds = shard ? shard->own_seeds() : seeds;
+  options.shard = shard;
   options.jobs = flags.jobs != 0 ? flags.jobs : std::max(1u, std::thread::hardware_concurrency());
   options.swarm = flags.swarm;
   options.check_determinism = flags.check_determinism;
@@ -205,6 +239,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--junit", flags->junit_path, "Also write a JUnit XML report to this file")->check(output_file_name());
   cmd->add_option("--html", flags->html_path,
                   "Also write an HTML report to this file (with the stories of the first failing seeds)")
+      ->check(output_file_name());
+  cmd->add_option("--shard", flags->shard,
+                  "Run shard K of N: every N-th seed of the range, from its K-th (spotcheck merge joins the shards)");
+  cmd->add_option("--summary-json", flags->summary_json_path,
+                  "Also write the campaign's result as JSON to this file (what spotcheck merge reads)")
       ->check(output_file_name());
   cmd->add_flag("--require-marks", flags->require_marks,
                 "Fail the campaign when a coverage mark the scenario requires never fired (docs/marks.md)");

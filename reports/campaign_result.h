@@ -34,8 +34,22 @@ inline constexpr std::size_t kFailuresKeptMax = 1'000;       // failing seeds ke
 inline constexpr std::size_t kFailureKindsKeptMax = 1'000;   // distinct failures kept
 inline constexpr std::size_t kMismatchesKeptMax = 1'000;
 
+// A campaign split over machines (`spotcheck run --shard K/N`): shard K of N runs the seeds
+// first_seed + K-1, first_seed + K-1 + N, ... of the whole range [first_seed, first_seed + seeds).
+struct Shard {
+  std::uint32_t index = 1;  // K, 1..count
+  std::uint32_t count = 1;  // N
+  std::uint64_t first_seed = 0;  // the whole range's
+  std::uint64_t seeds = 0;
+
+  // This shard's first seed and how many seeds it runs (`seeds` 0: none).
+  std::uint64_t own_first_seed() const { return first_seed + (index - 1); }
+  std::uint64_t own_seeds() const { return seeds > index - 1 ? (seeds - (index - 1) + count - 1) / count : 0; }
+};
+
 struct CampaignResult {
   std::string scenario;        // as given on the command line (a name or a scenario file)
+  Shard shard;                 // the whole campaign unless --shard
   std::uint64_t first_seed = 0;
   std::uint64_t seeds_requested = 0;
   std::uint64_t seeds_run = 0;

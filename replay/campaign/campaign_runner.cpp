@@ -123,7 +123,7 @@ class SeedQueue {
 
 FinishedSeed run_one(const CampaignOptions& options, std::uint64_t index) {
   scenarios::SeedRequest request;
-  request.seed = options.first_seed + index;
+  request.seed = options.first_seed + index * (options.shard.has_value() ? options.shard->count : 1);
   request.swarm = options.swarm;
   request.out_of_contract = options.out_of_contract;
   FinishedSeed finished;
@@ -232,13 +232,17 @@ std::optional<reports::DeterminismMismatch> check_seed_determinism(const scenari
 reports::CampaignResult run_campaign(const CampaignOptions& options) {
   SPOTCHECK_ASSERT_ABORT(options.scenario != nullptr);
   SPOTCHECK_ASSERT_ABORT(options.jobs >= 1);
-  SPOTCHECK_ASSERT_ABORT(options.seeds == 0 || options.first_seed <= UINT64_MAX - (options.seeds - 1));
+  SPOTCHECK_ASSERT_ABORT(!options.shard.has_value() ||
+                         (options.first_seed == options.shard->own_first_seed() && options.seeds == options.shard->own_seeds()));
+  SPOTCHECK_ASSERT_ABORT(options.seeds == 0 || options.shard.has_value() ||
+                         options.first_seed <= UINT64_MAX - (options.seeds - 1));
   const auto start = WallClock::now();
   const unsigned jobs = static_cast<unsigned>(std::min<std::uint64_t>(options.jobs, std::max<std::uint64_t>(options.seeds, 1)));
 
   reports::CampaignResult result;
   result.scenario = options.scenario_label;
   result.first_seed = options.first_seed;
+  result.shard = options.shard.value_or(reports::Shard{1, 1, options.first_seed, options.seeds});
   result.seeds_requested = options.seeds;
   result.swarm = options.swarm;
   result.checked_determinism = options.check_determinism;

@@ -37,6 +37,9 @@ struct CampaignOptions {
   std::string scenario_label;  // how the user named it; used in replay commands
   std::uint64_t first_seed = 0;
   std::uint64_t seeds = 0;     // first_seed + seeds - 1 must not pass 2^64 - 1
+  // A shard of a larger campaign (`--shard K/N`): then first_seed and seeds are this shard's
+  // (Shard::own_first_seed, own_seeds) and its seeds are N apart. The default: the whole campaign.
+  std::optional<reports::Shard> shard;
   unsigned jobs = 1;
   bool swarm = false;
   bool check_determinism = false;

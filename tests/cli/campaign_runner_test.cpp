@@ -7,6 +7,7 @@
 
 #include "faults/out_of_contract.h"
 #include "replay/campaign/campaign_runner.h"
+#include "reports/campaign_json.h"
 #include "reports/html_report.h"
 #include "reports/junit_xml.h"
 #include "reports/summary_text.h"
@@ -395,6 +396,33 @@ TEST(CampaignRunner, TheDeterminismSampleIsAboutTheShareAskedForAndTheSameSeedsE
   }
   EXPECT_GT(in, 800);
   EXPECT_LT(in, 1200);
+}
+
+}  // namespace
+}  // namespace spotcheck::cli
+
+namespace spotcheck::cli {
+namespace {
+
+// A campaign's result survives its JSON (what `spotcheck merge` reads), and a summary file that is
+// not one is refused in one line.
+TEST(CampaignJson, AResultRoundTripsAndForeignTextIsRefusedInOneLine) {
+  const OutOfContractToy scenario;
+  auto options = options_for(scenario, 12, 2);
+  options.out_of_contract = faults::all_out_of_contract();
+  const auto result = run_campaign(options);
+  const std::string text = reports::campaign_to_json(result);
+  auto back = reports::campaign_from_json(text);
+  ASSERT_TRUE(std::holds_alternative<reports::CampaignResult>(back)) << std::get<std::string>(back);
+  EXPECT_EQ(reports::campaign_to_json(std::get<reports::CampaignResult>(back)), text);
+
+  for (const std::string& bad : {std::string("[1]"), std::string("{\"spotcheckCampaign\": 2}"),
+                                std::string(200, '[') + std::string(200, ']'),
+                                std::string("{\"spotcheckCampaign\": 1, \"spotcheckCampaign\": 1}"), std::string("nope")}) {
+    const auto refused = reports::campaign_from_json(bad);
+    ASSERT_TRUE(std::holds_alternative<std::string>(refused)) << bad;
+    EXPECT_EQ(std::get<std::string>(refused).find('\n'), std::string::npos) << std::get<std::string>(refused);
+  }
 }
 
 }  // namespace

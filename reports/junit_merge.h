@@ -1,0 +1,22 @@
+// The JUnit reports of a campaign's shards (reports/junit_xml.h, one per `spotcheck run --shard`)
+// joined into the report of the whole campaign: every seed's test case in seed order (a streaming
+// merge: memory does not grow with the seed count), the determinism cases after them, the suite's
+// counts recounted.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "reports/campaign_result.h"
+
+namespace spotcheck::reports {
+
+// Writes the merged report of `paths` (each a JUnit file this tool wrote) for `whole` (the merged
+// result: its scenario and wall time) to `out`; a one-line error when a file cannot be read or is
+// not one of ours (nothing is promised about `out` then).
+std::optional<std::string> merge_junit(const std::vector<std::string>& paths, const CampaignResult& whole,
+                                       std::ostream& out);
+
+}  // namespace spotcheck::reports
