@@ -5,6 +5,7 @@
 #include "replay/campaign/campaign_runner.h"
 #include "cli/commands.h"
 #include "cli/decision_log_file.h"
+#include "cli/replay_trace_file.h"
 #include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"
 #include "cli/number_text.h"
@@ -25,9 +26,21 @@ struct ReplayFlags {
   std::string decision_log_out;  // record the run's decision log into this file
   std::string decision_log_in;   // replay the run from this decision log
   std::optional<std::string> out_of_contract;  // faults/out_of_contract.h, as `spotcheck run` had it
+  std::string trace_file;  // positional: a trace file to run again (cli/replay_trace_file.h)
 };
 
 int replay(const ReplayFlags& flags) {
+  if (!flags.trace_file.empty()) {
+    if (!flags.seed.empty() || flags.swarm || flags.out_of_contract.has_value() || !flags.decision_log_in.empty() ||
+        !flags.decision_log_out.empty() || flags.print_trace || !flags.trace_path.empty() || flags.check_determinism ||
+        flags.scenario != ReplayFlags{}.scenario) {
+      throw UsageError("a trace file names its own scenario, seed and flags: give it alone");
+    }
+    return replay_trace_file(flags.trace_file);
+  }
+  if (flags.seed.empty()) {
+    throw UsageError("replay needs --seed (and --scenario), or a trace file");
+  }
   const std::uint64_t seed = parse_seed("--seed", flags.seed);
   check_output_paths({{"--trace-out", flags.trace_path}, {"--decision-log-out", flags.decision_log_out}},
                      {{"--scenario", scenario_file_path(flags.scenario)}, {"--decision-log", flags.decision_log_in}});
@@ -112,7 +125,8 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<ReplayFlags>();
   auto* cmd = app.add_subcommand("replay", "Run one seed again, bit for bit, and show what happened");
   cmd->add_option("--scenario", flags->scenario, "Scenario name")->capture_default_str();
-  cmd->add_option("--seed", flags->seed, "The seed to replay (decimal, 0 to 2^64-1)")->required();
+  cmd->add_option("trace-file", flags->trace_file, "A trace file (spotcheck run --results) to run again");
+  cmd->add_option("--seed", flags->seed, "The seed to replay (decimal, 0 to 2^64-1)");
   cmd->add_flag("--swarm", flags->swarm, "The seed was run in swarm mode");
   cmd->add_flag("--trace", flags->print_trace, "Print every event of the run");
   cmd->add_option("--trace-out", flags->trace_path, "Write every event of the run to this file")

@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <map>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -17,7 +19,9 @@
 #include "cli/number_text.h"
 #include "replay/story/story.h"
 #include "faults/out_of_contract.h"
+#include "cli/build_id.h"
 #include "impl/json_guard/json_guard.h"
+#include "replay/trace_file/trace_file.h"
 #include "reports/campaign_json.h"
 #include "reports/html_report.h"
 #include "reports/junit_xml.h"
@@ -43,6 +47,7 @@ struct RunFlags {
   std::string html_path;
   std::string summary_json_path;
   std::string shard;  // "K/N"; empty: the whole campaign
+  std::string results_dir = "spotcheck-results";  // trace files of failing seeds
   std::optional<std::string> out_of_contract;  // faults/out_of_contract.h: "all" or a comma list
 };
 
@@ -150,6 +155,61 @@ void write_reports(const scenarios::Scenario& scenario, const CampaignOptions& o
   }
 }
 
+// The trace files (replay/trace_file/trace_file.h) of the first kTraceFilesMax seeds that did not
+// pass, written into the results folder as they finish (a crash of the tool later keeps them): each
+// seed runs once more with its trace and decision log kept, bit for bit the campaign's run.
+class FailureTraces {
+ public:
+  FailureTraces(const scenarios::Scenario& scenario, const RunFlags& flags, const CampaignOptions& options)
+      : _scenario(scenario), _flags(flags), _options(options) {}
+
+  void on_seed(const scenarios::SeedOutcome& outcome) {
+    if (outcome.ok() || _written.size() >= reports::kTraceFilesMax || _folder_failed) {
+      return;
+    }
+    scenarios::SeedRequest request{outcome.seed, _options.swarm, true};
+    request.record_decisions = true;
+    request.out_of_contract = _options.out_of_contract;
+    const scenarios::SeedOutcome traced = _scenario.run(request);
+    const std::string path = _flags.results_dir + "/" + file_name(outcome.seed);
+    try {
+      std::filesystem::create_directories(_flags.results_dir);
+      replay::write_trace_file(path, replay::trace_file_of(traced, this_build(), _flags.scenario, scenario_text(),
+                                                           _options.swarm, faults::out_of_contract_text(_options.out_of_contract)));
+      _written[outcome.seed] = path;
+    } catch (const std::exception& e) {
+      _folder_failed = true;  // once: the summary still carries every replay command
+      std::cerr << "spotcheck: no trace files: " << e.what() << "\n";
+    }
+  }
+  std::map<std::uint64_t, std::string> written() const { return _written; }
+
+ private:
+  std::string file_name(std::uint64_t seed) const {
+    std::string slug = std::filesystem::path(_flags.scenario).stem().string();
+    for (char& c : slug) {
+      const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+      c = plain ? c : '_';
+    }
+    return slug + "-seed-" + std::to_string(seed) + (_options.swarm ? "-swarm" : "") + ".trace.jsonl";
+  }
+  std::optional<std::string> scenario_text() const {
+    const std::string file = scenario_file_path(_flags.scenario);
+    if (file.empty()) {
+      return std::nullopt;
+    }
+    std::ifstream in(file, std::ios::binary);
+    const json_guard::BoundedText text = json_guard::read_bounded(in, 1 << 20);
+    return text.text;
+  }
+
+  const scenarios::Scenario& _scenario;
+  const RunFlags& _flags;
+  const CampaignOptions& _options;
+  std::map<std::uint64_t, std::string> _written;
+  bool _folder_failed = false;
+};
+
 // --shard K/N: 1 <= K <= N <= kShardsMax, and the shard runs at least one seed.
 constexpr std::uint32_t kShardsMax = 100'000;
 
@@ -196,9 +256,13 @@ int run(const RunFlags& flags) {
   options.check_determinism = flags.check_determinism;
   options.determinism_sample = flags.determinism_sample;
   options.out_of_contract = out_of_contract;
-  if (junit.has_value()) {
-    options.on_seed = [&junit](const scenarios::SeedOutcome& outcome) { junit->add(outcome); };
-  }
+  FailureTraces traces(scenario, flags, options);
+  options.on_seed = [&junit, &traces](const scenarios::SeedOutcome& outcome) {
+    if (junit.has_value()) {
+      junit->add(outcome);
+    }
+    traces.on_seed(outcome);
+  };
   if (!flags.quiet) {
     options.on_progress = progress_printer();
   }
@@ -206,6 +270,7 @@ int run(const RunFlags& flags) {
   const scenarios::StopSignals signals(scenarios::StopSignals::kSecondKills);
   options.stop_requested = [] { return scenarios::StopSignals::requested(); };
   auto result = run_campaign(options);
+  result.trace_files = traces.written();
   if (flags.require_marks) {
     result.required_marks = scenario.required_marks();
   }
@@ -239,6 +304,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--junit", flags->junit_path, "Also write a JUnit XML report to this file")->check(output_file_name());
   cmd->add_option("--html", flags->html_path,
                   "Also write an HTML report to this file (with the stories of the first failing seeds)")
+      ->check(output_file_name());
+  cmd->add_option("--results", flags->results_dir,
+                  "Folder for the trace files of the first failing seeds (replay one with: spotcheck replay FILE)")
+      ->capture_default_str()
       ->check(output_file_name());
   cmd->add_option("--shard", flags->shard,
                   "Run shard K of N: every N-th seed of the range, from its K-th (spotcheck merge joins the shards)");

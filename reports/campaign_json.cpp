@@ -155,6 +155,12 @@ CampaignResult result_of(const json& j) {
   r.out_of_contract_seeds = field<std::uint64_t>(j, "outOfContractSeeds");
   r.out_of_contract_per_kind = field<std::map<std::string, std::uint64_t>>(j, "outOfContractPerKind");
   r.out_of_contract_failures = outcomes_of(j, "outOfContractFailures");
+  for (const auto& [seed, path] : field<std::map<std::string, std::string>>(j, "traceFiles")) {
+    if (seed.empty() || seed.size() > 20 || seed.find_first_not_of("0123456789") != std::string::npos) {
+      throw std::runtime_error("traceFiles has a key that is not a seed");
+    }
+    r.trace_files[std::stoull(seed)] = path;
+  }
   return r;
 }
 
@@ -209,7 +215,11 @@ std::string campaign_to_json(const CampaignResult& r) {
          {"outOfContractAssumptions", r.out_of_contract_assumptions},
          {"outOfContractSeeds", r.out_of_contract_seeds},
          {"outOfContractPerKind", r.out_of_contract_per_kind},
-         {"outOfContractFailures", ooc_failures}};
+         {"outOfContractFailures", ooc_failures},
+         {"traceFiles", json::object()}};
+  for (const auto& [seed, path] : r.trace_files) {
+    j["traceFiles"][std::to_string(seed)] = path;
+  }
   if (r.required_marks.has_value()) {
     json required = json::array();
     for (platform::Mark mark : *r.required_marks) {

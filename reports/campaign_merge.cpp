@@ -1,6 +1,7 @@
 #include "reports/campaign_merge.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace spotcheck::reports {
@@ -104,6 +105,7 @@ void sum_counts(CampaignResult& whole, const CampaignResult& shard) {
                                            shard.out_of_contract_assumptions.end());
   whole.out_of_contract_seeds += shard.out_of_contract_seeds;
   add_into(whole.out_of_contract_per_kind, shard.out_of_contract_per_kind);
+  whole.trace_files.insert(shard.trace_files.begin(), shard.trace_files.end());
 }
 
 }  // namespace
@@ -146,6 +148,9 @@ std::variant<CampaignResult, std::string> merge_campaigns(std::vector<CampaignRe
   whole.mismatches = joined(shards, &CampaignResult::mismatches, [](const DeterminismMismatch& m) { return m.seed; },
                             kMismatchesKeptMax);
   whole.failure_kinds = joined_kinds(shards, whole.other_failure_seeds);
+  while (whole.trace_files.size() > kTraceFilesMax) {  // the first failing seeds', as one machine keeps
+    whole.trace_files.erase(std::prev(whole.trace_files.end()));
+  }
   return whole;
 }
 

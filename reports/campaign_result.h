@@ -33,6 +33,7 @@ struct FailureKind {
 inline constexpr std::size_t kFailuresKeptMax = 1'000;       // failing seeds kept in full
 inline constexpr std::size_t kFailureKindsKeptMax = 1'000;   // distinct failures kept
 inline constexpr std::size_t kMismatchesKeptMax = 1'000;
+inline constexpr std::size_t kTraceFilesMax = 20;  // trace files of the first failing seeds (run --results)
 
 // A campaign split over machines (`spotcheck run --shard K/N`): shard K of N runs the seeds
 // first_seed + K-1, first_seed + K-1 + N, ... of the whole range [first_seed, first_seed + seeds).
@@ -91,6 +92,8 @@ struct CampaignResult {
   std::uint64_t out_of_contract_seeds = 0;
   std::map<std::string, std::uint64_t> out_of_contract_per_kind;
   std::vector<scenarios::SeedOutcome> out_of_contract_failures;
+  // The trace files written for failing seeds (spotcheck run --results), by seed.
+  std::map<std::uint64_t, std::string> trace_files;
 
   // Folds in one finished seed. Seeds arrive in seed order.
   void add(const scenarios::SeedOutcome& outcome, std::optional<DeterminismMismatch> mismatch, bool rechecked = false);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "reports/shell_quote.h"
 #include "sim/time/time_text.h"
 
 namespace spotcheck::reports {
@@ -166,6 +167,9 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
       out << "run failure: " << f.failure.value_or("?");
     }
     out << "\n  replay: " << replay_command(r.scenario, f.seed, r.swarm, r.out_of_contract) << "\n";
+    if (const auto trace = r.trace_files.find(f.seed); trace != r.trace_files.end()) {
+      out << "  trace:  " << shell_quote(trace->second) << " (spotcheck replay " << shell_quote(trace->second) << ")\n";
+    }
     if (f.violation.has_value() && r.out_of_contract.empty()) {
       // Location scenarios only (docs/replay.md); shrink says so for the others. Shrink does not
       // take out-of-contract faults.

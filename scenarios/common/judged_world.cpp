@@ -54,6 +54,9 @@ void JudgedWorld::install_faults(const std::vector<sim::ProcessId>& nodes, fault
                                         _request.swarm);
   }
   plan.faults_stop_us = faults_stop_us;
+  if (_request.keep_trace) {
+    _plan_text = plan.describe();
+  }
   _injector = std::make_unique<faults::FaultInjector>(_world, _store, nodes, plan,
                                                       _relocation_store ? &*_relocation_store : nullptr);
   _injector->install();
@@ -101,6 +104,7 @@ SeedOutcome JudgedWorld::run_and_judge(platform::TimeUs end_us, std::uint64_t ma
     outcome.violation = std::move(violation);  // found by an end-of-run check
   }
   outcome.marks = _world.marks();
+  outcome.fault_plan = _plan_text;
   return with_decisions(std::move(outcome), _world.decision_log(), _world.unread_decisions());
 }
 

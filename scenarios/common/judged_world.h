@@ -63,6 +63,7 @@ class JudgedWorld {
   sim::StoreServer _store;
   std::optional<sim::StoreServer> _relocation_store;
   std::unique_ptr<faults::FaultInjector> _injector;
+  std::string _plan_text;  // the installed plan, described (kept traces only)
 };
 
 }  // namespace spotcheck::scenarios

@@ -52,6 +52,8 @@ struct SeedOutcome {
   // Filled only when SeedRequest::keep_trace is set; same length.
   std::vector<std::uint64_t> event_hashes;
   std::vector<std::string> event_lines;
+  // Filled only when SeedRequest::keep_trace is set: the fault plan the seed ran (FaultPlan::describe).
+  std::string fault_plan;
   // Filled only when SeedRequest::record_decisions is set.
   std::shared_ptr<const sim::DecisionLog> decision_log = nullptr;
   // How often each coverage mark fired (impl/platform/marks.h).

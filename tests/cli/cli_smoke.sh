@@ -19,7 +19,7 @@ expect 2 "cannot be read" -- run --scenario "$scratch/missing.json"
 echo '{"scenarioVersion":1,"name":"x","nodes":"many"}' > "$scratch/bad.json"
 expect 2 "nodes must be a whole number" -- run --scenario "$scratch/bad.json"
 expect 2 "cannot write JUnit report" -- run --seeds 1 --junit /nonexistent/dir/x.xml
-expect 2 "--seed is required" -- replay
+expect 2 "replay needs --seed (and --scenario), or a trace file" -- replay
 expect 0 "" -- list
 expect 0 "" -- run --scenario default --seeds 3 --jobs 2 --quiet --junit "$scratch/out.xml"
 checks=$((checks + 1))
