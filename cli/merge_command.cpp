@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/build_id.h"
 #include "cli/commands.h"
 #include "cli/output_paths.h"
 #include "impl/json_guard/json_guard.h"
@@ -15,6 +16,7 @@
 #include "reports/campaign_merge.h"
 #include "reports/html_report.h"
 #include "reports/junit_merge.h"
+#include "reports/junit_xml.h"
 #include "reports/output_file.h"
 #include "reports/summary_text.h"
 
@@ -81,7 +83,8 @@ int merge(const MergeFlags& flags) {
   }
   reports::write_summary_text(whole, std::cout);
   if (junit.has_value()) {
-    if (auto error = reports::merge_junit(flags.junit_in, whole, junit->stream())) {
+    const auto properties = reports::junit_properties(whole, this_build().commit, this_build().binary_sha256);
+    if (auto error = reports::merge_junit(flags.junit_in, whole, properties, junit->stream())) {
       throw UsageError(*error);  // the target path keeps its earlier content
     }
     junit->commit();

@@ -143,6 +143,9 @@ void write_reports(const scenarios::Scenario& scenario, const CampaignOptions& o
     files.summary_json->commit();
   }
   if (junit.has_value()) {
+    for (auto& [name, value] : reports::junit_properties(result, this_build().commit, this_build().binary_sha256)) {
+      junit->set_property(std::move(name), std::move(value));
+    }
     junit->write(result, files.junit->stream());
     files.junit->commit();
   }
@@ -163,9 +166,10 @@ class FailureTraces {
   FailureTraces(const scenarios::Scenario& scenario, const RunFlags& flags, const CampaignOptions& options)
       : _scenario(scenario), _flags(flags), _options(options) {}
 
-  void on_seed(const scenarios::SeedOutcome& outcome) {
+  // The story of the seed's violation when its trace was kept (for the JUnit report), else "".
+  std::string on_seed(const scenarios::SeedOutcome& outcome) {
     if (outcome.ok() || _written.size() >= reports::kTraceFilesMax || _folder_failed) {
-      return;
+      return {};
     }
     scenarios::SeedRequest request{outcome.seed, _options.swarm, true};
     request.record_decisions = true;
@@ -181,6 +185,12 @@ class FailureTraces {
       _folder_failed = true;  // once: the summary still carries every replay command
       std::cerr << "spotcheck: no trace files: " << e.what() << "\n";
     }
+    if (!traced.violation.has_value() || traced.trace_hash != outcome.trace_hash) {
+      return {};
+    }
+    std::ostringstream story;
+    replay::print_story(replay::tell_story(traced.event_lines, *traced.violation), *traced.violation, story);
+    return story.str();
   }
   std::map<std::uint64_t, std::string> written() const { return _written; }
 
@@ -258,10 +268,10 @@ int run(const RunFlags& flags) {
   options.out_of_contract = out_of_contract;
   FailureTraces traces(scenario, flags, options);
   options.on_seed = [&junit, &traces](const scenarios::SeedOutcome& outcome) {
+    const std::string story = traces.on_seed(outcome);
     if (junit.has_value()) {
-      junit->add(outcome);
+      junit->add(outcome, story);
     }
-    traces.on_seed(outcome);
   };
   if (!flags.quiet) {
     options.on_progress = progress_printer();

@@ -12,7 +12,8 @@ namespace spotcheck::reports {
 namespace {
 
 constexpr std::size_t kLineBytesMax = 1 << 20;      // a failure message is far shorter
-constexpr std::size_t kCaseLinesMax = 16;           // a test case of ours has at most 4 lines
+constexpr std::size_t kCaseLinesMax = 16;           // a test case of ours has at most 5 lines
+constexpr std::size_t kPropertiesMax = 64;
 
 // One shard's report, read one test case at a time.
 class CaseReader {
@@ -41,6 +42,16 @@ class CaseReader {
     std::string line;
     if (!next_line(line) || line.rfind("  </testsuite>", 0) == 0) {
       return;
+    }
+    if (line == "    <properties>") {  // the shard's own; the merged report has the whole campaign's
+      for (std::size_t n = 0; line != "    </properties>"; ++n) {
+        if (n > kPropertiesMax || !next_line(line)) {
+          throw std::runtime_error("'" + _path + "': <properties> does not end");
+        }
+      }
+      if (!next_line(line) || line.rfind("  </testsuite>", 0) == 0) {
+        return;
+      }
     }
     if (line.rfind("    <testcase ", 0) != 0) {
       throw std::runtime_error("'" + _path + "': unexpected line in the suite");
@@ -97,6 +108,7 @@ class CaseReader {
 }  // namespace
 
 std::optional<std::string> merge_junit(const std::vector<std::string>& paths, const CampaignResult& whole,
+                                       const std::vector<std::pair<std::string, std::string>>& properties,
                                        std::ostream& out) {
   try {
     std::vector<std::unique_ptr<CaseReader>> readers;
@@ -141,6 +153,13 @@ std::optional<std::string> merge_junit(const std::vector<std::string>& paths, co
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
     out << "  <testsuite name=\"spotcheck." << markup::escape(whole.scenario) << "\" tests=\"" << tests
         << "\" failures=\"" << failures << "\" errors=\"0\" skipped=\"" << skipped << "\" time=\"" << wall << "\">\n";
+    if (!properties.empty()) {
+      out << "    <properties>\n";
+      for (const auto& [name, value] : properties) {
+        out << "      <property name=\"" << markup::escape(name) << "\" value=\"" << markup::escape(value) << "\"/>\n";
+      }
+      out << "    </properties>\n";
+    }
     std::rewind(body.get());
     char chunk[64 * 1024];
     for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, body.get())) > 0;) {

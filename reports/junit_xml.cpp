@@ -16,7 +16,7 @@ using markup::escape;
 namespace {
 
 std::string testcase_xml(const std::string& scenario, bool swarm, const std::string& out_of_contract,
-                         const scenarios::SeedOutcome& o) {
+                         const scenarios::SeedOutcome& o, const std::string& story) {
   std::string xml = "    <testcase classname=\"spotcheck." + escape(scenario) + "\" name=\"seed " +
                     std::to_string(o.seed) + "\"";
   if (o.ok()) {
@@ -36,10 +36,30 @@ std::string testcase_xml(const std::string& scenario, bool swarm, const std::str
   }
   xml += ">\n      <failure type=\"" + escape(type) + "\" message=\"" + escape(message) + "\">" + escape(replay) +
          "</failure>\n";
+  if (!story.empty()) {
+    // One line (the merge of shard reports reads a case line by line): the story's lines joined by
+    // escaped newlines, which the XML reader gives back as newlines.
+    std::string one_line;
+    for (const char c : story) {
+      one_line += c == '\n' ? std::string("&#10;") : escape(std::string(1, c));
+    }
+    xml += "      <system-out>" + one_line + "</system-out>\n";
+  }
   return xml + "    </testcase>\n";
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> junit_properties(const CampaignResult& r, const std::string& build_commit,
+                                                                  const std::string& binary_sha256) {
+  return {{"scenario", r.scenario},
+          {"firstSeed", std::to_string(r.shard.first_seed)},
+          {"seeds", std::to_string(r.shard.seeds)},
+          {"swarm", r.swarm ? "true" : "false"},
+          {"outOfContract", r.out_of_contract},
+          {"buildCommit", build_commit},
+          {"binarySha256", binary_sha256}};
+}
 
 JUnitWriter::JUnitWriter(std::string scenario_label, bool swarm, std::string out_of_contract)
     : _scenario(std::move(scenario_label)),
@@ -53,8 +73,8 @@ JUnitWriter::JUnitWriter(std::string scenario_label, bool swarm, std::string out
 
 JUnitWriter::~JUnitWriter() { std::fclose(_cases); }
 
-void JUnitWriter::add(const scenarios::SeedOutcome& outcome) {
-  const std::string xml = testcase_xml(_scenario, _swarm, _out_of_contract, outcome);
+void JUnitWriter::add(const scenarios::SeedOutcome& outcome, const std::string& story) {
+  const std::string xml = testcase_xml(_scenario, _swarm, _out_of_contract, outcome, story);
   std::fwrite(xml.data(), 1, xml.size(), _cases);
   ++_count;
   _skipped += outcome.failed_only_out_of_contract() ? 1 : 0;
@@ -72,6 +92,13 @@ void JUnitWriter::write(const CampaignResult& r, std::ostream& out) {
   out << "  <testsuite name=\"spotcheck." << escape(_scenario) << "\" tests=\"" << _count + r.mismatches.size()
       << "\" failures=\"" << _failed + r.mismatches.size() << "\" errors=\"0\" skipped=\"" << _skipped
       << "\" time=\"" << wall << "\">\n";
+  if (!_properties.empty()) {
+    out << "    <properties>\n";
+    for (const auto& [name, value] : _properties) {
+      out << "      <property name=\"" << escape(name) << "\" value=\"" << escape(value) << "\"/>\n";
+    }
+    out << "    </properties>\n";
+  }
   std::rewind(_cases);
   std::array<char, 64 * 1024> chunk{};
   for (std::size_t n; (n = std::fread(chunk.data(), 1, chunk.size(), _cases)) > 0;) {

@@ -8,10 +8,18 @@
 #include <cstdio>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "reports/campaign_result.h"
 
 namespace spotcheck::reports {
+
+// The suite's <property> list for a campaign: scenario, its seed range, swarm, out-of-contract kinds
+// and the build (`build_commit`, `binary_sha256`); the same for its shards' merge.
+std::vector<std::pair<std::string, std::string>> junit_properties(const CampaignResult& whole_campaign_shape,
+                                                                  const std::string& build_commit,
+                                                                  const std::string& binary_sha256);
 
 class JUnitWriter {
  public:
@@ -21,7 +29,10 @@ class JUnitWriter {
   JUnitWriter(const JUnitWriter&) = delete;
   JUnitWriter& operator=(const JUnitWriter&) = delete;
 
-  void add(const scenarios::SeedOutcome& outcome);
+  // `story`: the failing seed's story (replay/story), carried in the case's <system-out>.
+  void add(const scenarios::SeedOutcome& outcome, const std::string& story = "");
+  // A <property> of the suite (scenario, seeds, build, ...), in the order set.
+  void set_property(std::string name, std::string value) { _properties.emplace_back(std::move(name), std::move(value)); }
   // The whole report: the suite's counts, every case added, the determinism mismatches.
   // Throws OutputError if a write failed (now or in an earlier add()).
   void write(const CampaignResult& result, std::ostream& out);
@@ -34,6 +45,7 @@ class JUnitWriter {
   std::uint64_t _count = 0;
   std::uint64_t _failed = 0;
   std::uint64_t _skipped = 0;
+  std::vector<std::pair<std::string, std::string>> _properties;
 };
 
 }  // namespace spotcheck::reports

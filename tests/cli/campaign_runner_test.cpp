@@ -162,6 +162,35 @@ TEST(Reports, JunitHasOneCasePerSeedAndEscapes) {
   EXPECT_EQ(s.find("<b"), std::string::npos);
 }
 
+TEST(Reports, JunitCarriesTheStoryOnOneLineAndTheCampaignProperties) {
+  reports::CampaignResult result;
+  result.scenario = "toy";
+  result.shard.first_seed = 5;
+  result.shard.seeds = 2;
+  SeedOutcome bad;
+  bad.seed = 5;
+  bad.violation = scenarios::Violation{"p", "broken", 0, 0};
+  SeedOutcome ok;
+  ok.seed = 6;
+  reports::JUnitWriter junit(result.scenario, false);
+  junit.add(bad, "t=1 a <b>\nt=2 c & d\n");
+  junit.add(ok, "ignored for a passing seed");
+  result.add(bad, std::nullopt);
+  result.add(ok, std::nullopt);
+  for (auto& [name, value] : reports::junit_properties(result, "abc123", "f00d")) {
+    junit.set_property(std::move(name), std::move(value));
+  }
+  std::ostringstream xml;
+  junit.write(result, xml);
+  const std::string s = xml.str();
+  EXPECT_NE(s.find("<system-out>t=1 a &lt;b&gt;&#10;t=2 c &amp; d&#10;</system-out>"), std::string::npos) << s;
+  EXPECT_EQ(s.find("ignored"), std::string::npos) << s;
+  EXPECT_NE(s.find("<property name=\"firstSeed\" value=\"5\"/>"), std::string::npos) << s;
+  EXPECT_NE(s.find("<property name=\"seeds\" value=\"2\"/>"), std::string::npos) << s;
+  EXPECT_NE(s.find("<property name=\"buildCommit\" value=\"abc123\"/>"), std::string::npos) << s;
+  EXPECT_LT(s.find("<properties>"), s.find("<testcase")) << s;
+}
+
 TEST(CampaignRunner, AStopStartsNoNewSeedAndKeepsTheFinishedOnes) {
   const ToyScenario scenario(false);
   std::atomic<int> stop{0};
