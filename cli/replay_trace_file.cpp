@@ -1,7 +1,8 @@
 // `spotcheck replay FILE`: a trace file (replay/trace_file/trace_file.h) run again. On the build
 // that wrote it the seed runs as the campaign ran it and its trace hash must match; on another
 // build (another commit or binary) a warning says so, the run follows the file's decision log, and
-// the first event where the two runs part is reported. Exit: 0 the run passed, 1 it failed (or,
+// the first event where the two runs part is reported. A shrunk run's file ("replayFrom":
+// "decisionLog") always runs from its decision log: the log, not the seed, is that run. Exit: 0 the run passed, 1 it failed (or,
 // on the same build, did not reproduce), 2 bad input.
 #include "cli/replay_trace_file.h"
 
@@ -69,6 +70,8 @@ int replay_trace_file(const std::string& path) {
   if (!same_build) {
     std::cerr << "spotcheck: warning: the trace file is of another build (commit " << file.build.commit
               << "); replaying from its decision log\n";
+  }
+  if (!same_build || file.replay_from_decision_log) {
     try {
       request.replay_decisions = std::make_shared<const sim::DecisionLog>(sim::parse_decision_log(file.decision_log));
     } catch (const sim::DecisionLogError& e) {

@@ -20,6 +20,7 @@
 #include "replay/story/story.h"
 #include "faults/out_of_contract.h"
 #include "cli/build_id.h"
+#include "cli/results_folder.h"
 #include "impl/json_guard/json_guard.h"
 #include "replay/trace_file/trace_file.h"
 #include "reports/campaign_json.h"
@@ -47,7 +48,7 @@ struct RunFlags {
   std::string html_path;
   std::string summary_json_path;
   std::string shard;  // "K/N"; empty: the whole campaign
-  std::string results_dir = "spotcheck-results";  // trace files of failing seeds
+  std::string results_dir = kDefaultResultsDir;  // trace files of failing seeds
   std::optional<std::string> out_of_contract;  // faults/out_of_contract.h: "all" or a comma list
 };
 
@@ -177,8 +178,9 @@ class FailureTraces {
     const scenarios::SeedOutcome traced = _scenario.run(request);
     const std::string path = _flags.results_dir + "/" + file_name(outcome.seed);
     try {
-      std::filesystem::create_directories(_flags.results_dir);
-      replay::write_trace_file(path, replay::trace_file_of(traced, this_build(), _flags.scenario, scenario_text(),
+      make_results_dir(_flags.results_dir);
+      replay::write_trace_file(path, replay::trace_file_of(traced, this_build(), _flags.scenario,
+                                                           scenario_file_text(_flags.scenario),
                                                            _options.swarm, faults::out_of_contract_text(_options.out_of_contract)));
       _written[outcome.seed] = path;
     } catch (const std::exception& e) {
@@ -196,21 +198,7 @@ class FailureTraces {
 
  private:
   std::string file_name(std::uint64_t seed) const {
-    std::string slug = std::filesystem::path(_flags.scenario).stem().string();
-    for (char& c : slug) {
-      const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
-      c = plain ? c : '_';
-    }
-    return slug + "-seed-" + std::to_string(seed) + (_options.swarm ? "-swarm" : "") + ".trace.jsonl";
-  }
-  std::optional<std::string> scenario_text() const {
-    const std::string file = scenario_file_path(_flags.scenario);
-    if (file.empty()) {
-      return std::nullopt;
-    }
-    std::ifstream in(file, std::ios::binary);
-    const json_guard::BoundedText text = json_guard::read_bounded(in, 1 << 20);
-    return text.text;
+    return scenario_slug(_flags.scenario) + "-seed-" + std::to_string(seed) + (_options.swarm ? "-swarm" : "") + ".trace.jsonl";
   }
 
   const scenarios::Scenario& _scenario;

@@ -1,18 +1,24 @@
-// spotcheck shrink: from a failing seed of a Location scenario, a smaller scenario file that still
-// fails with the same property, and the story of its violation (docs/replay.md).
+// spotcheck shrink: a failing seed of any scenario made small (replay/shrink/seed_shrink.h): for a
+// Location scenario a smaller scenario file, then, for every scenario, its decision log edited.
+// Writes the shrunk scenario file (Location) and the shrunk run's trace file into the results
+// folder, and prints the story of the failure (docs/replay.md).
 //
-// Exit status: 0 shrunk and written; 2 bad input or nothing to shrink (unknown scenario, not a
-// Location scenario, a seed that passes or whose run broke); 3 the seed's plan cannot be written
-// as a scenario file that still fails (or the shrunk run did not repeat: a determinism bug).
+// Exit status: 0 shrunk and written; 2 bad input or nothing to shrink (unknown scenario, a seed
+// that passes); 3 the seed's plan cannot be written as a scenario file that still fails, or the
+// shrunk run did not repeat (a determinism bug); 3 also for a file that cannot be written.
 #include <iostream>
 
+#include "cli/build_id.h"
 #include "cli/commands.h"
-#include "cli/output_paths.h"
-#include "cli/scenario_lookup.h"
 #include "cli/number_text.h"
+#include "cli/output_paths.h"
+#include "cli/results_folder.h"
+#include "cli/scenario_lookup.h"
+#include "replay/shrink/failure_verdict.h"
+#include "replay/shrink/seed_shrink.h"
 #include "replay/shrink/shrink_report.h"
-#include "replay/shrink/shrinker.h"
 #include "replay/story/story.h"
+#include "replay/trace_file/trace_file.h"
 #include "reports/output_file.h"
 #include "scenarios/files/scenario_file.h"
 
@@ -26,39 +32,61 @@ struct ShrinkFlags {
   std::string scenario = "default";
   std::string seed;
   bool swarm = false;
-  std::uint32_t max_runs = replay::kDefaultShrinkRunsMax;
+  std::uint32_t max_runs = replay::kDefaultSeedShrinkRunsMax;
+  std::string max_events = std::to_string(replay::kDefaultShrinkEventsMax);
   std::string out;
+  std::string results_dir = kDefaultResultsDir;
 };
 
-const scenarios::authority::AuthorityScenario& find_location_scenario(const std::string& name) {
-  const auto* location = dynamic_cast<const scenarios::authority::AuthorityScenario*>(&find_scenario(name));
-  if (location == nullptr) {
-    throw UsageError("shrink does not support scenario '" + name +
-                     "' yet: only Location scenarios (default, authority-race, lease-pause, store-outage, churn, "
-                     "or a scenario file with a Location base)");
+struct Written {
+  std::string scenario_file;  // Location scenarios only
+  std::string trace_file;
+};
+
+// The shrunk scenario file (Location) and the trace file of the shrunk run.
+Written write_results(const ShrinkFlags& flags, const replay::SeedShrinkResult& result, const std::string& base_name) {
+  make_results_dir(flags.results_dir);
+  Written written;
+  std::string scenario_name = flags.scenario;
+  std::optional<std::string> scenario_text = scenario_file_text(flags.scenario);
+  bool swarm = flags.swarm;
+  if (result.parameters.has_value()) {
+    const scenarios::files::ScenarioFileText text = scenarios::files::write_scenario(result.parameters->shrunk);
+    written.scenario_file = flags.out.empty() ? flags.results_dir + "/" + base_name + ".json" : flags.out;
+    reports::write_output_file(written.scenario_file, "shrunk scenario", text.json);
+    for (const auto& setting : text.not_written) {
+      std::cout << "note: a scenario file cannot hold " << setting << "; the file runs without it\n";
+    }
+    scenario_name = result.parameters->shrunk.name;
+    scenario_text = text.json;
+    swarm = false;
   }
-  return *location;
+  replay::TraceFile trace = replay::trace_file_of(result.shrunk_outcome, this_build(), scenario_name, scenario_text,
+                                                  swarm, "");
+  trace.replay_from_decision_log = true;
+  written.trace_file = flags.results_dir + "/" + base_name + ".trace.jsonl";
+  replay::write_trace_file(written.trace_file, trace);
+  return written;
 }
 
 int shrink(const ShrinkFlags& flags) {
-  if (flags.max_runs < 2) {
-    throw UsageError("--max-runs must be at least 2 (two runs confirm the failure)");
+  if (flags.max_runs < 4) {
+    throw UsageError("--max-runs must be at least 4 (two runs confirm the failure, two start the log stage)");
   }
   const std::uint64_t seed = parse_seed("--seed", flags.seed);
-  check_output_paths({{"--out", flags.out}}, {{"--scenario", scenario_file_path(flags.scenario)}});
-  const auto& scenario = find_location_scenario(flags.scenario);
-  const std::string out_path =
-      flags.out.empty() ? scenario.name() + "-seed-" + std::to_string(seed) + "-shrunk.json" : flags.out;
-  check_output_paths({{"--out", out_path}}, {{"--scenario", scenario_file_path(flags.scenario)}});
+  const std::uint64_t max_events = parse_decimal("--max-events", flags.max_events, 1, std::uint64_t{1} << 40);
+  const std::string scenario_file = scenario_file_path(flags.scenario);
+  check_output_paths({{"--out", flags.out}, {"--results", flags.results_dir}}, {{"--scenario", scenario_file}});
+  const scenarios::Scenario& scenario = find_scenario(flags.scenario);
+  const std::string base_name =
+      scenario_slug(flags.scenario) + "-seed-" + std::to_string(seed) + (flags.swarm ? "-swarm" : "") + "-shrunk";
 
   std::cout << "shrinking " << scenario.name() << (flags.swarm ? " (swarm)" : "") << " seed " << seed
             << " (at most " << flags.max_runs << " runs)\n";
-  replay::ShrinkOptions options;
-  options.max_runs = flags.max_runs;
-  replay::ShrinkResult result;
+  replay::SeedShrinkResult result;
   try {
-    result = replay::shrink(scenario.config(), seed, flags.swarm, options,
-                            [](const replay::ShrinkProgress& p) { std::cout << replay::progress_line(p) << "\n"; });
+    result = replay::shrink_seed(scenario, seed, flags.swarm, flags.max_runs, max_events,
+                                 [](const replay::ShrinkProgress& p) { std::cout << replay::progress_line(p) << "\n"; });
   } catch (const replay::ShrinkRefused& e) {
     if (e.reason == replay::ShrinkRefusal::kNotRepresentable || e.reason == replay::ShrinkRefusal::kNondeterministic) {
       std::cerr << "spotcheck: " << e.what() << "\n";
@@ -67,23 +95,22 @@ int shrink(const ShrinkFlags& flags) {
     throw UsageError(e.what());
   }
 
-  scenarios::files::ScenarioFileText text;
+  Written written;
   try {
-    text = scenarios::files::write_scenario(result.shrunk);
+    written = write_results(flags, result, base_name);
   } catch (const scenarios::files::ScenarioFileError& e) {
     std::cerr << "spotcheck: " << e.what() << "\n";
     return kExitNotWritable;
   }
-  reports::write_output_file(out_path, "shrunk scenario", text.json);
-  for (const auto& setting : text.not_written) {
-    std::cout << "note: a scenario file cannot hold " << setting << "; the file runs without it\n";
+  replay::print_seed_shrink_summary(result, std::cout);
+  if (!written.scenario_file.empty()) {
+    std::cout << "wrote " << written.scenario_file << " (the shrunk configuration; its seed " << seed
+              << " runs before the decision-log stage)\n";
   }
-
-  replay::print_shrink_summary(result, out_path, std::cout);
-  std::cout << "\n";
-  const auto& violation = *result.shrunk_outcome.violation;
-  replay::print_story(replay::tell_story(result.shrunk_outcome.event_lines, violation), violation, std::cout);
-  std::cout << "\nreplay: " << replay::shrunk_replay_command(out_path, seed) << "\n";
+  std::cout << "wrote " << written.trace_file << " (the shrunk run, from its decision log)\n\n";
+  const scenarios::Violation failure = replay::failure_of(result.shrunk_outcome);
+  replay::print_story(replay::tell_story(result.shrunk_outcome.event_lines, failure), failure, std::cout);
+  std::cout << "\nreplay: spotcheck replay " << written.trace_file << "\n";
   return kExitPassed;
 }
 
@@ -91,13 +118,19 @@ int shrink(const ShrinkFlags& flags) {
 
 void add_shrink_command(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<ShrinkFlags>();
-  auto* cmd = app.add_subcommand("shrink", "Shrink a failing seed to a smaller scenario file and tell its story");
-  cmd->add_option("--scenario", flags->scenario, "Location scenario name or scenario file")->capture_default_str();
+  auto* cmd = app.add_subcommand("shrink", "Shrink a failing seed to a short run and tell its story");
+  cmd->add_option("--scenario", flags->scenario, "Scenario name or scenario file")->capture_default_str();
   cmd->add_option("--seed", flags->seed, "The failing seed (decimal, 0 to 2^64-1)")->required();
-  cmd->add_flag("--swarm", flags->swarm, "The seed was run in swarm mode (its drawn plan is the starting plan)");
+  cmd->add_flag("--swarm", flags->swarm, "The seed was run in swarm mode");
   cmd->add_option("--max-runs", flags->max_runs, "Runs of the seed the search may use")->capture_default_str();
+  cmd->add_option("--max-events", flags->max_events, "Events the search's runs may simulate in all")
+      ->capture_default_str();
+  cmd->add_option("--results", flags->results_dir, "Folder for the shrunk scenario file and trace file")
+      ->capture_default_str()
+      ->check(output_file_name());
   cmd->add_option("--out", flags->out,
-                  "Where to write the shrunk scenario file (default <scenario>-seed-<N>-shrunk.json)")
+                  "Where to write the shrunk scenario file of a Location scenario (default "
+                  "<results>/<scenario>-seed-<N>-shrunk.json)")
       ->check(output_file_name());
   cmd->callback([flags, &exit_code] { exit_code = shrink(*flags); });
 }

@@ -135,7 +135,7 @@ void write_failures(const CampaignResult& r, const std::vector<FailureStory>& st
       out << "<td>run failure</td><td></td><td></td><td>" << escape(f.failure.value_or("?")) << "</td>";
     }
     out << "<td><code>" << escape(replay_command(r.scenario, f.seed, r.swarm, r.out_of_contract)) << "</code>";
-    if (f.violation.has_value() && r.out_of_contract.empty()) {
+    if (r.out_of_contract.empty()) {
       out << "<br><code>" << escape(shrink_command(r.scenario, f.seed, r.swarm)) << "</code>";
     }
     out << "</td></tr>\n";

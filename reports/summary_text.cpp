@@ -170,9 +170,9 @@ void write_summary_text(const CampaignResult& r, std::ostream& out) {
     if (const auto trace = r.trace_files.find(f.seed); trace != r.trace_files.end()) {
       out << "  trace:  " << shell_quote(trace->second) << " (spotcheck replay " << shell_quote(trace->second) << ")\n";
     }
-    if (f.violation.has_value() && r.out_of_contract.empty()) {
-      // Location scenarios only (docs/replay.md); shrink says so for the others. Shrink does not
-      // take out-of-contract faults.
+    if (r.out_of_contract.empty()) {
+      // Every scenario, violations and run failures (docs/replay.md). Shrink does not take
+      // out-of-contract faults.
       out << "  shrink: " << shrink_command(r.scenario, f.seed, r.swarm) << "\n";
     }
   }

@@ -45,9 +45,14 @@ struct WorldConfig {
 
   // Decision logs (sim/choice/, docs/replay.md): record every choice of the run (each stream's
   // draws and the scheduler's picks) into World::decision_log(), or replay the run from a log
-  // recorded on this build. Not both. A log holds at most max_decisions (beyond: the run fails).
+  // recorded on this build. Not both, unless the replay is lenient. A log holds at most
+  // max_decisions (beyond: the run fails).
   bool record_decisions = false;
   std::shared_ptr<const DecisionLog> replay_decisions;
+  // Replay an edited log (shrinking, replay/shrink/log_shrink.h): a decision that does not fit the
+  // run is answered as well as it can be instead of refusing it (ReplayingChoiceSource, kLenient),
+  // and a log may be recorded at the same time: the decisions the run really took.
+  bool lenient_replay = false;
   std::size_t max_decisions = DecisionLog::kDefaultMaxDecisions;
 
   // Real-time mode, for integration runs against real services (docs/integration.md): time is

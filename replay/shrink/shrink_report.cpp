@@ -1,17 +1,10 @@
 #include "replay/shrink/shrink_report.h"
 
+#include "replay/shrink/failure_verdict.h"
 #include "reports/shell_quote.h"
 #include "sim/time/time_text.h"
 
 namespace spotcheck::replay {
-
-namespace {
-
-std::string violation_text(const scenarios::Violation& v) {
-  return v.property + " at " + sim::seconds_short(v.time_us) + " (event #" + std::to_string(v.event_index) + ")";
-}
-
-}  // namespace
 
 std::string describe_config(const scenarios::authority::AuthorityScenarioConfig& config) {
   return "nodes " + std::to_string(config.node_count) + ", objects " + std::to_string(config.workload.object_count) +
@@ -21,8 +14,8 @@ std::string describe_config(const scenarios::authority::AuthorityScenarioConfig&
 }
 
 std::string progress_line(const ShrinkProgress& progress) {
-  return "  kept: " + progress.change + " (run " + std::to_string(progress.runs_used) + ", still " +
-         violation_text(progress.violation) + ")";
+  return "  kept: " + progress.change + " (run " + std::to_string(progress.runs_used) + ", still " + progress.still +
+         ")";
 }
 
 std::string shrunk_replay_command(const std::string& file, std::uint64_t seed) {
@@ -31,18 +24,33 @@ std::string shrunk_replay_command(const std::string& file, std::uint64_t seed) {
 
 void print_shrink_summary(const ShrinkResult& result, const std::string& file, std::ostream& out) {
   out << "before: " << describe_config(result.original) << (result.swarm ? " (drawn by swarm mode)" : "") << "\n";
-  out << "        " << result.original_outcome.events << " events, "
-      << violation_text(*result.original_outcome.violation) << "\n";
+  out << "        " << still_text(result.original_outcome) << "\n";
   out << "after:  " << describe_config(result.shrunk) << "\n";
-  out << "        " << result.shrunk_outcome.events << " events, " << violation_text(*result.shrunk_outcome.violation)
-      << "\n";
+  out << "        " << still_text(result.shrunk_outcome) << "\n";
   out << result.steps.size() << " step(s) kept in " << result.runs_used << " run(s)"
       << (result.budget_spent ? " (run budget spent before a fixed point; --max-runs for more)" : " (fixed point)")
       << "\n";
-  out << "violation: " << result.shrunk_outcome.violation->message << "\n";
   if (!file.empty()) {
     out << "wrote " << file << "\n";
   }
+}
+
+void print_seed_shrink_summary(const SeedShrinkResult& result, std::ostream& out) {
+  if (result.parameters.has_value()) {
+    out << "before:           " << describe_config(result.parameters->original)
+        << (result.swarm ? " (drawn by swarm mode)" : "") << "\n";
+    out << "                  " << still_text(result.original_outcome) << "\n";
+    out << "parameters:       " << describe_config(result.parameters->shrunk) << "\n";
+    out << "                  " << still_text(result.parameters->shrunk_outcome) << "\n";
+  } else {
+    out << "before:           " << still_text(result.original_outcome) << "\n";
+  }
+  out << "decision log:     " << still_text(result.shrunk_outcome) << "\n";
+  out << result.steps.size() << " step(s) kept in " << result.runs_used << " run(s) of " << result.events_used
+      << " events" << (result.budget_spent ? " (budget spent before a fixed point; --max-runs, --max-events for more)" : " (fixed point)")
+      << "\n";
+  const scenarios::Violation failure = failure_of(result.shrunk_outcome);
+  out << (result.shrunk_outcome.violation ? "violation: " : "run failure: ") << failure.message << "\n";
 }
 
 }  // namespace spotcheck::replay

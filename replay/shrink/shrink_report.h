@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 
+#include "replay/shrink/seed_shrink.h"
 #include "replay/shrink/shrinker.h"
 
 namespace spotcheck::replay {
@@ -19,5 +20,8 @@ std::string shrunk_replay_command(const std::string& file, std::uint64_t seed);
 // Before/after, runs used, the violation, and (when `file` is not empty) "wrote <file>". The story
 // (story.h) and the replay command follow it.
 void print_shrink_summary(const ShrinkResult& result, const std::string& file, std::ostream& out);
+// Both stages: before (the campaign's run), after the parameter passes (Location), after the
+// decision log; runs used; the failure.
+void print_seed_shrink_summary(const SeedShrinkResult& result, std::ostream& out);
 
 }  // namespace spotcheck::replay

@@ -145,6 +145,35 @@ ShrinkStepKind fewer(const char* what, std::uint32_t AuthorityScenarioConfig::*d
           }};
 }
 
+// Fewer requests: the workload's think times doubled, while the longest stays within the cap.
+ShrinkStepKind slower_workload() {
+  return {"think times doubled", [](const AuthorityScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
+            AuthorityScenarioConfig c = config;
+            auto& w = c.workload;
+            if (w.think_max_us * 2 > platform::millis(kThinkMaxCeilingMs) || w.think_max_us <= 0) {
+              return std::nullopt;
+            }
+            const std::string before = sim::seconds_short(w.think_min_us) + "-" + sim::seconds_short(w.think_max_us);
+            w.think_min_us *= 2;
+            w.think_max_us *= 2;
+            return ShrinkCandidate{"think times " + before + " -> " + sim::seconds_short(w.think_min_us) + "-" +
+                                       sim::seconds_short(w.think_max_us),
+                                   std::move(c)};
+          }};
+}
+
+// A workload choice made never (its probability 0).
+ShrinkStepKind workload_choice_off(const char* what, double scenarios::authority::AuthorityWorkload::*probability) {
+  return {std::string(what) + " off", [=](const AuthorityScenarioConfig& config, const Violation&) -> std::optional<ShrinkCandidate> {
+            if (config.workload.*probability <= 0) {
+              return std::nullopt;
+            }
+            AuthorityScenarioConfig c = config;
+            c.workload.*probability = 0;
+            return ShrinkCandidate{std::string(what) + " off", std::move(c)};
+          }};
+}
+
 }  // namespace
 
 std::vector<ShrinkStepKind> shrink_steps() {
@@ -158,6 +187,9 @@ std::vector<ShrinkStepKind> shrink_steps() {
   steps.push_back(fewer("nodes", &AuthorityScenarioConfig::node_count, nullptr, false));
   steps.push_back(fewer("objects", nullptr, &scenarios::authority::AuthorityWorkload::object_count, true));
   steps.push_back(fewer("objects", nullptr, &scenarios::authority::AuthorityWorkload::object_count, false));
+  steps.push_back(workload_choice_off("deletes", &scenarios::authority::AuthorityWorkload::delete_probability));
+  steps.push_back(workload_choice_off("aborts", &scenarios::authority::AuthorityWorkload::abort_probability));
+  steps.push_back(slower_workload());
   steps.push_back(halve_probability(FaultKind::kStoreRequestLost, &FaultPlan::store_request_loss));
   steps.push_back(halve_probability(FaultKind::kStoreReplyLost, &FaultPlan::store_reply_loss));
   steps.push_back(halve_probability(FaultKind::kStoreReplyDelayed, &FaultPlan::store_reply_delay));

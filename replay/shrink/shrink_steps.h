@@ -29,12 +29,15 @@ struct ShrinkStepKind {
 };
 
 // In the order a pass tries them: fault kinds off, a shorter safety phase, fewer nodes, fewer
-// objects, then gentler faults (probabilities halved, gaps doubled, windows halved).
+// objects, fewer requests (deletes off, aborts off, think times doubled), then gentler faults
+// (probabilities halved, gaps doubled, windows halved).
 std::vector<ShrinkStepKind> shrink_steps();
 
 // Floors the steps never go below.
 inline constexpr double kProbabilityFloor = 0.0005;
 inline constexpr std::int64_t kWindowFloorMs = 100;
 inline constexpr std::int64_t kFaultsPhaseFloorSeconds = 1;
+// The workload's longest think time never goes above this (fewer requests, but some).
+inline constexpr std::int64_t kThinkMaxCeilingMs = 16'000;
 
 }  // namespace spotcheck::replay

@@ -1,6 +1,8 @@
 #include "replay/shrink/shrinker.h"
 
 #include "impl/check/check.h"
+#include "replay/shrink/failure_verdict.h"
+#include "sim/time/time_text.h"
 #include "replay/shrink/fixed_plan.h"
 #include "replay/shrink/shrink_steps.h"
 
@@ -21,34 +23,37 @@ constexpr std::uint32_t kStepRepeatsMax = 64;
 
 class Search {
  public:
-  Search(std::uint64_t seed, std::uint32_t max_runs) : _seed(seed), _max_runs(max_runs) {}
+  Search(std::uint64_t seed, std::uint32_t max_runs, std::uint64_t max_events)
+      : _seed(seed), _max_runs(max_runs), _max_events(max_events) {}
 
-  bool budget_left() const { return _runs < _max_runs; }
+  bool budget_left() const { return _runs < _max_runs && _events < _max_events; }
   std::uint32_t runs() const { return _runs; }
+  std::uint64_t events() const { return _events; }
 
   SeedOutcome run(const AuthorityScenarioConfig& config, bool swarm) {
     ++_runs;
-    return AuthorityScenario(config).run(SeedRequest{_seed, swarm, false});
+    SeedOutcome outcome = AuthorityScenario(config).run(SeedRequest{_seed, swarm, false});
+    _events += outcome.events;
+    return outcome;
   }
 
  private:
   std::uint64_t _seed;
   std::uint32_t _max_runs;
+  std::uint64_t _max_events;
   std::uint32_t _runs = 0;
+  std::uint64_t _events = 0;
 };
 
-bool same_property(const SeedOutcome& outcome, const std::string& property) {
-  return outcome.violation.has_value() && outcome.violation->property == property;
-}
-
-std::string describe_outcome(const SeedOutcome& outcome) {
-  if (outcome.violation.has_value()) {
-    return "violates " + outcome.violation->property;
+// 1. The seed as the campaign ran it must fail: how.
+FailureVerdict confirm_failure(Search& search, const AuthorityScenarioConfig& config, std::uint64_t seed, bool swarm) {
+  const std::optional<FailureVerdict> verdict = FailureVerdict::of(search.run(config, swarm));
+  if (!verdict.has_value()) {
+    throw ShrinkRefused(ShrinkRefusal::kSeedPasses, "seed " + std::to_string(seed) + " of " + config.name +
+                                                        (swarm ? " (swarm)" : "") +
+                                                        " passes: there is no failure to shrink");
   }
-  if (outcome.failure.has_value()) {
-    return "breaks (" + *outcome.failure + ")";
-  }
-  return "passes";
+  return *verdict;
 }
 
 // The run the search stands on: a configuration and what it did.
@@ -57,30 +62,13 @@ struct Standing {
   SeedOutcome outcome;
 };
 
-// 1. The seed as the campaign ran it must violate a property: that property's name.
-std::string confirm_violation(Search& search, const AuthorityScenarioConfig& config, std::uint64_t seed,
-                              bool swarm) {
-  const SeedOutcome first = search.run(config, swarm);
-  if (first.failure.has_value() && !first.violation.has_value()) {
-    throw ShrinkRefused(ShrinkRefusal::kRunFailure, "seed " + std::to_string(seed) +
-                                                        " does not violate a property: the run " + "broke (" +
-                                                        *first.failure + "); replay it instead");
-  }
-  if (!first.violation.has_value()) {
-    throw ShrinkRefused(ShrinkRefusal::kSeedPasses, "seed " + std::to_string(seed) + " of " + config.name +
-                                                        (swarm ? " (swarm)" : "") +
-                                                        " passes: there is no failure to shrink");
-  }
-  return first.violation->property;
-}
-
 // 2. The same seed with its plan explicit (and durations in whole ms, as a file holds them).
 Standing explicit_plan(Search& search, const AuthorityScenarioConfig& config, std::uint64_t seed, bool swarm,
-                       const std::string& property) {
+                       const FailureVerdict& verdict) {
   AuthorityScenarioConfig fixed = with_fixed_plan(config, round_to_millis(seed_fault_plan(config, seed, swarm)));
   SeedOutcome outcome = search.run(fixed, false);
-  if (!same_property(outcome, property)) {
-    throw ShrinkRefused(ShrinkRefusal::kNotRepresentable, "seed " + std::to_string(seed) + " violates " + property +
+  if (!verdict.kept_by(outcome)) {
+    throw ShrinkRefused(ShrinkRefusal::kNotRepresentable, "seed " + std::to_string(seed) + " fails (" + verdict.describe() + ")" +
                                                               ", but with its fault plan written as a "
                                                               "scenario file (durations in whole milliseconds) it " +
                                                               describe_outcome(outcome));
@@ -91,9 +79,9 @@ Standing explicit_plan(Search& search, const AuthorityScenarioConfig& config, st
 // 3. Greedy passes over the steps, each kept change becoming the new standing.
 class GreedyPasses {
  public:
-  GreedyPasses(Search& search, std::string property, Standing start,
+  GreedyPasses(Search& search, const FailureVerdict& verdict, Standing start,
                const std::function<void(const ShrinkProgress&)>& on_progress)
-      : _search(search), _property(std::move(property)), _current(std::move(start)), _on_progress(on_progress) {}
+      : _search(search), _verdict(verdict), _current(std::move(start)), _on_progress(on_progress) {}
 
   // Runs passes to a fixed point (true) or the end of the budget (false).
   bool run_to_fixed_point() {
@@ -126,7 +114,7 @@ class GreedyPasses {
   StepResult repeat_step(const ShrinkStepKind& step) {
     StepResult result;
     for (std::uint32_t repeat = 0; repeat < kStepRepeatsMax; ++repeat) {
-      auto candidate = step.propose(_current.config, *_current.outcome.violation);
+      auto candidate = step.propose(_current.config, _current.outcome.violation.value_or(scenarios::Violation{}));
       if (!candidate.has_value()) {
         break;
       }
@@ -135,12 +123,12 @@ class GreedyPasses {
         break;
       }
       SeedOutcome outcome = _search.run(candidate->config, false);
-      if (!same_property(outcome, _property)) {
+      if (!_verdict.kept_by(outcome) || outcome.events > _current.outcome.events) {
         break;
       }
       _current = Standing{std::move(candidate->config), std::move(outcome)};
       result.kept = true;
-      _steps.push_back(ShrinkProgress{candidate->change, _search.runs(), *_current.outcome.violation});
+      _steps.push_back(ShrinkProgress{candidate->change, _search.runs(), still_text(_current.outcome)});
       if (_on_progress) {
         _on_progress(_steps.back());
       }
@@ -149,13 +137,23 @@ class GreedyPasses {
   }
 
   Search& _search;
-  std::string _property;
+  const FailureVerdict& _verdict;
   Standing _current;
   const std::function<void(const ShrinkProgress&)>& _on_progress;
   std::vector<ShrinkProgress> _steps;
 };
 
 }  // namespace
+
+std::string still_text(const SeedOutcome& outcome) {
+  const std::string events = std::to_string(outcome.events) + " events";
+  if (outcome.violation.has_value()) {
+    const auto& v = *outcome.violation;
+    return v.property + " at " + sim::seconds_short(v.time_us) + " (event #" + std::to_string(v.event_index) + "), " +
+           events;
+  }
+  return "run failure, " + events;
+}
 
 std::uint32_t enabled_fault_kinds(const AuthorityScenarioConfig& config) {
   const faults::FaultPlan plan = config.plan(config.faults_stop_us);
@@ -169,20 +167,21 @@ std::uint32_t enabled_fault_kinds(const AuthorityScenarioConfig& config) {
 ShrinkResult shrink(const AuthorityScenarioConfig& config, std::uint64_t seed, bool swarm, const ShrinkOptions& options,
                     const std::function<void(const ShrinkProgress&)>& on_progress) {
   SPOTCHECK_ASSERT_ABORT(options.max_runs >= 2 && "the search needs two runs to confirm the failure");
-  Search search(seed, options.max_runs);
+  Search search(seed, options.max_runs, options.max_events);
   ShrinkResult result;
   result.seed = seed;
   result.swarm = swarm;
 
-  const std::string property = confirm_violation(search, config, seed, swarm);
-  Standing start = explicit_plan(search, config, seed, swarm, property);
+  const FailureVerdict verdict = confirm_failure(search, config, seed, swarm);
+  Standing start = explicit_plan(search, config, seed, swarm, verdict);
   result.original = start.config;
   result.original_outcome = start.outcome;
 
-  GreedyPasses passes(search, property, std::move(start), on_progress);
+  GreedyPasses passes(search, verdict, std::move(start), on_progress);
   const bool fixed_point = passes.run_to_fixed_point();
   result.steps = passes.take_steps();
   result.runs_used = search.runs();
+  result.events_used = search.events();
   result.budget_spent = !fixed_point;
 
   // 4. The result's run again, keeping its trace for the story. Determinism: it must be the run the
@@ -194,8 +193,7 @@ ShrinkResult shrink(const AuthorityScenarioConfig& config, std::uint64_t seed, b
                               (swarm ? " (swarm)" : "") + ": " + std::to_string(result.steps.size()) + " step(s) in " +
                               std::to_string(result.runs_used) + " run(s)";
   result.shrunk_outcome = AuthorityScenario(current.config).run(SeedRequest{seed, false, true});
-  if (result.shrunk_outcome.trace_hash != current.outcome.trace_hash ||
-      !same_property(result.shrunk_outcome, property)) {
+  if (result.shrunk_outcome.trace_hash != current.outcome.trace_hash || !verdict.kept_by(result.shrunk_outcome)) {
     throw ShrinkRefused(ShrinkRefusal::kNondeterministic,
                         "the shrunk configuration did not run the same way twice (a determinism bug): seed " +
                             std::to_string(seed) + " " + describe_outcome(current.outcome) + ", then " +

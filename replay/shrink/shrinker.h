@@ -1,8 +1,10 @@
-// Shrinking: from a Location scenario and a seed that ends in a property violation, a smaller
-// configuration whose run of the same seed still violates the same property.
+// Shrinking, first stage: from a Location scenario and a seed that fails, a smaller configuration
+// whose run of the same seed still fails the same way (failure_verdict.h: the same property, or
+// the same run failure) with no more events. seed_shrink.h runs it and then edits the decision log.
 //
 // Greedy passes over shrink_steps() (shrink_steps.h): each proposed candidate is one deterministic
-// run of the seed; it is kept only when that run violates the same property. A pass repeats a kept
+// run of the seed; it is kept only when that run fails the same way with no more events than the
+// standing run (a smaller configuration that takes longer to fail is not simpler). A pass repeats a kept
 // step until it no longer applies or is rejected, then moves on; passes repeat until one keeps
 // nothing (a fixed point) or the run budget is spent. Same input, same result.
 #pragma once
@@ -19,18 +21,25 @@
 namespace spotcheck::replay {
 
 inline constexpr std::uint32_t kDefaultShrinkRunsMax = 200;
+// About 25 s of runs on this machine (docs/replay.md "Measured").
+inline constexpr std::uint64_t kDefaultShrinkEventsMax = 10'000'000;
 
 struct ShrinkOptions {
   // Runs of the seed the search may use, counting the two that confirm the failure.
   std::uint32_t max_runs = kDefaultShrinkRunsMax;
+  // Events the search's runs may simulate in all (a bound on its work that is the same on every
+  // machine; the runs that confirm the failure always run).
+  std::uint64_t max_events = kDefaultShrinkEventsMax;
 };
 
 // One kept step.
 struct ShrinkProgress {
   std::string change;
   std::uint32_t runs_used = 0;  // runs so far, this one included
-  scenarios::Violation violation;
+  std::string still;            // "single-owner at 20s (event #309), 312 events"
 };
+// What a kept step's run still does (ShrinkProgress::still).
+std::string still_text(const scenarios::SeedOutcome& outcome);
 
 struct ShrinkResult {
   std::uint64_t seed = 0;
@@ -43,12 +52,12 @@ struct ShrinkResult {
   scenarios::SeedOutcome shrunk_outcome;
   std::vector<ShrinkProgress> steps;
   std::uint32_t runs_used = 0;  // search runs (the traced run of the result is not counted)
+  std::uint64_t events_used = 0;  // their events
   bool budget_spent = false;    // stopped by the budget, not at a fixed point
 };
 
 enum class ShrinkRefusal {
   kSeedPasses,        // the seed's run violates nothing
-  kRunFailure,        // the run broke (exception, step budget) rather than violating a property
   kNotRepresentable,  // the seed's plan, rounded to what a scenario file holds, no longer fails
   kNondeterministic,  // the shrunk configuration's traced run differed from the search's run
 };

@@ -33,6 +33,27 @@ void add_named_by(ViolationSubjects& s, const TraceLine& line) {
   }
 }
 
+// The OwnerIds (UUID-shaped: 8-4-4-4-12 hex digits) a violation message names: a checker that
+// judges store writes (store-truth) names its host runs only in its sentence. Read only when the
+// violating and cited events name no subject.
+std::vector<std::string> owner_ids_in(std::string_view message) {
+  constexpr std::string_view kShape = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+  auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+  std::vector<std::string> ids;
+  for (std::size_t at = 0; at + kShape.size() <= message.size(); ++at) {
+    bool fits = at == 0 || !hex(message[at - 1]);
+    for (std::size_t i = 0; fits && i < kShape.size(); ++i) {
+      fits = kShape[i] == '-' ? message[at + i] == '-' : hex(message[at + i]);
+    }
+    fits = fits && (at + kShape.size() == message.size() || !hex(message[at + kShape.size()]));
+    if (fits) {
+      ids.emplace_back(message.substr(at, kShape.size()));
+      at += kShape.size() - 1;
+    }
+  }
+  return ids;
+}
+
 // Names of the simulated processes: by process id (order of process.add) and by routing id.
 struct ProcessNames {
   std::vector<std::string> by_pid;
@@ -85,7 +106,8 @@ bool about_subjects(const TraceLine& line, const ViolationSubjects& s) {
   if (const auto id = text_field(line, ViolationSubjects::kObjectField); id && contains(s.objects, *id)) {
     return true;
   }
-  const bool lease_event = line.kind.starts_with("lease.") || line.kind == kinds::kNodeGaveUp;
+  const bool lease_event =
+      line.kind.starts_with("lease.") || line.kind.starts_with("descriptor.") || line.kind == kinds::kNodeGaveUp;
   if (const auto owner = text_field(line, "owner"); lease_event && owner && contains(s.host_runs, *owner)) {
     return true;
   }
@@ -122,6 +144,13 @@ StoryInput read_story_input(const std::vector<std::string>& event_lines, const s
     }
     input.lines.push_back(std::move(*line));
   }
+  // A violating event that names no subject (a store write judged by store-truth): the host runs
+  // its sentence names.
+  if (input.subjects.objects.empty() && input.subjects.host_runs.empty()) {
+    for (const std::string& owner : owner_ids_in(violation.message)) {
+      input.subjects.add_host_run(owner);
+    }
+  }
   return input;
 }
 
@@ -156,6 +185,78 @@ Relevant relevant_events(const StoryInput& input, const scenarios::Violation& vi
     }
   }
   return relevant;
+}
+
+struct Folded {
+  std::vector<StoryEvent> events;
+  std::uint64_t requests = 0;
+  std::uint64_t request_events = 0;
+  std::uint64_t renewals = 0;
+};
+
+// The events of requests that changed nothing — they used their object, or found it owned
+// elsewhere — by index into `relevant`: a request's events are those of its task from its
+// request.start to its request.end.
+std::vector<bool> routine_requests(const std::vector<StoryEvent>& relevant, Folded& folded) {
+  std::vector<bool> fold(relevant.size(), false);
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<std::size_t>> open;  // (node, task) -> events
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    const TraceLine& line = relevant[i].line;
+    if (!line.task.has_value()) {
+      continue;
+    }
+    const auto task = std::make_pair(line.node, *line.task);
+    if (line.kind == kinds::kRequestStart) {
+      open[task] = {i};
+      continue;
+    }
+    const auto it = open.find(task);
+    if (it == open.end()) {
+      continue;
+    }
+    it->second.push_back(i);
+    if (line.kind != kinds::kRequestEnd) {
+      continue;
+    }
+    const std::optional<std::string> outcome = text_field(line, "outcome");
+    bool routine = outcome == "used" || outcome == "owned-elsewhere";
+    for (const std::size_t j : it->second) {
+      routine = routine && !relevant[j].key;
+    }
+    if (routine) {
+      for (const std::size_t j : it->second) {
+        fold[j] = true;
+      }
+      ++folded.requests;
+      folded.request_events += it->second.size();
+    }
+    open.erase(it);
+  }
+  return fold;
+}
+
+// Folds routine requests and every lease renewal of a host run but its last (key events stay).
+Folded fold_routine(std::vector<StoryEvent> relevant) {
+  Folded folded;
+  std::vector<bool> fold = routine_requests(relevant, folded);
+  std::set<std::string> renewed_later;
+  for (std::size_t i = relevant.size(); i-- > 0;) {
+    const TraceLine& line = relevant[i].line;
+    const auto owner = text_field(line, "owner");
+    if (line.kind != kinds::kLeaseRenewed || !owner || relevant[i].key || fold[i]) {
+      continue;
+    }
+    if (!renewed_later.insert(*owner).second) {
+      fold[i] = true;
+      ++folded.renewals;
+    }
+  }
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    if (!fold[i]) {
+      folded.events.push_back(std::move(relevant[i]));
+    }
+  }
+  return folded;
 }
 
 // Every key event, and the latest others up to the bound, in trace order.
@@ -195,8 +296,12 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   story.objects = input.subjects.objects;
   story.owners = input.subjects.host_runs;
   story.nodes.assign(relevant.nodes.begin(), relevant.nodes.end());
-  story.relevant = relevant.events.size();
-  story.events = keep_within_bound(std::move(relevant.events), events_max);
+  Folded folded = fold_routine(std::move(relevant.events));
+  story.folded_requests = folded.requests;
+  story.folded_request_events = folded.request_events;
+  story.folded_renewals = folded.renewals;
+  story.relevant = folded.events.size();
+  story.events = keep_within_bound(std::move(folded.events), events_max);
   story.left_out = story.relevant - story.events.size();
   return story;
 }
@@ -214,6 +319,11 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
   out << "  objects: " << join(story.objects) << "\n";
   out << "  host runs: " << join(story.owners) << "\n";
   out << "  nodes: " << join(story.nodes) << "\n";
+  if (story.folded_requests + story.folded_renewals > 0) {
+    out << "  (folded: " << story.folded_requests << " request(s) that changed nothing (used, owned elsewhere), "
+        << story.folded_request_events << " event(s); " << story.folded_renewals
+        << " lease renewal(s) before each host run's last)\n";
+  }
   if (story.left_out > 0) {
     out << "  (" << story.left_out << " earlier event(s) of " << story.relevant << " left out)\n";
   }

@@ -1,6 +1,8 @@
 // The story of a violation: from a run's kept trace, the events about the object(s) and host
 // run(s) the violation message names, plus the faults that hit the nodes involved, ending at the
-// violating event. Bounded: the last `events_max` such events (the violating event and the events
+// violating event. Routine events are folded into counts: a request that changed nothing
+// (request.start to request.end "used" or "owned-elsewhere", none of its events key) and every lease renewal of a host
+// run but its last (unless key). Bounded: the last `events_max` such events (the violating event and the events
 // the message cites always among them), with a count of those left out.
 #pragma once
 
@@ -28,8 +30,13 @@ struct Story {
   std::vector<std::string> owners;   // host runs' OwnerIds the message names
   std::vector<std::string> nodes;    // nodes where those events happened, sorted
   std::vector<StoryEvent> events;    // in trace order
-  std::uint64_t relevant = 0;        // how many events concerned the violation in all
+  std::uint64_t relevant = 0;        // how many events concerned the violation, once folded
   std::uint64_t left_out = 0;        // relevant - shown
+  // Routine events about the subjects, counted and not shown: requests that changed nothing
+  // (ended "used" or "owned-elsewhere", no key event), and lease renewals of a host run but its last.
+  std::uint64_t folded_requests = 0;
+  std::uint64_t folded_request_events = 0;
+  std::uint64_t folded_renewals = 0;
 };
 
 Story tell_story(const std::vector<std::string>& event_lines, const scenarios::Violation& violation,

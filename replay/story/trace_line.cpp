@@ -55,6 +55,7 @@ std::optional<TraceLine> parse_trace_line(std::string_view line) {
   out.node = std::string(next_word(rest));
   std::string_view kind = next_word(rest);
   if (kind.starts_with("task=")) {
+    out.task = to_number<std::uint64_t>(kind.substr(5));
     kind = next_word(rest);
   }
   if (out.node.empty() || kind.empty()) {

@@ -13,6 +13,7 @@ struct TraceLine {
   std::uint64_t index = 0;
   std::int64_t time_us = 0;
   std::string node;    // the process name, or "world"
+  std::optional<std::uint64_t> task;  // "task=4": the task of the process that emitted it
   std::string kind;    // e.g. "authority.new_owner"
   std::string fields;  // the rest of the line: key=value pairs, text values quoted
 };

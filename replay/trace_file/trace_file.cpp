@@ -66,6 +66,11 @@ TraceFile header_of(const json& j) {
   f.message = verdict.value("message", "");
   f.event_index = verdict.value("eventIndex", std::uint64_t{0});
   f.decision_log = field<std::string>(j, "decisionLog");
+  const std::string from = j.contains("replayFrom") ? field<std::string>(j, "replayFrom") : "seed";
+  if (from != "seed" && from != "decisionLog") {
+    throw TraceFileError("replayFrom is neither \"seed\" nor \"decisionLog\"");
+  }
+  f.replay_from_decision_log = from == "decisionLog";
   return f;
 }
 
@@ -121,7 +126,8 @@ void write_trace_file(const std::string& path, const TraceFile& f) {
                     {"traceHash", hex16(f.trace_hash)},
                     {"events", f.events},
                     {"verdict", verdict},
-                    {"decisionLog", f.decision_log}};
+                    {"decisionLog", f.decision_log},
+                    {"replayFrom", f.replay_from_decision_log ? "decisionLog" : "seed"}};
   reports::OutputFile out(path, "trace file");
   out.stream() << header.dump() << "\n";
   for (const std::string& line : f.event_lines) {

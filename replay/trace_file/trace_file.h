@@ -8,7 +8,10 @@
 //    "seed": N, "swarm": bool, "outOfContract": "<kinds>" (empty: none), "faultPlan": "<FaultPlan::describe>",
 //    "traceHash": "<16 hex>", "events": N,
 //    "verdict": {"kind": "passed" | "violation" | "run_failure", "property", "message", "eventIndex"},
-//    "decisionLog": "<sim/choice/decision_log_text.h text>"}
+//    "decisionLog": "<sim/choice/decision_log_text.h text>",
+//    "replayFrom": "seed" | "decisionLog"}   (absent: "seed")
+// "decisionLog": the run is its decision log, not its seed — a shrunk run (spotcheck shrink edits the
+// log, replay/shrink/log_shrink.h), which replays from the log on every build.
 // then one JSON string per event: the event's rendered line (docs/events.md), in order.
 // Written to a temporary name and renamed (reports/output_file.h); read bounded and strictly, one-line errors.
 #pragma once
@@ -47,6 +50,7 @@ struct TraceFile {
   std::string message;       // violation / run_failure
   std::uint64_t event_index = 0;
   std::string decision_log;  // decision_log_text()
+  bool replay_from_decision_log = false;
   std::vector<std::string> event_lines;
 };
 

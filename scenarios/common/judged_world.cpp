@@ -20,6 +20,7 @@ sim::WorldConfig JudgedWorld::world_config(const SeedRequest& request) {
   config.trace.keep_events = request.keep_trace;
   config.record_decisions = request.record_decisions;
   config.replay_decisions = request.replay_decisions;
+  config.lenient_replay = request.lenient_replay;
   return config;
 }
 

@@ -25,6 +25,9 @@ struct SeedRequest {
   // recorded on this build for the same scenario, seed and swarm flag (docs/replay.md).
   bool record_decisions = false;
   std::shared_ptr<const sim::DecisionLog> replay_decisions = nullptr;
+  // Replay an edited log (shrinking): decisions that do not fit the run are answered as well as
+  // they can be, never refused; may be combined with record_decisions (sim::WorldConfig).
+  bool lenient_replay = false;
   // The out-of-contract fault kinds to turn on (faults::OutOfContractSet, faults/out_of_contract.h;
   // 0: none, the default). Scenarios that do not run the protocol (synthetic) ignore it.
   std::uint32_t out_of_contract = 0;

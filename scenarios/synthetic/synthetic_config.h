@@ -49,6 +49,7 @@ struct SyntheticConfig {
   // Decision logs (WorldConfig::record_decisions / replay_decisions).
   bool record_decisions = false;
   std::shared_ptr<const sim::DecisionLog> replay_decisions;
+  bool lenient_replay = false;
 
   // Test hooks: a sender that swaps two consecutive sequence numbers (the FIFO checker must
   // notice), and the world's tie-break perturbation (the determinism check must notice).

@@ -16,6 +16,7 @@ SeedOutcome SyntheticScenario::run(const SeedRequest& request) const {
   config.keep_trace_events = request.keep_trace;
   config.record_decisions = request.record_decisions;
   config.replay_decisions = request.replay_decisions;
+  config.lenient_replay = request.lenient_replay;
   if (request.swarm) {
     // Swarm testing: which fault kinds are on, and how many faults, come from the seed.
     sim::Stream swarm(request.seed, "swarm");

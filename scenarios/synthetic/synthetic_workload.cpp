@@ -27,6 +27,7 @@ sim::WorldConfig synthetic_world_config(std::uint64_t seed, const SyntheticConfi
   world.test_only_perturb_tie_break_at_step = config.test_only_perturb_tie_break_at_step;
   world.record_decisions = config.record_decisions;
   world.replay_decisions = config.replay_decisions;
+  world.lenient_replay = config.lenient_replay;
   return world;
 }
 

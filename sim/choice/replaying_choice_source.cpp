@@ -19,8 +19,8 @@ std::string asked(std::uint32_t count) {
 }  // namespace
 
 ReplayingChoiceSource::ReplayingChoiceSource(std::shared_ptr<const DecisionLog> log, ChoiceSource& fallback,
-                                             std::function<void(std::string)> refuse)
-    : log_(std::move(log)), fallback_(&fallback), refuse_(std::move(refuse)) {
+                                             std::function<void(std::string)> refuse, ReplayMode mode)
+    : log_(std::move(log)), fallback_(&fallback), refuse_(std::move(refuse)), mode_(mode) {
   SPOTCHECK_ASSERT_ABORT(log_ != nullptr);
   SPOTCHECK_ASSERT_ABORT(refuse_ != nullptr);
   SPOTCHECK_ASSERT_ABORT(log_->size() < kUnset);
@@ -51,6 +51,7 @@ std::uint64_t ReplayingChoiceSource::draw(Stream& stream) {
 std::size_t ReplayingChoiceSource::pick(Stream& scheduler, std::span<const ReadyCandidate> ready) {
   SPOTCHECK_ASSERT_ABORT(ready.size() >= 2);
   if (const auto value = next(scheduler, static_cast<std::uint32_t>(ready.size()))) {
+    SPOTCHECK_ASSERT_ABORT(*value < ready.size());
     return static_cast<std::size_t>(*value);
   }
   return fallback_->pick(scheduler, ready);
@@ -69,25 +70,36 @@ std::optional<std::uint64_t> ReplayingChoiceSource::next(Stream& stream, std::ui
     const auto found = log_->find_stream(stream.name());
     cursor = found ? first_of_stream_[*found] : kEnd;
   }
+  const bool lenient = mode_ == ReplayMode::kLenient;
   if (cursor == kEnd) {
+    if (lenient) {
+      return std::nullopt;
+    }
     refuse("decision log holds no decision " + std::to_string(taken_by_id_[stream.id()]) + " of stream '" +
            stream.name() + "'; the run asks for " + asked(count) + " after " + std::to_string(read_) +
            " decisions");
     return std::nullopt;
   }
   const Decision& decision = log_->decisions()[cursor];
-  if (decision.count != count) {
+  if (lenient && (decision.count == 0) != (count == 0)) {
+    return std::nullopt;  // a draw for a pick or a pick for a draw: the log is not consumed
+  }
+  std::uint64_t value = decision.value;
+  if (lenient && count != 0 && value >= count) {
+    value = count - 1;
+  }
+  if (!lenient && decision.count != count) {
     refuse(describe_decision(*log_, cursor) + ": the run asks for " + asked(count));
     return std::nullopt;
   }
-  if (count != 0 && decision.value >= count) {
+  if (count != 0 && value >= count) {
     refuse(describe_decision(*log_, cursor) + ": the index is out of range");
     return std::nullopt;
   }
   cursor = next_same_stream_[cursor];
   ++taken_by_id_[stream.id()];
   ++read_;
-  return decision.value;
+  return value;
 }
 
 void ReplayingChoiceSource::refuse(std::string why) {

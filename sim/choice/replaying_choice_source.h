@@ -3,6 +3,12 @@
 // run asks for something the log does not hold, or asks differently (a draw where the log holds a
 // pick, a pick among another number of candidates, an index out of range), the run is refused
 // once through `refuse`, naming the decision, and the fallback source answers from then on.
+//
+// kLenient (shrinking replays edited logs, replay/shrink/log_shrink.h): nothing is refused. A pick
+// among another number of candidates, or out of range, takes the nearest index (the value, capped
+// at count - 1); a draw where the log holds a pick, a pick where it holds a draw, or a stream whose
+// decisions ran out is answered by the fallback source (the stream's own seeded sequence) without
+// consuming the log.
 #pragma once
 
 #include <cstdint>
@@ -17,10 +23,12 @@
 
 namespace spotcheck::sim {
 
+enum class ReplayMode : std::uint8_t { kStrict, kLenient };
+
 class ReplayingChoiceSource final : public ChoiceSource {
  public:
   ReplayingChoiceSource(std::shared_ptr<const DecisionLog> log, ChoiceSource& fallback,
-                        std::function<void(std::string)> refuse);
+                        std::function<void(std::string)> refuse, ReplayMode mode = ReplayMode::kStrict);
   std::uint64_t draw(Stream& stream) override;
   std::size_t pick(Stream& scheduler, std::span<const ReadyCandidate> ready) override;
   // Decisions of the log the run has not read (0 after a faithful replay of a whole run).
@@ -41,6 +49,7 @@ class ReplayingChoiceSource final : public ChoiceSource {
   std::vector<std::uint32_t> taken_by_id_;       // by Stream::id: decisions read so far
   std::size_t read_ = 0;
   bool refused_ = false;
+  ReplayMode mode_;
 };
 
 }  // namespace spotcheck::sim

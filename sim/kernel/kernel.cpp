@@ -79,7 +79,8 @@ Kernel::Kernel(WorldConfig config)
 }
 
 void Kernel::make_choice_source() {
-  SPOTCHECK_ASSERT_ABORT(!(config_.record_decisions && config_.replay_decisions));
+  SPOTCHECK_ASSERT_ABORT(!(config_.record_decisions && config_.replay_decisions) || config_.lenient_replay);
+  SPOTCHECK_ASSERT_ABORT(!config_.lenient_replay || config_.replay_decisions);
   scheduler_stream_ = &streams_.get("scheduler");
   SeededRandom& seeded = scheduler_stream_->seeded();
   strategy_ = config_.make_strategy ? config_.make_strategy(seeded) : std::make_unique<UniformRandomStrategy>(seeded);
@@ -87,13 +88,17 @@ void Kernel::make_choice_source() {
   seeded_choices_ = std::make_unique<SeededChoiceSource>(*strategy_);
   choices_ = seeded_choices_.get();
   auto refuse = [this](std::string why) { fail(std::move(why)); };
-  if (config_.record_decisions) {
-    recorded_decisions_ = std::make_shared<DecisionLog>(config_.max_decisions);
-    recording_choices_ = std::make_unique<RecordingChoiceSource>(*seeded_choices_, *recorded_decisions_, refuse);
-    choices_ = recording_choices_.get();
-  } else if (config_.replay_decisions) {
-    replaying_choices_ = std::make_unique<ReplayingChoiceSource>(config_.replay_decisions, *seeded_choices_, refuse);
+  if (config_.replay_decisions) {
+    const auto mode = config_.lenient_replay ? ReplayMode::kLenient : ReplayMode::kStrict;
+    replaying_choices_ =
+        std::make_unique<ReplayingChoiceSource>(config_.replay_decisions, *seeded_choices_, refuse, mode);
     choices_ = replaying_choices_.get();
+  }
+  if (config_.record_decisions) {
+    // Over a lenient replay: the decisions the run really took.
+    recorded_decisions_ = std::make_shared<DecisionLog>(config_.max_decisions);
+    recording_choices_ = std::make_unique<RecordingChoiceSource>(*choices_, *recorded_decisions_, refuse);
+    choices_ = recording_choices_.get();
   }
   streams_.set_draw_source(*choices_);
 }

@@ -147,7 +147,10 @@ class Kernel {
   // The decision log being recorded (WorldConfig::record_decisions), else null.
   const std::shared_ptr<DecisionLog>& decision_log() const { return recorded_decisions_; }
   // Decisions of the replayed log not read yet (0 when not replaying).
-  std::size_t unread_decisions() const { return replaying_choices_ ? replaying_choices_->unread() : 0; }
+  // A lenient replay may leave decisions unread: an edited log need not fit the run.
+  std::size_t unread_decisions() const {
+    return replaying_choices_ && !config_.lenient_replay ? replaying_choices_->unread() : 0;
+  }
   const WorldConfig& config() const { return config_; }
   // Runs a world-context callback, turning an escaping exception into a run failure.
   void run_guarded(std::string_view what, const std::function<void()>& callback);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # From the command line alone: a scenario file plants a protocol bug, the campaign finds it and
-# prints replay and shrink commands, shrink writes a smaller file, and that file replays to the
-# same property violation (docs/replay.md).
+# prints replay and shrink commands, shrink writes a smaller file and the shrunk run's trace file
+# into the results folder, the file replays to the same property violation and the trace file to
+# the same run (docs/replay.md).
 #   planted_file_cli.sh <path to spotcheck> <scenario file with a planted bug> <scratch dir>
 set -u
 bin="$1"
@@ -22,14 +23,24 @@ shrink_line=$(grep -m1 "shrink: spotcheck shrink --scenario" "$scratch/run.txt")
 seed=$(printf '%s\n' "$shrink_line" | sed -n 's/.*--seed \([0-9]*\).*/\1/p')
 [ -n "$seed" ] || fail "no seed in '$shrink_line'"
 
-"$bin" shrink --scenario "$scenario" --seed "$seed" --out "$scratch/shrunk.json" >"$scratch/shrink.txt" 2>&1
+"$bin" shrink --scenario "$scenario" --seed "$seed" --out "$scratch/shrunk.json" --results "$scratch/results" >"$scratch/shrink.txt" 2>&1
 code=$?
 [ "$code" -eq 0 ] || fail "shrink exited $code: $(tail -5 "$scratch/shrink.txt")"
 [ -s "$scratch/shrunk.json" ] || fail "shrink wrote no file"
 grep -q '"admit-past-deadline"' "$scratch/shrunk.json" || fail "the shrunk file lost the planted bug"
 grep -q "^story of the violation (single-owner" "$scratch/shrink.txt" || fail "shrink told no story"
-grep -q "^replay: spotcheck replay --scenario $scratch/shrunk.json --seed $seed$" "$scratch/shrink.txt" ||
-  fail "shrink printed no replay command for its file"
+trace="$scratch/results/planted-admit-past-deadline-seed-$seed-shrunk.trace.jsonl"
+[ -s "$trace" ] || fail "shrink wrote no trace file $trace: $(ls "$scratch/results" 2>&1)"
+grep -q "^replay: spotcheck replay $trace$" "$scratch/shrink.txt" || fail "shrink printed no replay command for its trace file"
+head -1 "$trace" | grep -q '"replayFrom":"decisionLog"' || fail "the shrunk trace file does not replay from its decision log"
+# The story is short (issue 12: at most 30 events) and every kept step lowered or kept the events.
+story=$(sed -n '/^story of/,/^  \* the violating/p' "$scratch/shrink.txt" | grep -c '^  [ *!] #')
+[ "$story" -le 30 ] || fail "the story has $story events"
+"$bin" replay "$trace" >"$scratch/replay-trace.txt" 2>&1
+code=$?
+[ "$code" -eq 1 ] || fail "replay of the trace file exited $code, want 1: $(tail -3 "$scratch/replay-trace.txt")"
+grep -q "^reproduced: the same trace, event for event$" "$scratch/replay-trace.txt" ||
+  fail "the trace file did not reproduce: $(cat "$scratch/replay-trace.txt")"
 
 "$bin" replay --scenario "$scratch/shrunk.json" --seed "$seed" >"$scratch/replay.txt" 2>&1
 code=$?

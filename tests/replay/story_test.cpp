@@ -104,6 +104,47 @@ TEST(Story, ReadsTheStructuredSubjectsAndTheEventsTheyCiteNotTheMessage) {
   EXPECT_EQ(told.owners, (std::vector<std::string>{kOwnerA}));
 }
 
+// Requests that changed nothing and every renewal of a host run but its last are counted, not told.
+TEST(Story, FoldsRoutineRequestsAndEarlierRenewals) {
+  const std::string a = kOwnerA;
+  std::vector<std::string> trace = {
+      "#0 t=0us node-0 process.add routing_id=100 drift_ppm=0",
+      "#1 t=10us node-0 task=1 lease.registered owner=\"" + a + "\" lease_gen=1",
+      "#2 t=20us node-0 task=1 request.start owner=\"" + a + "\" request=1 id=\"player:1\"",
+      "#3 t=21us node-0 task=1 authority.commit kind=\"actor\" id=\"player:1\" owner=\"" + a + "\"",
+      "#4 t=22us node-0 task=1 request.end owner=\"" + a + "\" request=1 id=\"player:1\" outcome=\"created\"",
+      "#5 t=30us node-0 task=1 request.start owner=\"" + a + "\" request=2 id=\"player:1\"",
+      "#6 t=31us node-0 task=1 object.work id=\"player:1\" owner=\"" + a + "\"",
+      "#7 t=32us node-0 task=1 request.end owner=\"" + a + "\" request=2 id=\"player:1\" outcome=\"used\"",
+      "#8 t=40us node-0 task=2 lease.renewed owner=\"" + a + "\" lease_gen=1",
+      "#9 t=50us node-0 task=2 lease.renewed owner=\"" + a + "\" lease_gen=1",
+      "#10 t=60us node-0 task=1 request.start owner=\"" + a + "\" request=3 id=\"player:1\"",
+      "#11 t=61us node-0 task=1 object.work id=\"player:1\" owner=\"" + a + "\"",
+  };
+  scenarios::Violation v{"single-owner", "late", 61, 11};
+  v.subjects.add_object("player:1");
+  v.subjects.add_host_run(kOwnerA);
+  const Story story = tell_story(trace, v);
+  // Request 2 (used) and the renewal #8 are folded; request 1 created the object; request 3 holds
+  // the violating event.
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{1, 2, 3, 4, 9, 10, 11}));
+  EXPECT_EQ(story.folded_requests, 1u);
+  EXPECT_EQ(story.folded_request_events, 3u);
+  EXPECT_EQ(story.folded_renewals, 1u);
+  EXPECT_EQ(story.relevant, 7u);
+  std::ostringstream text;
+  print_story(story, v, text);
+  EXPECT_NE(text.str().find("(folded: 1 request(s) that changed nothing"), std::string::npos) << text.str();
+}
+
+// A store write judged by store-truth names nothing itself: the host runs of its sentence are told.
+TEST(Story, AViolatingEventThatNamesNoSubjectTellsTheHostRunsOfTheSentence) {
+  scenarios::Violation v{"store-truth", "host run " + std::string(kOwnerB) + "/2 took over the descriptor", 80, 12};
+  const Story story = tell_story(small_trace(), v);
+  EXPECT_EQ(story.owners, (std::vector<std::string>{kOwnerB}));
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{4, 9, 11, 12}));
+}
+
 TEST(Story, AnEndOfRunViolationTellsTheWholeTrace) {
   scenarios::Violation v = violation_at(15);
   v.event_index = 17;  // the trace's size: found by an end-of-run check

@@ -186,6 +186,49 @@ TEST(Choice, ADrawWhereTheLogHoldsAPickIsRefused) {
                                  std::to_string(log->decisions()[index].count));
 }
 
+// A lenient replay (shrinking, replay/shrink/log_shrink.h) refuses nothing: an out-of-range pick
+// takes the last candidate, a log cut short is finished from the seeded streams, and a recording
+// over it holds the decisions the run really took — which replay strictly to the same run.
+RunOutcome leniently(std::uint64_t seed, std::shared_ptr<const DecisionLog> log, std::shared_ptr<const DecisionLog>* taken) {
+  WorldConfig config = quiet_config(seed);
+  config.replay_decisions = std::move(log);
+  config.lenient_replay = true;
+  config.record_decisions = true;
+  World world(config);
+  const RunOutcome outcome = run_pinging(world);
+  EXPECT_EQ(world.unread_decisions(), 0u);
+  *taken = world.decision_log();
+  return outcome;
+}
+
+TEST(Choice, ALenientReplayAnswersWhatTheLogCannotAndRecordsWhatItTook) {
+  std::uint64_t hash = 0;
+  const auto log = recorded_log(4, &hash);
+  std::shared_ptr<const DecisionLog> taken;
+  EXPECT_EQ(leniently(4, log, &taken).trace_hash, hash) << "an unedited log is the same run";
+  EXPECT_EQ(*taken, *log);
+
+  auto edited = std::make_shared<DecisionLog>(*log);
+  const std::size_t index = first_pick(*edited);
+  edited->set_value(index, edited->decisions()[index].count + 5);  // out of range: the last candidate
+  const RunOutcome clamped = leniently(4, edited, &taken);
+  EXPECT_NE(clamped.status, RunStatus::failure) << clamped.problem;
+  EXPECT_EQ(taken->decisions()[index].value, edited->decisions()[index].count - 1);
+  EXPECT_EQ(replayed(4, taken).trace_hash, clamped.trace_hash) << "the recording replays strictly to the same run";
+
+  auto shorter = std::make_shared<DecisionLog>();
+  for (const std::string& name : log->stream_names()) {
+    shorter->stream_index(name);
+  }
+  for (std::size_t i = 0; i < log->size() / 2; ++i) {
+    ASSERT_TRUE(shorter->append(log->decisions()[i]));
+  }
+  const RunOutcome finished = leniently(4, shorter, &taken);
+  EXPECT_NE(finished.status, RunStatus::failure) << finished.problem;
+  EXPECT_GT(taken->size(), shorter->size()) << "the rest of the choices came from the seeded streams";
+  EXPECT_EQ(replayed(4, taken).trace_hash, finished.trace_hash);
+}
+
 TEST(Choice, TheDecisionLogIsBounded) {
   WorldConfig config = quiet_config(4);
   config.record_decisions = true;
