@@ -19,6 +19,7 @@ int run_app(int argc, char** argv) {
   add_run_command(app, exit_code);
   add_replay_command(app, exit_code);
   add_shrink_command(app, exit_code);
+  add_regress_command(app, exit_code);
   add_merge_command(app, exit_code);
   add_list_command(app, exit_code);
   add_redis_command(app, exit_code);

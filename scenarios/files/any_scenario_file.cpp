@@ -113,4 +113,19 @@ std::unique_ptr<Scenario> make_file_scenario(AnyScenarioConfig config) {
   return std::make_unique<instance::InstanceScenario>(std::get<instance::InstanceScenarioConfig>(std::move(config)));
 }
 
+bool plants_bugs(const AnyScenarioConfig& config) {
+  if (const auto* creation = std::get_if<creation::CreationScenarioConfig>(&config)) {
+    return !creation->protocol.planted_bugs.empty() || !creation->creation.planted_bugs.empty();
+  }
+  return std::visit([](const auto& c) { return !c.protocol.planted_bugs.empty(); }, config);
+}
+
+AnyScenarioConfig without_planted_bugs(AnyScenarioConfig config) {
+  std::visit([](auto& c) { c.protocol.planted_bugs = planted::PlantedBugs{}; }, config);
+  if (auto* creation = std::get_if<creation::CreationScenarioConfig>(&config)) {
+    creation->creation.planted_bugs = planted::PlantedBugs{};
+  }
+  return config;
+}
+
 }  // namespace spotcheck::scenarios::files

@@ -25,4 +25,9 @@ AnyScenarioConfig load_any_scenario_file(const std::string& path);
 // The runnable scenario of a file's config.
 std::unique_ptr<Scenario> make_file_scenario(AnyScenarioConfig config);
 
+// Whether the config plants a bug (its protocol's or its creation config's planted_bugs), and the
+// same config with none planted: the protocol as fixed (the regression corpus, replay/regression).
+bool plants_bugs(const AnyScenarioConfig& config);
+AnyScenarioConfig without_planted_bugs(AnyScenarioConfig config);
+
 }  // namespace spotcheck::scenarios::files

@@ -42,10 +42,33 @@ ReplayingChoiceSource::ReplayingChoiceSource(std::shared_ptr<const DecisionLog> 
 }
 
 std::uint64_t ReplayingChoiceSource::draw(Stream& stream) {
+  if (mode_ == ReplayMode::kLenient) {
+    return lenient_draw(stream);
+  }
   if (const auto value = next(stream, 0)) {
     return *value;
   }
   return fallback_->draw(stream);
+}
+
+std::uint64_t ReplayingChoiceSource::lenient_draw(Stream& stream) {
+  const std::uint32_t id = stream.id();
+  if (id >= answered_by_id_.size()) {
+    answered_by_id_.resize(id + 1, 0);
+    seeded_by_id_.resize(id + 1, 0);
+  }
+  std::uint64_t value = 0;
+  if (const auto logged = next(stream, 0)) {
+    value = *logged;
+  } else {
+    for (; seeded_by_id_[id] < answered_by_id_[id]; ++seeded_by_id_[id]) {
+      stream.seeded().next_u64();  // skip to the stream's position
+    }
+    value = fallback_->draw(stream);
+    ++seeded_by_id_[id];
+  }
+  ++answered_by_id_[id];
+  return value;
 }
 
 std::size_t ReplayingChoiceSource::pick(Stream& scheduler, std::span<const ReadyCandidate> ready) {

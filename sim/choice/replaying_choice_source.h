@@ -7,8 +7,10 @@
 // kLenient (shrinking replays edited logs, replay/shrink/log_shrink.h): nothing is refused. A pick
 // among another number of candidates, or out of range, takes the nearest index (the value, capped
 // at count - 1); a draw where the log holds a pick, a pick where it holds a draw, or a stream whose
-// decisions ran out is answered by the fallback source (the stream's own seeded sequence) without
-// consuming the log.
+// decisions ran out is answered by the fallback source without consuming the log. A draw so
+// answered continues the stream's own seeded sequence at the stream's position (the seeded values
+// before it are skipped): a stream the log holds unedited goes on as the original run's would,
+// and never repeats a value it already gave (an OwnerId, an OperationId).
 #pragma once
 
 #include <cstdint>
@@ -38,6 +40,7 @@ class ReplayingChoiceSource final : public ChoiceSource {
  private:
   // The next decision of `stream` if it is one with `count`; otherwise refuses and returns nothing.
   std::optional<std::uint64_t> next(Stream& stream, std::uint32_t count);
+  std::uint64_t lenient_draw(Stream& stream);
   void refuse(std::string why);
 
   std::shared_ptr<const DecisionLog> log_;
@@ -47,6 +50,8 @@ class ReplayingChoiceSource final : public ChoiceSource {
   std::vector<std::uint32_t> first_of_stream_;   // by log stream: its first decision
   std::vector<std::uint32_t> cursor_by_id_;      // by Stream::id: its next decision (kEnd: none)
   std::vector<std::uint32_t> taken_by_id_;       // by Stream::id: decisions read so far
+  std::vector<std::uint64_t> answered_by_id_;    // kLenient, by Stream::id: draws answered in all
+  std::vector<std::uint64_t> seeded_by_id_;      // kLenient, by Stream::id: seeded values consumed
   std::size_t read_ = 0;
   bool refused_ = false;
   ReplayMode mode_;

@@ -12,6 +12,7 @@
 #include "sim/choice/decision_log.h"
 #include "sim/choice/decision_log_text.h"
 #include "sim/choice/recording_choice_source.h"
+#include "sim/choice/replaying_choice_source.h"
 #include "sim/choice/seeded_choice_source.h"
 #include "sim/random/streams.h"
 #include "sim/world.h"
@@ -227,6 +228,36 @@ TEST(Choice, ALenientReplayAnswersWhatTheLogCannotAndRecordsWhatItTook) {
   EXPECT_NE(finished.status, RunStatus::failure) << finished.problem;
   EXPECT_GT(taken->size(), shorter->size()) << "the rest of the choices came from the seeded streams";
   EXPECT_EQ(replayed(4, taken).trace_hash, finished.trace_hash);
+}
+
+// A lenient replay answers a stream whose logged decisions ran out from the stream's own seeded
+// sequence at the stream's position: never a value it already gave (an OwnerId drawn twice would
+// be a failure of the replay's own making).
+TEST(Choice, ALenientReplayContinuesAnExhaustedStreamAtItsPosition) {
+  auto log = std::make_shared<DecisionLog>();
+  const std::uint32_t x = log->stream_index("x");
+  for (std::uint64_t v : {11u, 12u, 13u}) {
+    ASSERT_TRUE(log->append(Decision{v, x, 0}));
+  }
+  Stream scheduler(9, "scheduler");
+  UniformRandomStrategy strategy(scheduler.seeded());
+  SeededChoiceSource seeded(strategy);
+  ReplayingChoiceSource lenient(log, seeded, [](std::string why) { FAIL() << why; }, ReplayMode::kLenient);
+  Stream stream(9, "x");
+  stream.bind(0, &lenient);
+  Stream expected(9, "x");
+  std::vector<std::uint64_t> drawn;
+  for (int i = 0; i < 5; ++i) {
+    drawn.push_back(stream.next_u64());
+  }
+  std::vector<std::uint64_t> want = {11, 12, 13};
+  for (int i = 0; i < 5; ++i) {
+    const std::uint64_t v = expected.seeded().next_u64();
+    if (i >= 3) {
+      want.push_back(v);  // the seeded values at positions 3 and 4
+    }
+  }
+  EXPECT_EQ(drawn, want);
 }
 
 TEST(Choice, TheDecisionLogIsBounded) {
