@@ -15,7 +15,7 @@
 
 #include "reports/redis_summary.h"
 #include "tests/integration/integration_test_env.h"
-#include "tests/store_redis/reply_dropping_proxy.h"
+#include "tests/store_redis/faulty_proxy.h"
 
 namespace spotcheck::scenarios::integration {
 namespace {
@@ -23,7 +23,7 @@ namespace {
 using platform::millis;
 using platform::seconds;
 using store::redis::testing::PrivateRedisServer;
-using store::redis::testing::ReplyDroppingProxy;
+using store::redis::testing::FaultyProxy;
 using testing::make_request;
 
 // The contention workload, write-heavy: each node owns a few of a larger pool, so most requests
@@ -126,10 +126,10 @@ TEST(IntegrationIndeterminate, LostRepliesAndCutConnectionsAreReReadAndTheRuntim
   if (!parsed.url->password.empty() || parsed.url->host != "127.0.0.1") {
     GTEST_SKIP() << "the proxy needs the fixture's loopback server without a password";
   }
-  ReplyDroppingProxy proxy(parsed.url->port);
+  FaultyProxy proxy(parsed.url->port);
   ASSERT_TRUE(proxy.error().empty()) << proxy.error();
   IntegrationRequest request = write_heavy_request(proxy.url(), 22);
-  ReplyDroppingProxy* shared = &proxy;
+  FaultyProxy* shared = &proxy;
   // Single writes whose reply is lost after the server applied them (the re-read that follows
   // finds the write: resolved=1), or whose connection is cut right after the request.
   AimedWriteFault aimed(20, 6, 12, [shared] { shared->drop_replies(true); }, [shared] { shared->drop_replies(false); });

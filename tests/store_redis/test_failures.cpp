@@ -13,13 +13,13 @@
 #include <thread>
 
 #include "tests/store_redis/redis_test_env.h"
-#include "tests/store_redis/reply_dropping_proxy.h"
+#include "tests/store_redis/faulty_proxy.h"
 
 namespace spotcheck::store::redis {
 namespace {
 
 using testing::PrivateRedisServer;
-using testing::ReplyDroppingProxy;
+using testing::FaultyProxy;
 using testing::test_clock;
 using testing::test_options;
 
@@ -195,7 +195,7 @@ TEST(RedisFailures, LostReplyAfterApplyIsIndeterminateAndTheReReadShowsTheWrite)
   if (!parsed.url->password.empty() || parsed.url->host != "127.0.0.1") {
     GTEST_SKIP() << "the proxy test needs the fixture's loopback server without a password";
   }
-  ReplyDroppingProxy proxy(parsed.url->port);
+  FaultyProxy proxy(parsed.url->port);
   ASSERT_TRUE(proxy.error().empty()) << proxy.error();
   RedisStoreOptions options = test_options(proxy.url());
   options.command_timeout_ms = 300;
