@@ -67,6 +67,10 @@ NamespaceDump dump_namespace(RedisSession& session) {
   return out;
 }
 
+void PrintTo(const NamespaceDump& dump, std::ostream* out) {
+  *out << dump.keys.size() << " keys" << (dump.error.empty() ? "" : " (" + dump.error + ")");
+}
+
 std::string describe_difference(const NamespaceDump& before, const NamespaceDump& after) {
   std::string out;
   for (const auto& [key, dump] : before.keys) {

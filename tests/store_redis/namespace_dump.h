@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <ostream>
 #include <string>
 
 #include "impl/store/redis/redis_session.h"
@@ -22,6 +23,9 @@ struct NamespaceDump {
   std::string error;  // one line, when the dump could not be taken
   bool operator==(const NamespaceDump&) const = default;
 };
+
+// For gtest messages: the key count (describe_difference() tells what differs).
+void PrintTo(const NamespaceDump& dump, std::ostream* out);
 
 // Dumps every key under the session's namespace (SCAN, TYPE, DUMP, PEXPIRETIME).
 NamespaceDump dump_namespace(RedisSession& session);

@@ -86,7 +86,7 @@ std::variant<StoreError, Indeterminate> write_side_failure(const ScriptCall& cal
   }
   SPOTCHECK_ASSERT(call.refused);
   // A refusal is an error reply: either the script never ran (BUSY, OOM, ...), or it stopped
-  // on a check before its first mutation (the scripts mutate only after every check).
+  // on a check before its first write (docs/redis.md, "No partial effect").
   return StoreError{call.refused_unapplied ? StoreErrorKind::kUnavailable : StoreErrorKind::kInternal, call.message};
 }
 

@@ -23,6 +23,44 @@ local seq_key = ns .. 'seq'
 local scans_key = ns .. 'scans'
 local scansnap_key = ns .. 'scansnap'
 local gcq_key = ns .. 'gcq'
+local scanseq_key = ns .. 'scanseq'
+
+-- ---- No partial effect (docs/redis.md) -------------------------------------------------------
+-- Redis does not undo a script's writes when a later command fails. So a script first checks
+-- every key it may write (and every key it reads after its first write): its type, and the
+-- content a command could refuse. Once the checks pass, no command of the script can fail.
+local function type_of(key)
+  return redis.call('TYPE', key)['ok']
+end
+
+-- An error text when `key` exists with another type than `want`, else nil.
+local function layout_error(key, want)
+  local t = type_of(key)
+  if t ~= 'none' and t ~= want then
+    return 'LAYOUT ' .. key .. ' is a ' .. t .. ', not a ' .. want .. '; nothing was changed'
+  end
+  return nil
+end
+
+-- An error text unless `key` is absent or a sequence INCRBY n keeps exact (below 2^53).
+local function sequence_error(key, n)
+  local bad = layout_error(key, 'string')
+  if bad then
+    return bad
+  end
+  local text = redis.call('GET', key)
+  if not text or ((text == '0' or string.match(text, '^[1-9]%d*$')) and #text <= 16 and
+                  tonumber(text) + n <= 9007199254740992) then
+    return nil
+  end
+  return 'LAYOUT ' .. key .. ' is not a sequence below 2^53; nothing was changed'
+end
+
+-- The namespace-wide sorted sets every writing Location Store script may touch.
+local function shared_layout_error()
+  return layout_error(idx_key, 'zset') or layout_error(scans_key, 'zset') or layout_error(scansnap_key, 'zset') or
+             layout_error(gcq_key, 'zset')
+end
 
 -- An index member is escape(logical key) .. '\0\1' .. sha256hex(logical key): the sha is its tail.
 local function member_sha(member)
@@ -56,15 +94,28 @@ end
 -- snapshot S sees an old version iff ver <= S < d. An entry no open scan can see (d <= lowest
 -- open snapshot, or no scan open) is garbage. Removes at most `budget` entries; returns true
 -- when the key's history is empty afterwards.
+-- Collection never fails: a history or kept version of another type is left alone (and its key
+-- stays in gcq), so a script that already wrote cannot fail here.
 local function purge_history(sha, min_snap, budget)
   local hk = hist_key(sha)
+  local history_type = type_of(hk)
+  if history_type ~= 'zset' then
+    return history_type == 'none'
+  end
   for _ = 1, budget do
     local first = redis.call('ZRANGE', hk, 0, 0)
     if #first == 0 then
       return true
     end
     local ok = old_key(sha, first[1])
-    local dead = tonumber(redis.call('HGET', ok, 'd'))
+    local kept_type = type_of(ok)
+    if kept_type ~= 'hash' and kept_type ~= 'none' then
+      return false
+    end
+    local dead = nil
+    if kept_type == 'hash' then
+      dead = tonumber(redis.call('HGET', ok, 'd'))
+    end
     if min_snap ~= nil and dead ~= nil and dead > min_snap then
       return false
     end

@@ -1,6 +1,11 @@
 -- Relocation Store put-once. KEYS[1]: payload key. ARGV: ns, payload, retention_ms (0 = keep).
--- Returns {'stored', now} | {'present', now} | {'conflict', now}.
+-- Returns {'stored', now} | {'present', now} | {'conflict', now}; a payload key of another type
+-- is an error reply and changes nothing.
 local now = now_ms()
+local problem = layout_error(KEYS[1], 'string')
+if problem then
+  return redis.error_reply(problem)
+end
 local current = redis.call('GET', KEYS[1])
 if current then
   if current == ARGV[2] then

@@ -3,6 +3,8 @@
 --   lo/hi are ZRANGE BYLEX bounds over index members; id/snap only for 'next'.
 -- Returns {'expired', now}
 --       | {'page', now, id, snap, done '1'|'0', last_examined_member, m1, v1, ver1, m2, ...}
+-- Reads first (layout checks, the page), writes last (scan registry, collection): a script that
+-- fails changes nothing (docs/redis.md, "No partial effect").
 local now = now_ms()
 if ARGV[2] == 'expired' then
   -- The caller already knows the continuation is not one of ours; it only needs StoreNow.
@@ -13,14 +15,16 @@ local max_entries = tonumber(ARGV[4])
 local max_bytes = tonumber(ARGV[5])
 local examine_budget = tonumber(ARGV[6])
 local lo, hi = ARGV[7], ARGV[8]
-scans_clean(now)
+local first = ARGV[2] == 'first'
+
+local problem = shared_layout_error() or sequence_error(scanseq_key, 1) or sequence_error(seq_key, 0)
+if problem then
+  return redis.error_reply(problem)
+end
 
 local id, snap
-if ARGV[2] == 'first' then
-  id = dstr(redis.call('INCR', ns .. 'scanseq'))
+if first then
   snap = redis.call('GET', seq_key) or '0'
-  redis.call('ZADD', scans_key, dstr(now + ttl_ms), id)
-  redis.call('ZADD', scansnap_key, snap, id)
 else
   id, snap = ARGV[9], ARGV[10]
   local expiry = redis.call('ZSCORE', scans_key, id)
@@ -100,11 +104,19 @@ while true do
   cursor = '(' .. last
 end
 
+-- Writes: the checks above passed and the page is read, so none of these can fail.
+scans_clean(now)
+if first then
+  id = dstr(redis.call('INCR', scanseq_key))
+end
 if done then
   redis.call('ZREM', scans_key, id)
   redis.call('ZREM', scansnap_key, id)
 else
   redis.call('ZADD', scans_key, dstr(now + ttl_ms), id)
+  if first then
+    redis.call('ZADD', scansnap_key, snap, id)
+  end
 end
 local min_snap = snapshot_bounds()
 collect(min_snap, 8)

@@ -1,4 +1,5 @@
--- Location Store write: conditions, then bounded increments, then mutations; all or nothing.
+-- Location Store write: layout checks, conditions, bounded increments, then mutations; all or
+-- nothing (no command after the first write can fail).
 -- ARGV: ns, ncond, ncond x {kind 'v'|'a', sha, expected version}, nmut,
 --       nmut x {kind 'p'|'d'|'i', sha, member, value|delta, min, max}
 -- Returns {'applied', now, ver1, counter1, ...} | {'conflict', now, reason 'v'|'b', index0}
@@ -118,8 +119,42 @@ local function int_text(x)
   return x.mag
 end
 
--- 1. Every condition, before anything changes.
 local ncond = tonumber(ARGV[2])
+local nmut = tonumber(ARGV[3 + ncond * 3])
+local first_mut = 4 + ncond * 3
+
+-- A mutated key's record (a hash whose version, if any, is decimal), its history, and the name
+-- its current version would be kept under: an error text, or nil.
+local function record_layout_error(sha)
+  local rk = rec_key(sha)
+  local bad = layout_error(rk, 'hash') or layout_error(hist_key(sha), 'zset')
+  if bad then
+    return bad
+  end
+  local ver = redis.call('HGET', rk, 'ver')
+  if not ver then
+    return nil
+  end
+  if not string.match(ver, '^[1-9]%d*$') or #ver > 16 then
+    return 'LAYOUT ' .. rk .. ' has a version that is not a positive decimal; nothing was changed'
+  end
+  return layout_error(old_key(sha, ver), 'hash')
+end
+
+-- 0. The layout: every key this write may write or read after its first write (docs/redis.md,
+-- "No partial effect"). Nothing has changed yet; after this no command can fail.
+local problem = shared_layout_error() or sequence_error(seq_key, nmut)
+for i = 1, ncond do
+  problem = problem or layout_error(rec_key(ARGV[3 + (i - 1) * 3 + 1]), 'hash')
+end
+for i = 1, nmut do
+  problem = problem or record_layout_error(ARGV[first_mut + (i - 1) * 6 + 1])
+end
+if problem then
+  return redis.error_reply(problem)
+end
+
+-- 1. Every condition, before anything changes.
 local pos = 3
 for i = 1, ncond do
   local kind, sha, expected = ARGV[pos], ARGV[pos + 1], ARGV[pos + 2]
@@ -135,9 +170,6 @@ for i = 1, ncond do
 end
 
 -- 2. Every increment's result, before anything changes.
-local nmut = tonumber(ARGV[pos])
-pos = pos + 1
-local first_mut = pos
 local counters = {}
 for i = 1, nmut do
   local p = first_mut + (i - 1) * 6
