@@ -63,19 +63,21 @@ RedisStoreOptions test_options(const std::string& url, std::int64_t scan_ttl_ms)
   return options;
 }
 
-PrivateRedisServer::PrivateRedisServer(const std::string& password) {
+PrivateRedisServer::PrivateRedisServer(const std::string& password, bool appendonly) {
   std::error_code ec;
   const auto base = std::filesystem::temp_directory_path(ec);
   static std::atomic<int> instances{0};
   _state_dir = (base / ("spotcheck-redis-private-" + std::to_string(::getpid()) + "-" +
                         std::to_string(instances.fetch_add(1))))
                    .string();
-  std::string command = script_path() + " start '" + _state_dir + "'";
+  std::string arguments = "start '" + _state_dir + "'";
   if (!password.empty()) {
-    command += " --requirepass '" + password + "'";
+    arguments += " --requirepass '" + password + "'";
   }
-  command += " >/dev/null";
-  if (std::system(command.c_str()) != 0) {
+  if (appendonly) {
+    arguments += " --appendonly";
+  }
+  if (std::system((script_path() + " " + arguments + " >/dev/null").c_str()) != 0) {
     _error = "scripts/redis-test-server start failed";
     return;
   }
@@ -86,7 +88,7 @@ PrivateRedisServer::PrivateRedisServer(const std::string& password) {
     _error = "redis-server did not start (is it installed?)";
     return;
   }
-  _pid = std::stoi(pid);
+  _pid.store(std::stoi(pid));
   _port = std::stoi(port);
 }
 
@@ -95,6 +97,38 @@ PrivateRedisServer::~PrivateRedisServer() {
   [[maybe_unused]] const int rc = std::system(command.c_str());
   std::error_code ec;
   std::filesystem::remove_all(_state_dir, ec);
+}
+
+std::string PrivateRedisServer::run_script(const std::string& arguments) {
+  const std::string command = script_path() + " " + arguments + " >/dev/null";
+  if (std::system(command.c_str()) != 0) {
+    return "scripts/redis-test-server " + arguments + " failed";
+  }
+  return {};
+}
+
+std::string PrivateRedisServer::down(bool kill) {
+  return run_script("down '" + _state_dir + "'" + (kill ? " --kill" : ""));
+}
+
+std::string PrivateRedisServer::up(bool appendonly) {
+  if (std::string error = run_script("up '" + _state_dir + "'" + (appendonly ? " --appendonly" : ""));
+      !error.empty()) {
+    return error;
+  }
+  const std::string pid = read_first_line(_state_dir + "/pid");
+  if (pid.empty()) {
+    return "redis-server did not start again";
+  }
+  _pid.store(std::stoi(pid));
+  return {};
+}
+
+std::string PrivateRedisServer::restart(bool appendonly, bool kill) {
+  if (std::string error = down(kill); !error.empty()) {
+    return error;
+  }
+  return up(appendonly);
 }
 
 SteadyClock& test_clock() {

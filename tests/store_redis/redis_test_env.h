@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -42,25 +43,36 @@ std::string unique_namespace();
 // Options for a fresh namespace on `url` with short timeouts and a short scan TTL.
 RedisStoreOptions test_options(const std::string& url, std::int64_t scan_ttl_ms = 1'000);
 
-// A private redis-server (own port, own process) for tests that pause, stop or
-// password-protect it; stopped by the destructor.
+// A private redis-server (own port, own process, own data dir) for tests that pause, stop,
+// restart or password-protect it; stopped (and its data dir removed) by the destructor.
 class PrivateRedisServer {
  public:
-  // Empty `error()` on success.
-  explicit PrivateRedisServer(const std::string& password = "");
+  // Empty `error()` on success. `appendonly`: AOF on (fsync every second) from the start.
+  explicit PrivateRedisServer(const std::string& password = "", bool appendonly = false);
   ~PrivateRedisServer();
   PrivateRedisServer(const PrivateRedisServer&) = delete;
   PrivateRedisServer& operator=(const PrivateRedisServer&) = delete;
 
+  // Stops the server, keeping its port and data dir: SIGTERM (a clean shutdown, the AOF flushed)
+  // or, with `kill`, SIGKILL (also when it is SIGSTOPped). "" or a one-line error.
+  std::string down(bool kill = false);
+  // Starts it again on the same port with the same data dir (and password); with `appendonly`
+  // it loads and keeps writing the AOF, without it it starts empty. "" or a one-line error.
+  std::string up(bool appendonly);
+  // down() then up(). May run on another thread than the one that made the server.
+  std::string restart(bool appendonly, bool kill = false);
+
   const std::string& url() const { return _url; }
-  int pid() const { return _pid; }
+  int pid() const { return _pid.load(); }
   int port() const { return _port; }
   const std::string& error() const { return _error; }
 
  private:
+  std::string run_script(const std::string& arguments);
+
   std::string _state_dir;
   std::string _url;
-  int _pid = 0;
+  std::atomic<int> _pid{0};
   int _port = 0;
   std::string _error;
 };

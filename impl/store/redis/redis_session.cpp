@@ -107,6 +107,7 @@ RedisSession::Opened RedisSession::open(const RedisStoreOptions& options, const 
     out.error = error;
     return out;
   }
+  session->_marked = marker_needed || session->_found_marker;
   out.session = std::move(session);
   return out;
 }
@@ -184,7 +185,11 @@ ScriptCall RedisSession::eval(ScriptId script, std::span<const std::string_view>
     }
     const std::string_view error = reply_text(r.reply.get());
     if (starts_with(error, "NOSCRIPT") && attempt == 0) {
-      if (std::string load_error = load_script(script); !load_error.empty()) {
+      std::string load_error = reclaim_after_restart();
+      if (load_error.empty()) {
+        load_error = load_script(script);
+      }
+      if (!load_error.empty()) {
         out.failure = CallFailure::kNotSent;  // the script never ran
         out.message = std::move(load_error);
         return out;
@@ -285,13 +290,36 @@ std::string RedisSession::claim_namespace() {
   return checked.write_marker ? write_marker() : std::string();
 }
 
-std::string RedisSession::load_scan_secret() {
+std::string RedisSession::reclaim_after_restart() {
+  if (!_marked) {
+    return {};  // an adopted namespace that held keys never carried the marker
+  }
+  const std::string marker = marker_key(_options.key_namespace);
+  const std::array<std::string_view, 2> get{"GET", marker};
+  CallResult r = command(get);
+  if (r.failure != CallFailure::kNone || r.reply->type == REDIS_REPLY_ERROR) {
+    return "reading the namespace marker after NOSCRIPT failed: " + describe_failure(r);
+  }
+  const bool kept = r.reply->type == REDIS_REPLY_STRING && reply_text(r.reply.get()) == kMarkerValue;
+  if (!kept) {
+    // The server lost the namespace (restarted without persistence, flushed): claim it again,
+    // under the same rule as an open (only while it holds no key at all).
+    if (std::string error = claim_namespace(); !error.empty()) {
+      return "redis namespace '" + _options.key_namespace + "' lost its marker and cannot be claimed again: " + error;
+    }
+  }
+  return load_scan_secret(/*keep_current=*/true);
+}
+
+std::string RedisSession::load_scan_secret(bool keep_current) {
   std::array<unsigned char, kScanSecretBytes> random{};
   if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1) {
     return "no random bytes for the scan continuation secret";
   }
   const std::string key = scan_secret_key(_options.key_namespace);
-  const std::string candidate(reinterpret_cast<const char*>(random.data()), random.size());
+  const std::string candidate = keep_current && !_scan_secret.empty()
+                                    ? _scan_secret
+                                    : std::string(reinterpret_cast<const char*>(random.data()), random.size());
   const std::array<std::string_view, 4> set{"SET", key, candidate, "NX"};
   CallResult w = command(set);
   if (w.failure != CallFailure::kNone || w.reply->type == REDIS_REPLY_ERROR) {

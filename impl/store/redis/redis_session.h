@@ -61,7 +61,8 @@ class RedisSession {
   static Opened open(const RedisStoreOptions& options, const platform::Clock& clock,
                      const BeforeFirstWrite& before_first_write = {});
 
-  // EVALSHA with ARGV = [namespace, args...]; NOSCRIPT reloads the script and retries once.
+  // EVALSHA with ARGV = [namespace, args...]; NOSCRIPT reclaims a namespace the server lost
+  // (reclaim_after_restart), reloads the script and retries once.
   // The command timeout is min(command_timeout_ms, deadline_us - clock.now_us()).
   ScriptCall eval(ScriptId script, std::span<const std::string_view> keys, std::span<const std::string_view> args,
                   DeadlineUs deadline_us);
@@ -112,7 +113,12 @@ class RedisSession {
   NamespaceCheck check_namespace();
   std::string write_marker();
   std::string claim_namespace();
-  std::string load_scan_secret();
+  // SET NX a secret (the one in use with keep_current, else a random one), then adopt the stored one.
+  std::string load_scan_secret(bool keep_current = false);
+  // On NOSCRIPT (the server's script cache is empty: it restarted, or SCRIPT FLUSH): if the
+  // namespace lost its marker (a restart without persistence), claims it again like an open, and
+  // stores the scan secret in use again (SET NX) so every surviving client keeps sharing it.
+  std::string reclaim_after_restart();
   // Is there any key under the namespace other than `except` (and the scan secret, unless
   // count_secret)?
   Answer find_key(std::string_view except, bool count_secret = false);
@@ -123,6 +129,7 @@ class RedisSession {
   std::array<std::string, kScriptCount> _script_sha1{};
   std::string _scan_secret;
   bool _found_marker = false;
+  bool _marked = false;  // the namespace carried (or this open wrote) the marker
 };
 
 }  // namespace spotcheck::store::redis
