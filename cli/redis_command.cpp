@@ -53,7 +53,7 @@ void add_redis_command(CLI::App& app, int& exit_code) {
       cmd->add_option("--duration", flags->duration, "Seconds of traffic, (0, 3600] (default 5; the run drains 1.5 s more)")
           ->type_name("SECONDS");
   auto* namespace_option = cmd->add_option(
-      "--namespace", flags->key_namespace, "Key namespace (default: a fresh spotcheck:it:<random>: removed afterwards)");
+      "--namespace", flags->key_namespace, "Key namespace (default: a fresh {spotcheck:it:<random>}: removed afterwards)");
   cmd->add_flag("--adopt-namespace", options->adopt_namespace,
                 "Run in a namespace that already holds keys (they are left as they were)");
   cmd->add_flag("--keep", options->keep, "Leave the namespace in Redis after the run");

@@ -129,7 +129,8 @@ void BM_ProviderVsRedisBenchmark(benchmark::State& state) {
   if (url.db != 0) {
     command += " --dbnum " + std::to_string(url.db);
   }
-  command += " EVALSHA " + sha1_hex(script_text(ScriptId::kWrite)) + " 0 " + options.key_namespace + " 1 a " +
+  command += " EVALSHA " + sha1_hex(script_text(ScriptId::kWrite)) + " 1 " + sequence_key(options.key_namespace) +
+             " " + options.key_namespace + " 1 a " +
              sha256_hex("bench/absent-key") + " '' 1 p " + key_sha + " bench/cas-key--" + key_sha + " " + kValue +
              " '' ''";
 

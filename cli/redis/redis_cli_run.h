@@ -8,7 +8,7 @@
 // the run's own keys are removed first, and the summary so far is printed.
 //
 // Before the first key is written it prints (and flushes) one line on `out`:
-//   start: namespace 'spotcheck:it:<hex>:' on redis://127.0.0.1:6379, scenario contention, seed 5, 4 nodes
+//   start: namespace '{spotcheck:it:<hex>}:' on redis://127.0.0.1:6379, scenario contention, seed 5, 4 nodes
 #pragma once
 
 #include <cstdint>
@@ -36,7 +36,7 @@ struct RedisCommandOptions {
   std::optional<std::string> rediscli_auth;
   std::string scenario = "contention";
   double duration_s = 5.0;        // traffic time; the run drains 1.5 s more
-  std::optional<std::string> key_namespace;  // nullopt: a fresh spotcheck:it:<random>: namespace
+  std::optional<std::string> key_namespace;  // nullopt: a fresh {spotcheck:it:<random>}: namespace
   bool adopt_namespace = false;
   bool keep = false;              // leave the namespace in Redis
   std::optional<std::uint64_t> seed;  // empty: drawn at random (printed)

@@ -92,7 +92,7 @@ std::string fresh_namespace() {
   std::random_device device;  // outside any simulation: integration runs are not replayable
   const std::uint64_t bits = (static_cast<std::uint64_t>(device()) << 32) ^ device();
   char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "spotcheck:it:%016llx:", static_cast<unsigned long long>(bits));
+  std::snprintf(buffer, sizeof buffer, "{spotcheck:it:%016llx}:", static_cast<unsigned long long>(bits));
   return buffer;
 }
 

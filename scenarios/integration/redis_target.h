@@ -19,7 +19,8 @@ namespace spotcheck::scenarios::integration {
 
 struct RedisTargetOptions {
   std::string url = "redis://127.0.0.1:6379";
-  // Empty: a fresh namespace "spotcheck:it:<16 random hex>:" is made up.
+  // Empty: a fresh namespace "{spotcheck:it:<16 random hex>}:" is made up (hash-tagged, so it
+  // also works on a Redis Cluster).
   std::string key_namespace;
   // Run in a namespace that already holds keys (foreign, or from an earlier run). Every key it
   // held before the run is left as it was: the marker is not written, cleanup removes only keys
@@ -146,7 +147,7 @@ class RedisTarget {
   std::vector<std::string> _keys_before;  // sorted; the keys cleanup leaves alone
 };
 
-// "spotcheck:it:<16 hex>:" from a nondeterministic source (integration runs are not replayable).
+// "{spotcheck:it:<16 hex>}:" (hash-tagged: one cluster slot) from a nondeterministic source (integration runs are not replayable).
 std::string fresh_namespace();
 
 }  // namespace spotcheck::scenarios::integration

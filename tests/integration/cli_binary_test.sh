@@ -5,6 +5,8 @@
 #   cli_binary_test.sh signal SPOTCHECK URL_FILE INT|TERM
 #       a long run, sent the signal once it printed its namespace: exit 130 / 143, the summary so
 #       far, one line on stderr, and no key of that namespace left on the server (SCAN)
+#   cli_binary_test.sh cluster-untagged SPOTCHECK URLS_FILE
+#       every node of the fixture's Redis Cluster: an untagged --namespace is exit 2 and one line
 #   cli_binary_test.sh password SPOTCHECK REDIS_TEST_SERVER
 #       a private password-protected redis-server: the password from --url-file and from
 #       REDISCLI_AUTH (never on the command line) works, and is never printed
@@ -43,7 +45,7 @@ case $mode in
     rc=$?
     echo "$out"
     [[ $rc -eq 0 ]] || fail "expected exit 0, got $rc"
-    grep -q '^start: namespace '"'"'spotcheck:it:[0-9a-f]*:'"'"' on redis://127.0.0.1:' <<<"$out" || fail "no start line"
+    grep -q '^start: namespace '"'"'{spotcheck:it:[0-9a-f]*}:'"'"' on redis://127.0.0.1:' <<<"$out" || fail "no start line"
     grep -q '^verdict: PASS$' <<<"$out" || fail "no 'verdict: PASS'"
     grep -q '^namespace: removed ([0-9]* keys)$' <<<"$out" || fail "the namespace was not removed"
     ;;
@@ -95,6 +97,19 @@ case $mode in
     left=$(redis-cli -p "$port" --scan --pattern "${ns}*" | wc -l)
     [[ $left -eq 0 ]] || fail "$left keys of $ns left on the server"
     echo "ok: SIG$signal: exit $rc, $keys_before keys before the signal, none left"
+    ;;
+  cluster-untagged)
+    need_url_file "${3:-}"
+    while read -r node; do
+      out=$("$spotcheck" redis --url "$node" --scenario contention --duration 1 --namespace zlink:v11: 2>&1)
+      rc=$?
+      echo "$out"
+      [[ $rc -eq 2 ]] || fail "$node: expected exit 2, got $rc"
+      [[ $(printf '%s\n' "$out" | wc -l) -eq 1 ]] || fail "$node: expected one line"
+      [[ $out == 'spotcheck redis: redis cluster needs a hash-tagged namespace such as "{zlink:v11}:"; got "zlink:v11:"' ]] ||
+        fail "$node: not the cluster namespace error"
+    done <"$url_file"
+    echo "ok: every node refuses an untagged namespace in one line"
     ;;
   password)
     server_script=${3:?redis-test-server script}

@@ -156,7 +156,7 @@ TEST(IntegrationCli, ThePasswordMayComeFromAFileOrRedisCliAuthAndIsNeverPrinted)
   options.url_file = url_file.path();
   const CommandResult from_file = run(options);
   EXPECT_EQ(from_file.exit_code, kRedisExitPassed) << from_file.out << from_file.err;
-  EXPECT_NE(from_file.out.find("start: namespace 'spotcheck:it:"), std::string::npos) << from_file.out;
+  EXPECT_NE(from_file.out.find("start: namespace '{spotcheck:it:"), std::string::npos) << from_file.out;
   expect_no_password(from_file);
 
   options = quick(plain);

@@ -7,16 +7,34 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace spotcheck::store::redis::testing {
 
 namespace {
+
+// Numbers the namespaces of one process (tagged or not: never the same number twice).
+std::atomic<int> namespace_counter{0};
 
 std::string read_first_line(const std::string& path) {
   std::ifstream in(path);
   std::string line;
   std::getline(in, line);
   return line;
+}
+
+// The non-empty lines of `path` (none when it cannot be read).
+std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  std::string line;
+  // Bound: the file's lines.
+  while (std::getline(in, line)) {
+    if (!line.empty()) {
+      lines.push_back(line);
+    }
+  }
+  return lines;
 }
 
 std::string script_path() {
@@ -48,9 +66,26 @@ std::optional<std::string> shared_server_url(std::string& why) {
   return url;
 }
 
+ClusterNodes cluster_node_urls() {
+  const char* file = std::getenv("SPOTCHECK_REDIS_CLUSTER_URLS_FILE");
+  if (file == nullptr || *file == '\0') {
+    file = SPOTCHECK_REDIS_CLUSTER_URLS_FILE_DEFAULT;
+  }
+  ClusterNodes nodes;
+  nodes.urls = read_lines(file);
+  if (nodes.urls.empty()) {
+    nodes.why = std::string("no cluster node URLs in ") + file +
+                " (run through ctest, whose redis_cluster fixture starts a three-node cluster)";
+  }
+  return nodes;
+}
+
 std::string unique_namespace() {
-  static std::atomic<int> counter{0};
-  return "spotcheck-test:" + std::to_string(::getpid()) + ":" + std::to_string(counter.fetch_add(1)) + ":";
+  return "spotcheck-test:" + std::to_string(::getpid()) + ":" + std::to_string(namespace_counter.fetch_add(1)) + ":";
+}
+
+std::string unique_tagged_namespace() {
+  return "{spotcheck-test:" + std::to_string(::getpid()) + ":" + std::to_string(namespace_counter.fetch_add(1)) + "}:";
 }
 
 RedisStoreOptions test_options(const std::string& url, std::int64_t scan_ttl_ms) {
@@ -129,6 +164,30 @@ std::string PrivateRedisServer::restart(bool appendonly, bool kill) {
     return error;
   }
   return up(appendonly);
+}
+
+PrivateRedisCluster::PrivateRedisCluster() {
+  std::error_code ec;
+  const auto base = std::filesystem::temp_directory_path(ec);
+  static std::atomic<int> instances{0};
+  _state_dir = (base / ("spotcheck-redis-cluster-" + std::to_string(::getpid()) + "-" +
+                        std::to_string(instances.fetch_add(1))))
+                   .string();
+  if (std::system((script_path() + " start-cluster '" + _state_dir + "' >/dev/null").c_str()) != 0) {
+    _error = "scripts/redis-test-server start-cluster failed";
+    return;
+  }
+  _urls = read_lines(_state_dir + "/urls");
+  if (_urls.size() != 3) {
+    _error = "the cluster did not start (is redis-server installed?)";
+  }
+}
+
+PrivateRedisCluster::~PrivateRedisCluster() {
+  const std::string command = script_path() + " stop-cluster '" + _state_dir + "' >/dev/null 2>&1";
+  [[maybe_unused]] const int rc = std::system(command.c_str());
+  std::error_code ec;
+  std::filesystem::remove_all(_state_dir, ec);
 }
 
 SteadyClock& test_clock() {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "impl/store/redis/redis_stores.h"
 #include "impl/store/redis/steady_clock.h"
@@ -37,8 +38,33 @@ bool missing_redis_allowed();
     url_variable = *found_url;                                                                       \
   }
 
+// The cluster fixture's node URLs (ctest fixture redis_cluster: scripts/redis-test-server
+// start-cluster writes them, one a line; SPOTCHECK_REDIS_CLUSTER_URLS_FILE names another file),
+// or none with the reason in `why`.
+struct ClusterNodes {
+  std::vector<std::string> urls;
+  std::string why;  // set iff urls is empty
+};
+ClusterNodes cluster_node_urls();
+
+// In a test body or SetUp: the cluster's node URLs, or FAIL/SKIP the test and return.
+#define SPOTCHECK_REDIS_CLUSTER_OR_RETURN(urls_variable)                                             \
+  std::vector<std::string> urls_variable;                                                            \
+  {                                                                                                  \
+    auto found_nodes = ::spotcheck::store::redis::testing::cluster_node_urls();                      \
+    if (found_nodes.urls.empty()) {                                                                  \
+      if (::spotcheck::store::redis::testing::missing_redis_allowed()) {                             \
+        GTEST_SKIP() << "no redis cluster (SPOTCHECK_ALLOW_NO_REDIS=1): " << found_nodes.why;        \
+      }                                                                                              \
+      FAIL() << "no redis cluster: " << found_nodes.why << " (set SPOTCHECK_ALLOW_NO_REDIS=1 to skip)"; \
+    }                                                                                                \
+    urls_variable = std::move(found_nodes.urls);                                                     \
+  }
+
 // A namespace no other test uses: "spotcheck-test:<pid>:<n>:".
 std::string unique_namespace();
+// The same, hash-tagged for a Redis Cluster: "{spotcheck-test:<pid>:<n>}:".
+std::string unique_tagged_namespace();
 
 // Options for a fresh namespace on `url` with short timeouts and a short scan TTL.
 RedisStoreOptions test_options(const std::string& url, std::int64_t scan_ttl_ms = 1'000);
@@ -74,6 +100,24 @@ class PrivateRedisServer {
   std::string _url;
   std::atomic<int> _pid{0};
   int _port = 0;
+  std::string _error;
+};
+
+// A private three-node Redis Cluster (scripts/redis-test-server start-cluster in a temp state
+// dir) for tests that change its layout (move a slot); stopped by the destructor.
+class PrivateRedisCluster {
+ public:
+  PrivateRedisCluster();  // empty `error()` on success
+  ~PrivateRedisCluster();
+  PrivateRedisCluster(const PrivateRedisCluster&) = delete;
+  PrivateRedisCluster& operator=(const PrivateRedisCluster&) = delete;
+
+  const std::vector<std::string>& urls() const { return _urls; }
+  const std::string& error() const { return _error; }
+
+ private:
+  std::string _state_dir;
+  std::vector<std::string> _urls;
   std::string _error;
 };
 

@@ -1,12 +1,16 @@
-// Redis provider pieces that need no server: URL parsing, key layout, continuation tokens.
+// Redis provider pieces that need no server: URL parsing, key layout, continuation tokens, cluster
+// routing (hash tags, INFO, MOVED/ASK, CLUSTER SLOTS).
 #include <gtest/gtest.h>
+#include <hiredis/hiredis.h>
 
 #include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "impl/store/redis/cluster_route.h"
 #include "impl/store/redis/key_layout.h"
+#include "impl/store/redis/redis_connection.h"
 #include "impl/store/redis/redis_url.h"
 #include "impl/store/redis/scan_token.h"
 
@@ -170,6 +174,93 @@ TEST(RedisKeyLayout, ForeignMembersAreRejected) {
 TEST(RedisKeyLayout, GlobEscapeQuotesSpecials) {
   EXPECT_EQ(glob_escape("zlink:v11:"), "zlink:v11:");
   EXPECT_EQ(glob_escape("a*b?c[d]e\\"), "a\\*b\\?c\\[d\\]e\\\\");
+}
+
+TEST(RedisClusterRoute, HashTagIsTheNamespacesFirstNonEmptyBraceText) {
+  EXPECT_EQ(namespace_hash_tag("{zlink:v11}:"), "zlink:v11");
+  EXPECT_EQ(namespace_hash_tag("app:{zlink}:v11:"), "zlink");
+  EXPECT_EQ(namespace_hash_tag("{a}{b}:"), "a");
+  EXPECT_EQ(namespace_hash_tag("{a{b}:"), "a{b");  // like Redis: the first '}' after the first '{'
+  for (const char* untagged : {"zlink:v11:", "{}zlink:", "zlink:{v11:", "}{:"}) {
+    EXPECT_EQ(namespace_hash_tag(untagged), "") << untagged;
+  }
+  // The default namespace keeps producing the golden fixture's keys; a tagged one only prefixes.
+  EXPECT_EQ(record_key(kDefaultNamespace, "k").rfind("zlink:v11:rec:", 0), 0U);
+  EXPECT_EQ(record_key("{zlink:v11}:", "k"), "{zlink:v11}:rec:" + sha256_hex("k"));
+  EXPECT_EQ(sequence_key("{zlink:v11}:"), "{zlink:v11}:seq");
+}
+
+TEST(RedisClusterRoute, AnUntaggedNamespaceGetsOneClearLine) {
+  EXPECT_EQ(cluster_namespace_error("{zlink:v11}:"), "");
+  EXPECT_EQ(cluster_namespace_error("zlink:v11:"),
+            "redis cluster needs a hash-tagged namespace such as \"{zlink:v11}:\"; got \"zlink:v11:\"");
+}
+
+TEST(RedisClusterRoute, InfoAndRedirectsAreParsed) {
+  EXPECT_TRUE(info_says_cluster("# Cluster\r\ncluster_enabled:1\r\n"));
+  EXPECT_FALSE(info_says_cluster("# Cluster\r\ncluster_enabled:0\r\n"));
+  EXPECT_FALSE(info_says_cluster(""));
+  const auto moved = redirect_target("MOVED 5182 127.0.0.1:23461");
+  ASSERT_TRUE(moved.has_value());
+  EXPECT_EQ(moved->host, "127.0.0.1");
+  EXPECT_EQ(moved->port, 23461);
+  const auto ask = redirect_target("ASK 1 ::1:7000");
+  ASSERT_TRUE(ask.has_value());
+  EXPECT_EQ(ask->host, "::1");
+  EXPECT_EQ(ask->port, 7000);
+  const auto unknown_host = redirect_target("MOVED 3999 :6380");
+  ASSERT_TRUE(unknown_host.has_value());
+  EXPECT_EQ(unknown_host->host, "");
+  for (const char* other : {"NOSCRIPT No matching script", "MOVED", "MOVED x 1.2.3.4:5", "MOVED 1 host", "MOVED 1 h:0",
+                            "ERR MOVED 1 h:1"}) {
+    EXPECT_FALSE(redirect_target(other).has_value()) << other;
+  }
+}
+
+// A reply as hiredis parses it from RESP bytes (what the server would send).
+ReplyPtr parse_resp(std::string_view resp) {
+  redisReader* reader = redisReaderCreate();
+  EXPECT_EQ(redisReaderFeed(reader, resp.data(), resp.size()), REDIS_OK);
+  void* reply = nullptr;
+  EXPECT_EQ(redisReaderGetReply(reader, &reply), REDIS_OK);
+  redisReaderFree(reader);
+  EXPECT_NE(reply, nullptr) << resp;
+  return ReplyPtr(static_cast<redisReply*>(reply));
+}
+
+// "*4 host port id {}" (Redis 7's node entry of CLUSTER SLOTS, RESP2).
+std::string slots_node(std::string_view host, int port) {
+  const std::string port_text = std::to_string(port);
+  return "*4\r\n$" + std::to_string(host.size()) + "\r\n" + std::string(host) + "\r\n:" + port_text +
+         "\r\n$40\r\n" + std::string(40, 'f') + "\r\n*0\r\n";
+}
+
+TEST(RedisClusterRoute, TheSlotOwnerIsTheMasterOfTheRangeHoldingTheSlot) {
+  // Slots 0-5460 on :7001 (with a replica :7004), 5461-10922 missing (a failed master),
+  // 10923-16383 on :7003 under an empty host ("the host you asked").
+  const ReplyPtr slots = parse_resp("*2\r\n*4\r\n:0\r\n:5460\r\n" + slots_node("127.0.0.1", 7001) +
+                                    slots_node("127.0.0.1", 7004) + "*3\r\n:10923\r\n:16383\r\n" +
+                                    slots_node("", 7003));
+  ASSERT_NE(slots, nullptr);
+  for (const long long slot : {0LL, 42LL, 5460LL}) {
+    const auto owner = slot_owner(slots.get(), slot);
+    ASSERT_TRUE(owner.has_value()) << slot;
+    EXPECT_EQ(owner->host, "127.0.0.1");
+    EXPECT_EQ(owner->port, 7001) << "the master, never the replica";
+  }
+  for (const long long slot : {10923LL, 16383LL}) {
+    const auto owner = slot_owner(slots.get(), slot);
+    ASSERT_TRUE(owner.has_value()) << slot;
+    EXPECT_EQ(owner->host, "");
+    EXPECT_EQ(owner->port, 7003);
+  }
+  for (const long long slot : {5461LL, 10922LL}) {
+    EXPECT_FALSE(slot_owner(slots.get(), slot).has_value()) << "no range serves " << slot;
+  }
+  EXPECT_FALSE(slot_owner(parse_resp("-ERR This instance has cluster support disabled\r\n").get(), 0).has_value());
+  EXPECT_FALSE(slot_owner(parse_resp("*0\r\n").get(), 0).has_value());
+  EXPECT_FALSE(slot_owner(parse_resp("*1\r\n*3\r\n:0\r\n:16383\r\n" + slots_node("h", 0)).get(), 7).has_value())
+      << "port 0 is no node";
 }
 
 TEST(RedisScanToken, RoundTripsAndStaysWithinTheLimit) {

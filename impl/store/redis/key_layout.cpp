@@ -26,6 +26,8 @@ std::string relocation_key(std::string_view key_namespace, const Key& reference)
   return std::string(key_namespace) + "reloc:" + sha256_hex(reference);
 }
 
+std::string sequence_key(std::string_view key_namespace) { return std::string(key_namespace) + "seq"; }
+
 std::string marker_key(std::string_view key_namespace) { return std::string(key_namespace) + "provider"; }
 
 std::string scan_secret_key(std::string_view key_namespace) {
@@ -115,6 +117,18 @@ std::vector<std::string> provider_shared_keys(std::string_view key_namespace) {
     out.push_back(std::string(key_namespace) + std::string(shared));
   }
   return out;
+}
+
+std::string_view namespace_hash_tag(std::string_view key_namespace) {
+  const std::size_t open = key_namespace.find('{');
+  if (open == std::string_view::npos) {
+    return {};
+  }
+  const std::size_t close = key_namespace.find('}', open + 1);
+  if (close == std::string_view::npos) {
+    return {};
+  }
+  return key_namespace.substr(open + 1, close - open - 1);
 }
 
 std::string glob_escape(std::string_view text) {

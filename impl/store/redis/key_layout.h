@@ -25,6 +25,9 @@ inline std::string hex_encode(std::string_view raw) { return bytes::to_hex(raw);
 std::string record_key(std::string_view key_namespace, const Key& key);
 // String holding a Relocation Store payload's raw bytes.
 std::string relocation_key(std::string_view key_namespace, const Key& reference);
+// The namespace-wide version sequence: every Location Store script names it in KEYS, so a
+// Redis Cluster routes the call to the node holding the namespace's slot.
+std::string sequence_key(std::string_view key_namespace);
 // Marks the namespace as this provider's (safety check at open).
 std::string marker_key(std::string_view key_namespace);
 // Random secret that keys the scan continuation MAC, shared by every client of the namespace.
@@ -48,6 +51,11 @@ bool is_provider_key(std::string_view key_namespace, std::string_view key);
 // The namespace-wide structures the scripts write (the key index, sequences, open scans, the old
 // versions' queue): idx, seq, scans, scansnap, gcq, scanseq.
 std::vector<std::string> provider_shared_keys(std::string_view key_namespace);
+
+// The hash tag Redis Cluster hashes for every key under `key_namespace`: the text between the
+// namespace's first '{' and the first '}' after it, when both are in the namespace and the text
+// is not empty (key suffixes never hold braces). Empty: no tag, the keys spread over slots.
+std::string_view namespace_hash_tag(std::string_view key_namespace);
 
 // `text` with the glob specials * ? [ ] \ escaped, for SCAN MATCH.
 std::string glob_escape(std::string_view text);

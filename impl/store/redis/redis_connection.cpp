@@ -54,6 +54,13 @@ void RedisConnection::drop() {
   _timeout_set_us = -1;
 }
 
+void RedisConnection::retarget(std::string host, int port) {
+  SPOTCHECK_ASSERT(port > 0);
+  drop();
+  _url.host = std::move(host);
+  _url.port = port;
+}
+
 bool RedisConnection::peer_closed() const {
   SPOTCHECK_ASSERT(_context != nullptr);
   // Between request/reply pairs nothing may be readable: readable means EOF, reset or junk.

@@ -50,6 +50,9 @@ class RedisConnection {
   CallResult call(std::span<const std::string_view> argv, platform::TimeUs timeout_us);
 
   void drop();
+  // Points the connection at another node of the same deployment (a Redis Cluster node): drops
+  // the current connection; the next ensure_connected() connects there with the same credentials.
+  void retarget(std::string host, int port);
   bool connected() const { return _context != nullptr; }
   const RedisUrl& url() const { return _url; }
 

@@ -263,7 +263,8 @@ ScanResult page_from_reply(const redisReply* reply, std::string_view status, Sto
 
 }  // namespace
 
-RedisLocationStore::RedisLocationStore(std::shared_ptr<RedisSession> session) : _session(std::move(session)) {
+RedisLocationStore::RedisLocationStore(std::shared_ptr<RedisSession> session)
+    : _session(std::move(session)), _sequence_key(sequence_key(_session->key_namespace())) {
   SPOTCHECK_ASSERT(_session != nullptr);
 }
 
@@ -273,7 +274,8 @@ ReadResult RedisLocationStore::read(const Key& key, DeadlineUs deadline_us) {
   }
   const std::string sha = sha256_hex(key);
   const std::array<std::string_view, 1> args{sha};
-  const ScriptCall call = _session->eval(ScriptId::kRead, {}, args, deadline_us);
+  const std::array<std::string_view, 1> keys{_sequence_key};
+  const ScriptCall call = _session->eval(ScriptId::kRead, keys, args, deadline_us);
   if (!call.reply) {
     return read_side_error(call);
   }
@@ -298,7 +300,8 @@ WriteResult RedisLocationStore::write(const WriteRequest& request, DeadlineUs de
     return *error;
   }
   const ArgList args = write_args(request);
-  const ScriptCall call = _session->eval(ScriptId::kWrite, {}, args.views(), deadline_us);
+  const std::array<std::string_view, 1> keys{_sequence_key};
+  const ScriptCall call = _session->eval(ScriptId::kWrite, keys, args.views(), deadline_us);
   if (!call.reply) {
     return from_write_failure<WriteResult>(call);
   }
@@ -315,7 +318,8 @@ ScanResult RedisLocationStore::scan(const ScanRequest& request, DeadlineUs deadl
     cursor = decode_continuation(*request.continuation, _session->scan_secret(), binding);
   }
   const ArgList args = scan_args(request, cursor, _session->options());
-  const ScriptCall call = _session->eval(ScriptId::kScan, {}, args.views(), deadline_us);
+  const std::array<std::string_view, 1> keys{_sequence_key};
+  const ScriptCall call = _session->eval(ScriptId::kScan, keys, args.views(), deadline_us);
   if (!call.reply) {
     return read_side_error(call);
   }

@@ -21,6 +21,7 @@ class RedisLocationStore final : public LocationStore {
 
  private:
   std::shared_ptr<RedisSession> _session;
+  std::string _sequence_key;  // KEYS[1] of every script call: routes it to the namespace's slot
 };
 
 }  // namespace spotcheck::store::redis

@@ -20,6 +20,8 @@ constexpr std::size_t kMaxKeysPerCall = 256;
 // SCAN over a whole database: bounded so a huge shared database cannot hang a check forever.
 constexpr std::size_t kMaxScanRounds = 1'000'000;
 constexpr std::string_view kScanCount = "1000";
+// MOVED redirects one call follows (a slot moved while the session was connected to its old node).
+constexpr int kMaxRedirects = 3;
 
 // Writing to a socket the server closed raises SIGPIPE; hiredis 0.14 does not suppress it.
 void ignore_sigpipe_if_default() {
@@ -33,8 +35,11 @@ bool starts_with(std::string_view text, std::string_view prefix) { return text.s
 
 // Error replies that mean the script did not run at all.
 bool means_not_executed(std::string_view error) {
-  constexpr std::array<std::string_view, 9> kPrefixes = {"BUSY",       "LOADING", "OOM",    "READONLY", "MASTERDOWN",
-                                                         "NOREPLICAS", "NOAUTH",  "NOPERM", "MISCONF"};
+  // Cluster: MOVED/ASK (the slot is served elsewhere), TRYAGAIN (slot migrating), CLUSTERDOWN,
+  // CROSSSLOT: refused before running.
+  constexpr std::array<std::string_view, 14> kPrefixes = {
+      "BUSY",  "LOADING", "OOM",      "READONLY",    "MASTERDOWN", "NOREPLICAS", "NOAUTH",
+      "NOPERM", "MISCONF", "MOVED ", "ASK ", "TRYAGAIN", "CLUSTERDOWN", "CROSSSLOT"};
   return std::any_of(kPrefixes.begin(), kPrefixes.end(), [&](std::string_view p) { return starts_with(error, p); });
 }
 
@@ -76,6 +81,10 @@ RedisSession::Opened RedisSession::open(const RedisStoreOptions& options, const 
   auto session = std::make_shared<RedisSession>(options, std::move(*parsed.url), clock);
   const platform::TimeUs connect_us = options.connect_timeout_ms * platform::kMicrosPerMilli;
   if (std::string error = session->_connection.ensure_connected(connect_us); !error.empty()) {
+    out.error = error;
+    return out;
+  }
+  if (std::string error = session->route_to_namespace_node(); !error.empty()) {
     out.error = error;
     return out;
   }
@@ -122,10 +131,19 @@ platform::TimeUs RedisSession::timeout_for(DeadlineUs deadline_us) const {
 
 CallResult RedisSession::command(std::span<const std::string_view> argv) {
   const platform::TimeUs timeout_us = _options.command_timeout_ms * platform::kMicrosPerMilli;
-  if (std::string error = _connection.ensure_connected(timeout_us); !error.empty()) {
-    return CallResult{nullptr, CallFailure::kNotSent, std::move(error)};
+  // Bound: the first send and kMaxRedirects MOVED redirects; the last reply is returned as it is.
+  for (int redirects = 0;; ++redirects) {
+    SPOTCHECK_ASSERT(redirects <= kMaxRedirects);
+    if (std::string error = _connection.ensure_connected(timeout_us); !error.empty()) {
+      return CallResult{nullptr, CallFailure::kNotSent, std::move(error)};
+    }
+    CallResult r = _connection.call(argv, timeout_us);
+    const bool moved = r.failure == CallFailure::kNone && r.reply->type == REDIS_REPLY_ERROR &&
+                       starts_with(reply_text(r.reply.get()), "MOVED ");
+    if (!moved || redirects == kMaxRedirects || !follow_moved(reply_text(r.reply.get()))) {
+      return r;
+    }
   }
-  return _connection.call(argv, timeout_us);
 }
 
 std::string RedisSession::load_script(ScriptId script) {
@@ -147,7 +165,11 @@ std::string RedisSession::load_script(ScriptId script) {
 
 ScriptCall RedisSession::eval(ScriptId script, std::span<const std::string_view> keys,
                               std::span<const std::string_view> args, DeadlineUs deadline_us) {
+  SPOTCHECK_ASSERT(!keys.empty());  // a Redis Cluster routes the call by its keys
   SPOTCHECK_ASSERT(keys.size() <= kMaxKeysPerCall);
+  for (const std::string_view key : keys) {
+    SPOTCHECK_ASSERT(starts_with(key, _options.key_namespace));  // so in the namespace's slot
+  }
   const std::string key_count = std::to_string(keys.size());
   std::vector<std::string_view> argv;
   argv.reserve(4 + keys.size() + args.size());
@@ -158,8 +180,11 @@ ScriptCall RedisSession::eval(ScriptId script, std::span<const std::string_view>
   argv.push_back(_options.key_namespace);
   argv.insert(argv.end(), args.begin(), args.end());
 
-  // Bound: the first NOSCRIPT reloads the script; the second attempt is the last.
-  for (int attempt = 0; attempt < 2; ++attempt) {
+  // Bound: one NOSCRIPT reload and kMaxRedirects MOVED redirects, so at most 2 + kMaxRedirects
+  // attempts.
+  int reloads = 0;
+  int redirects = 0;
+  for (int attempt = 0; attempt < 2 + kMaxRedirects; ++attempt) {
     ScriptCall out;
     const platform::TimeUs connect_us = timeout_for(deadline_us);
     if (connect_us <= 0) {
@@ -184,7 +209,11 @@ ScriptCall RedisSession::eval(ScriptId script, std::span<const std::string_view>
       return out;
     }
     const std::string_view error = reply_text(r.reply.get());
-    if (starts_with(error, "NOSCRIPT") && attempt == 0) {
+    if (starts_with(error, "MOVED ") && redirects < kMaxRedirects && follow_moved(error)) {
+      ++redirects;  // not executed there: send it to the node that serves the slot now
+      continue;
+    }
+    if (starts_with(error, "NOSCRIPT") && reloads++ == 0) {
       std::string load_error = reclaim_after_restart();
       if (load_error.empty()) {
         load_error = load_script(script);

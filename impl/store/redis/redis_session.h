@@ -57,12 +57,15 @@ class RedisSession {
   // scan secret); nothing has been written by this open yet. A non-empty result aborts the open
   // with that error.
   using BeforeFirstWrite = std::function<std::string(RedisSession&)>;
-  // Parses the URL, connects (AUTH, SELECT), loads the scripts, claims the namespace.
+  // Parses the URL, connects (AUTH, SELECT), on a Redis Cluster node refuses an untagged namespace
+  // and moves to the master of the namespace's slot, loads the scripts, claims the namespace.
   static Opened open(const RedisStoreOptions& options, const platform::Clock& clock,
                      const BeforeFirstWrite& before_first_write = {});
 
-  // EVALSHA with ARGV = [namespace, args...]; NOSCRIPT reclaims a namespace the server lost
-  // (reclaim_after_restart), reloads the script and retries once.
+  // EVALSHA with KEYS = `keys` (at least one, each under the namespace: a cluster routes the call
+  // by them) and ARGV = [namespace, args...]; MOVED moves the connection to the slot's node and
+  // resends (at most 3 times); NOSCRIPT (a restarted server, or a node the slot moved to) reclaims
+  // a namespace the server lost (reclaim_after_restart), reloads the script and retries once.
   // The command timeout is min(command_timeout_ms, deadline_us - clock.now_us()).
   ScriptCall eval(ScriptId script, std::span<const std::string_view> keys, std::span<const std::string_view> args,
                   DeadlineUs deadline_us);
@@ -86,7 +89,8 @@ class RedisSession {
   // Every key under the namespace (SCAN MATCH). Fails (`error`) when the scan fails or more than
   // max_keys keys are there.
   KeyList list_keys(std::size_t max_keys);
-  // A plain command for setup and maintenance (bounded by the command timeout).
+  // A plain command for setup and maintenance (bounded by the command timeout); follows MOVED
+  // like eval().
   CallResult command(std::span<const std::string_view> argv);
 
   const RedisStoreOptions& options() const { return _options; }
@@ -94,7 +98,10 @@ class RedisSession {
   // The namespace carried the provider's marker when this session opened it.
   bool found_marker() const { return _found_marker; }
   const std::string& scan_secret() const { return _scan_secret; }
+  // The node the session talks to (on a cluster: the master of the namespace's slot).
   const RedisUrl& url() const { return _connection.url(); }
+  // The server is a Redis Cluster node (INFO cluster at open).
+  bool cluster() const { return _cluster; }
   RedisConnection& connection() { return _connection; }
 
   RedisSession(const RedisStoreOptions& options, RedisUrl url, const platform::Clock& clock);
@@ -113,6 +120,13 @@ class RedisSession {
   NamespaceCheck check_namespace();
   std::string write_marker();
   std::string claim_namespace();
+  // Redis Cluster (redis_session_cluster.cpp). At open, on a cluster node: refuses a namespace
+  // without a hash tag, and moves the connection to the master of the namespace's slot. "" or a
+  // one-line error. Standalone servers (cluster_enabled:0, or INFO refused) are left as they are.
+  std::string route_to_namespace_node();
+  // After a MOVED error reply (the slot lives on another node; nothing was executed): moves the
+  // connection there. False when `error` is not a usable MOVED.
+  bool follow_moved(std::string_view error);
   // SET NX a secret (the one in use with keep_current, else a random one), then adopt the stored one.
   std::string load_scan_secret(bool keep_current = false);
   // On NOSCRIPT (the server's script cache is empty: it restarted, or SCRIPT FLUSH): if the
@@ -130,6 +144,7 @@ class RedisSession {
   std::string _scan_secret;
   bool _found_marker = false;
   bool _marked = false;  // the namespace carried (or this open wrote) the marker
+  bool _cluster = false;
 };
 
 }  // namespace spotcheck::store::redis

@@ -2,6 +2,11 @@
 -- ARGV[1] is always the namespace. Every key a script touches starts with it.
 local ns = ARGV[1]
 assert(ns ~= nil and #ns > 0, 'namespace argument missing')
+-- KEYS name keys under the namespace (a cluster routes the call by them; with a hash-tagged
+-- namespace every key the script builds from ns is in their slot).
+for _, key in ipairs(KEYS) do
+  assert(string.sub(key, 1, #ns) == ns, 'a key outside the namespace')
+end
 
 -- Store time: the server's TIME in Unix epoch milliseconds.
 local function now_ms()

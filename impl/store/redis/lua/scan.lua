@@ -1,5 +1,5 @@
 -- Location Store same-point-in-time scan page.
--- ARGV: ns, mode 'first'|'next'|'expired', ttl_ms, max_entries, max_bytes, examine_budget, lo, hi, id, snap
+-- KEYS[1]: ns seq (routes the call). ARGV: ns, mode 'first'|'next'|'expired', ttl_ms, max_entries, max_bytes, examine_budget, lo, hi, id, snap
 --   lo/hi are ZRANGE BYLEX bounds over index members; id/snap only for 'next'.
 -- Returns {'expired', now}
 --       | {'page', now, id, snap, done '1'|'0', last_examined_member, m1, v1, ver1, m2, ...}

@@ -1,6 +1,6 @@
 -- Location Store write: layout checks, conditions, bounded increments, then mutations; all or
 -- nothing (no command after the first write can fail).
--- ARGV: ns, ncond, ncond x {kind 'v'|'a', sha, expected version}, nmut,
+-- KEYS[1]: ns seq (routes the call). ARGV: ns, ncond, ncond x {kind 'v'|'a', sha, expected version}, nmut,
 --       nmut x {kind 'p'|'d'|'i', sha, member, value|delta, min, max}
 -- Returns {'applied', now, ver1, counter1, ...} | {'conflict', now, reason 'v'|'b', index0}
 --       | {'badcounter', now, index0}
