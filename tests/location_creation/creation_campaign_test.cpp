@@ -55,6 +55,19 @@ TEST(CreationCampaign, AReplyToAnotherOperationIsNotTakenAsOurs) {
   EXPECT_TRUE(outcome.ok()) << what(outcome);
 }
 
+// Found by a 3,000-seed create-storm campaign (2026-12-06): the target's owner lease was renewed
+// between the source's placement read and its Reserve; the Reserve's condition on the lease row
+// failed, the source excluded the (still valid) target, found no other candidate in the Mesh and
+// answered NotConfigured 20 s after faults stopped (creation-liveness). The first such change now
+// sends the call to read again; a second excludes the host run (CreationClient::exclude_after_second_change).
+TEST(CreationCampaign, ALeaseRenewalRacingAReserveDoesNotExcludeTheTarget) {
+  const CreationScenario scenario(creation_scenario_config("create-storm"));
+  for (const std::uint64_t seed : {376u, 596u, 822u, 920u}) {
+    const SeedOutcome outcome = scenario.run(SeedRequest{seed, false, false});
+    EXPECT_TRUE(outcome.ok()) << "seed " << seed << ": " << what(outcome);
+  }
+}
+
 TEST(CreationCampaign, FactoryBeforeVerifyIsCaughtByExactlyOneCreation) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
   CreationScenarioConfig config = creation_scenario_config("create-storm");

@@ -65,6 +65,10 @@ struct CreationClient::Call {
   store::Key request_key;
   std::int64_t deadline_store_ms = 0;
   std::vector<HostRun> excluded;
+  // Host runs whose owner-lease condition failed once in this call: a renewal of the target's
+  // owner lease between the read and the Reserve changes the row the Reserve conditions on, though
+  // the target is as valid as before. The next attempt re-reads; a second failure excludes it.
+  std::vector<HostRun> target_changed_once;
   std::optional<AuthoritySnapshot> mine;  // our Creating row, once reserved (or adopted by re-read)
 };
 
@@ -72,6 +76,21 @@ CreationClient::CreationClient(NodeContext context) : _context(std::move(context
 
 ManagerError CreationClient::error(ManagerErrorKind kind, std::string message) const {
   return ManagerError{kind, std::move(message)};
+}
+
+// §7: a target whose state changed is excluded and another candidate picked. A changed owner-lease
+// row alone is not a changed target (a renewal moves its StoreVersion; an expired or replaced lease
+// is filtered by the next placement read anyway): the first failure of a host run sends the call
+// to read again, the second excludes it.
+void CreationClient::exclude_after_second_change(Call& call, const HostRun& target) {
+  auto& once = call.target_changed_once;
+  if (std::find(once.begin(), once.end(), target) == once.end()) {
+    once.push_back(target);
+    return;
+  }
+  if (std::find(call.excluded.begin(), call.excluded.end(), target) == call.excluded.end()) {
+    call.excluded.push_back(target);
+  }
 }
 
 bool CreationClient::time_left(const Call& call) const {
@@ -373,8 +392,11 @@ std::optional<ManagerResult<CreateReply>> CreationClient::reserve(Call& call) {
   const Error& failed = reserved.error();
   switch (failed.kind) {
     case ErrorKind::kConflict:
-      if (failed.cause == ConflictCause::kTargetChanged || failed.cause == ConflictCause::kTargetLeaseInvalid) {
-        call.excluded.push_back(target.value().host_run());  // §7: pick another candidate
+      if (failed.cause == ConflictCause::kTargetChanged) {
+        call.excluded.push_back(target.value().host_run());  // §7: its state changed; pick another candidate
+      }
+      if (failed.cause == ConflictCause::kTargetLeaseInvalid) {
+        exclude_after_second_change(call, target.value().host_run());
       }
       return std::nullopt;  // already exists / contention: read again
     case ErrorKind::kCapacityFull:

@@ -61,6 +61,7 @@ class CreationClient {
   std::optional<ManagerResult<CreateReply>> after_own_row_gone(Call& call);
   bool cancel_if_abandoned(const AuthoritySnapshot& row);
   void cancel_own(const AuthoritySnapshot& mine, const store::Key& request_key);
+  static void exclude_after_second_change(Call& call, const HostRun& target);
   bool time_left(const Call& call) const;
   platform::TimeUs store_deadline_us(const Call& call) const;
   void sleep_before_retry(const Call& call, platform::TimeUs pause_us);
