@@ -66,12 +66,12 @@ TEST(SeedShrink, ThePlantedCreationBugShrinksFromItsLog) {
       R"({"scenarioVersion": 1, "name": "fbv", "base": "create-storm", "plantedBugs": ["factory-before-verify"]})");
   const std::uint64_t seed = first_failing_seed(*scenario);
   ASSERT_NE(seed, 0u);
-  const SeedShrinkResult r = shrink_seed(*scenario, seed, false, 300);
+  const SeedShrinkResult r = shrink_seed(*scenario, seed, false, 120);
   EXPECT_FALSE(r.parameters.has_value()) << "create-storm has no parameter stage";
-  EXPECT_LE(r.runs_used, 300u);
+  EXPECT_LE(r.runs_used, 120u);
   expect_shrunk(*scenario, r);
 
-  const SeedShrinkResult again = shrink_seed(*scenario, seed, false, 300);
+  const SeedShrinkResult again = shrink_seed(*scenario, seed, false, 120);
   EXPECT_EQ(again.shrunk_outcome.trace_hash, r.shrunk_outcome.trace_hash) << "same input, same result";
   EXPECT_EQ(again.steps.size(), r.steps.size());
 }
@@ -82,7 +82,7 @@ TEST(SeedShrink, TheDoubleExecutionOfFramework026Shrinks) {
       "plantedBugs": ["retry-stale-instance-route"], "properties": ["at-most-once"]})");
   const std::uint64_t seed = first_failing_seed(*scenario);
   ASSERT_NE(seed, 0u);
-  const SeedShrinkResult r = shrink_seed(*scenario, seed, false, 200);
+  const SeedShrinkResult r = shrink_seed(*scenario, seed, false, 100);
   ASSERT_TRUE(r.shrunk_outcome.violation.has_value());
   EXPECT_EQ(r.shrunk_outcome.violation->property, "at-most-once");
   expect_shrunk(*scenario, r);
@@ -94,7 +94,7 @@ TEST(SeedShrink, ALocationSeedShrinksItsParametersThenItsLog) {
       "plantedBugs": ["unfenced-writes"], "properties": ["fencing"]})");
   const std::uint64_t seed = first_failing_seed(*scenario);
   ASSERT_NE(seed, 0u);
-  const SeedShrinkResult r = shrink_seed(*scenario, seed, false, 200);
+  const SeedShrinkResult r = shrink_seed(*scenario, seed, false, 100);
   ASSERT_TRUE(r.parameters.has_value());
   EXPECT_LE(r.shrunk_outcome.events, r.parameters->shrunk_outcome.events);
   EXPECT_LE(r.parameters->shrunk_outcome.events, r.original_outcome.events);
