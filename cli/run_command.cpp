@@ -17,6 +17,7 @@
 #include "cli/output_paths.h"
 #include "cli/scenario_lookup.h"
 #include "cli/number_text.h"
+#include "replay/diagram/failure_story.h"
 #include "replay/story/story.h"
 #include "faults/out_of_contract.h"
 #include "cli/build_id.h"
@@ -53,7 +54,8 @@ struct RunFlags {
 };
 
 // Stories of the first few violating seeds for the HTML report: each seed runs once more with its
-// trace kept (bit for bit the campaign's run) and replay/story picks the events that tell it.
+// trace kept (bit for bit the campaign's run), replay/story picks the events that tell it and
+// replay/diagram draws its picture (the sequence diagram and the versions of its records).
 constexpr std::size_t kHtmlStoriesMax = 5;
 
 std::vector<reports::FailureStory> tell_failure_stories(const scenarios::Scenario& scenario,
@@ -74,12 +76,7 @@ std::vector<reports::FailureStory> tell_failure_stories(const scenarios::Scenari
     if (!traced.violation.has_value() || traced.trace_hash != failure.trace_hash) {
       story.lines.push_back("the traced replay of this seed did not repeat the campaign's run (a determinism bug)");
     } else {
-      std::ostringstream text;
-      replay::print_story(replay::tell_story(traced.event_lines, *traced.violation), *traced.violation, text);
-      std::istringstream lines(text.str());
-      for (std::string line; std::getline(lines, line);) {
-        story.lines.push_back(line);
-      }
+      story = replay::failure_story(failure.seed, traced.event_lines, *traced.violation);
     }
     stories.push_back(std::move(story));
   }

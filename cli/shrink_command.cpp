@@ -1,12 +1,15 @@
 // spotcheck shrink: a failing seed of any scenario made small (replay/shrink/seed_shrink.h): for a
 // Location scenario a smaller scenario file, then, for every scenario, its decision log edited.
 // Writes the shrunk scenario file (Location) and the shrunk run's trace file into the results
-// folder, and prints the story of the failure (docs/replay.md).
+// folder, prints the story of the failure (docs/replay.md) and with --html writes the shrunk
+// failure's page: the story with its sequence diagram and record versions (docs/campaigns.md).
 //
 // Exit status: 0 shrunk and written; 2 bad input or nothing to shrink (unknown scenario, a seed
 // that passes); 3 the seed's plan cannot be written as a scenario file that still fails, or the
 // shrunk run did not repeat (a determinism bug); 3 also for a file that cannot be written.
 #include <iostream>
+#include <optional>
+#include <sstream>
 
 #include "cli/build_id.h"
 #include "cli/commands.h"
@@ -14,12 +17,14 @@
 #include "cli/output_paths.h"
 #include "cli/results_folder.h"
 #include "cli/scenario_lookup.h"
+#include "replay/diagram/failure_story.h"
 #include "replay/shrink/failure_verdict.h"
 #include "replay/shrink/seed_shrink.h"
 #include "replay/shrink/shrink_report.h"
 #include "replay/story/story.h"
 #include "replay/trace_file/trace_file.h"
 #include "reports/output_file.h"
+#include "reports/shrunk_report.h"
 #include "scenarios/files/scenario_file.h"
 
 namespace spotcheck::cli {
@@ -35,6 +40,7 @@ struct ShrinkFlags {
   std::uint32_t max_runs = replay::kDefaultSeedShrinkRunsMax;
   std::string max_events = std::to_string(replay::kDefaultShrinkEventsMax);
   std::string out;
+  std::string html_path;
   std::string results_dir = kDefaultResultsDir;
 };
 
@@ -69,6 +75,35 @@ Written write_results(const ShrinkFlags& flags, const replay::SeedShrinkResult& 
   return written;
 }
 
+// The shrunk failure's HTML page, written whole or not at all (reports::OutputFile, opened before
+// the search so a path that cannot be written fails at once).
+std::optional<reports::OutputFile> open_html(const std::string& path) {
+  try {
+    if (path.empty()) {
+      return std::nullopt;
+    }
+    return std::optional<reports::OutputFile>(std::in_place, path, "HTML report");
+  } catch (const reports::OutputError& e) {
+    throw UsageError(e.what());
+  }
+}
+
+void write_html(const ShrinkFlags& flags, const replay::SeedShrinkResult& result, const std::string& trace_file,
+                reports::OutputFile& html) {
+  const scenarios::Violation failure = replay::failure_of(result.shrunk_outcome);
+  reports::ShrunkFailurePage page;
+  page.scenario = flags.scenario;
+  page.seed = result.seed;
+  page.property = failure.property;
+  std::ostringstream summary;
+  replay::print_seed_shrink_summary(result, summary);
+  page.summary = summary.str();
+  page.replay_command = "spotcheck replay " + trace_file;
+  page.story = replay::failure_story(result.seed, result.shrunk_outcome.event_lines, failure);
+  reports::write_shrunk_report(page, html.stream());
+  html.commit();
+}
+
 int shrink(const ShrinkFlags& flags) {
   if (flags.max_runs < 4) {
     throw UsageError("--max-runs must be at least 4 (two runs confirm the failure, two start the log stage)");
@@ -76,11 +111,13 @@ int shrink(const ShrinkFlags& flags) {
   const std::uint64_t seed = parse_seed("--seed", flags.seed);
   const std::uint64_t max_events = parse_decimal("--max-events", flags.max_events, 1, std::uint64_t{1} << 40);
   const std::string scenario_file = scenario_file_path(flags.scenario);
-  check_output_paths({{"--out", flags.out}, {"--results", flags.results_dir}}, {{"--scenario", scenario_file}});
+  check_output_paths({{"--out", flags.out}, {"--results", flags.results_dir}, {"--html", flags.html_path}},
+                     {{"--scenario", scenario_file}});
   const scenarios::Scenario& scenario = find_scenario(flags.scenario);
   const std::string base_name =
       scenario_slug(flags.scenario) + "-seed-" + std::to_string(seed) + (flags.swarm ? "-swarm" : "") + "-shrunk";
 
+  std::optional<reports::OutputFile> html = open_html(flags.html_path);
   std::cout << "shrinking " << scenario.name() << (flags.swarm ? " (swarm)" : "") << " seed " << seed
             << " (at most " << flags.max_runs << " runs)\n";
   replay::SeedShrinkResult result;
@@ -111,6 +148,10 @@ int shrink(const ShrinkFlags& flags) {
   const scenarios::Violation failure = replay::failure_of(result.shrunk_outcome);
   replay::print_story(replay::tell_story(result.shrunk_outcome.event_lines, failure), failure, std::cout);
   std::cout << "\nreplay: spotcheck replay " << written.trace_file << "\n";
+  if (html.has_value()) {
+    write_html(flags, result, written.trace_file, *html);
+    std::cout << "wrote " << flags.html_path << " (the shrunk failure's story and picture)\n";
+  }
   return kExitPassed;
 }
 
@@ -131,6 +172,9 @@ void add_shrink_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--out", flags->out,
                   "Where to write the shrunk scenario file of a Location scenario (default "
                   "<results>/<scenario>-seed-<N>-shrunk.json)")
+      ->check(output_file_name());
+  cmd->add_option("--html", flags->html_path,
+                  "Write the shrunk failure's story with its sequence diagram and record versions to this HTML file")
       ->check(output_file_name());
   cmd->callback([flags, &exit_code] { exit_code = shrink(*flags); });
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "reports/html_page.h"
 #include "reports/markup_escape.h"
 #include "sim/time/time_text.h"
 
@@ -12,15 +13,6 @@ namespace spotcheck::reports {
 namespace {
 
 using markup::escape;
-
-constexpr std::string_view kStyle =
-    "body{font-family:system-ui,sans-serif;margin:2em;max-width:90em}"
-    "h1.passed{color:#176117}h1.failed{color:#a11}"
-    "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;"
-    "text-align:left;vertical-align:top}th{background:#f3f3f3}"
-    "code,pre{font-family:ui-monospace,monospace;font-size:.9em}"
-    "pre{background:#f8f8f8;padding:1em;overflow-x:auto}"
-    ".key{background:#fde2e2;font-weight:bold}.fault{color:#8a4b00}";
 
 std::string number_text(double value, const char* format) {
   char buffer[64];
@@ -152,18 +144,7 @@ void write_stories(const std::vector<FailureStory>& stories, std::ostream& out) 
   }
   out << "<h2>Stories</h2>\n";
   for (const FailureStory& story : stories) {
-    out << "<section id=\"seed-" << story.seed << "\">\n<h3>seed " << story.seed << "</h3>\n<pre>";
-    for (const std::string& line : story.lines) {
-      const std::string_view text = line;
-      if (text.starts_with("  * #")) {
-        out << "<span class=\"key\">" << escape(line) << "</span>\n";
-      } else if (text.starts_with("  ! #")) {
-        out << "<span class=\"fault\">" << escape(line) << "</span>\n";
-      } else {
-        out << escape(line) << "\n";
-      }
-    }
-    out << "</pre>\n</section>\n";
+    write_story_section(story, out);
   }
 }
 
@@ -171,8 +152,7 @@ void write_stories(const std::vector<FailureStory>& stories, std::ostream& out) 
 
 void write_html_report(const CampaignResult& r, const std::vector<FailureStory>& stories, std::ostream& out) {
   const char* verdict = !r.passed() ? "FAILED" : r.interrupted_by != 0 ? "INTERRUPTED" : "PASSED";
-  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>spotcheck "
-      << escape(r.scenario) << ": " << verdict << "</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n";
+  write_page_start("spotcheck " + r.scenario + ": " + verdict, out);
   out << "<h1 class=\"" << (r.passed() ? "passed" : "failed") << "\">spotcheck " << escape(r.scenario) << ": "
       << verdict << "</h1>\n";
   write_figures(r, out);
@@ -185,7 +165,7 @@ void write_html_report(const CampaignResult& r, const std::vector<FailureStory>&
   write_mismatches(r, out);
   write_failures(r, stories, out);
   write_stories(stories, out);
-  out << "</body>\n</html>\n";
+  write_page_end(out);
 }
 
 }  // namespace spotcheck::reports

@@ -9,15 +9,9 @@
 #include <vector>
 
 #include "reports/campaign_result.h"
+#include "reports/story_html.h"
 
 namespace spotcheck::reports {
-
-// The story of one failing seed, already told (replay/story prints it; the CLI replays the seed
-// with its trace kept). Lines starting with "  *" mark key events, "  !" faults.
-struct FailureStory {
-  std::uint64_t seed = 0;
-  std::vector<std::string> lines;
-};
 
 inline constexpr std::size_t kHtmlFailuresShownMax = 500;
 

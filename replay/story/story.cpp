@@ -6,6 +6,7 @@
 
 #include "impl/check/check.h"
 #include "impl/platform/event_kinds.h"
+#include "replay/story/process_names.h"
 #include "sim/time/time_text.h"
 
 namespace spotcheck::replay {
@@ -53,21 +54,6 @@ std::vector<std::string> owner_ids_in(std::string_view message) {
   }
   return ids;
 }
-
-// Names of the simulated processes: by process id (order of process.add) and by routing id.
-struct ProcessNames {
-  std::vector<std::string> by_pid;
-  std::map<std::int64_t, std::string> by_routing_id;
-
-  std::string of_pid(std::optional<std::int64_t> pid) const {
-    return pid && *pid >= 0 && static_cast<std::size_t>(*pid) < by_pid.size() ? by_pid[static_cast<std::size_t>(*pid)]
-                                                                              : "";
-  }
-  std::string of_rid(std::optional<std::int64_t> rid) const {
-    const auto it = rid ? by_routing_id.find(*rid) : by_routing_id.end();
-    return it == by_routing_id.end() ? "" : it->second;
-  }
-};
 
 bool is_node_fault(const std::string& kind) {
   return kind == kinds::kProcessKill || kind == kinds::kProcessPause || kind == kinds::kProcessUnpause ||
@@ -133,12 +119,7 @@ StoryInput read_story_input(const std::vector<std::string>& event_lines, const s
     if (!line.has_value() || line->index > violation.event_index) {
       continue;
     }
-    if (line->kind == kinds::kProcessAdd) {
-      input.names.by_pid.push_back(line->node);
-      if (const auto rid = number_field(*line, "routing_id")) {
-        input.names.by_routing_id[*rid] = line->node;
-      }
-    }
+    input.names.read(*line);
     if (is_key(*line, violation, input.subjects)) {
       add_named_by(input.subjects, *line);
     }

@@ -32,6 +32,8 @@ probe 2 "spotcheck: --trace-out '$scratch/v.json' would overwrite the --scenario
 probe 2 "spotcheck: --out '$scratch/v.json' would overwrite the --scenario input file" -- shrink --scenario "$scratch/v.json" --seed 1 --out "$scratch/v.json"
 probe 2 "spotcheck: cannot write JUnit report to '$scratch/missing/x.xml': No such file or directory" -- run --seeds 1 --junit "$scratch/missing/x.xml"
 probe 2 "spotcheck: cannot write HTML report to '$scratch': it is a directory" -- run --seeds 1 --html "$scratch"
+probe 2 "spotcheck: --html '$scratch/v.json' would overwrite the --scenario input file" -- shrink --scenario "$scratch/v.json" --seed 1 --html "$scratch/v.json"
+probe 2 "spotcheck: cannot write HTML report to '$scratch/missing/x.html': No such file or directory" -- shrink --seed 1 --html "$scratch/missing/x.html"
 
 # Every write is checked: a full device is one line and exit 3, never a silent exit 0.
 probe 3 "spotcheck: writing JUnit report to '/dev/full' failed: No space left on device" -- run --seeds 2 --quiet --junit /dev/full
@@ -42,6 +44,7 @@ probe_stdout /dev/full 3 "spotcheck: writing standard output failed*" -- replay 
 probe_stdout /dev/full 3 "spotcheck: writing standard output failed*" -- list
 probe 2 "spotcheck: --trace-out: needs a file name, not an empty string*" -- replay --seed 1 --trace-out ''
 probe 2 "spotcheck: --out: needs a file name, not an empty string*" -- shrink --seed 1 --out ''
+probe 2 "spotcheck: --html: needs a file name, not an empty string*" -- shrink --seed 1 --html ''
 
 # Out-of-contract faults (faults/out_of_contract.h): a bad kind list or a scenario that runs no
 # protocol is one line and exit 2; a campaign with them on passes while its only failures need them,
