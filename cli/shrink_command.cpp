@@ -88,9 +88,8 @@ std::optional<reports::OutputFile> open_html(const std::string& path) {
   }
 }
 
-void write_html(const ShrinkFlags& flags, const replay::SeedShrinkResult& result, const std::string& trace_file,
-                reports::OutputFile& html) {
-  const scenarios::Violation failure = replay::failure_of(result.shrunk_outcome);
+void write_html(const ShrinkFlags& flags, const replay::SeedShrinkResult& result, const scenarios::Violation& failure,
+                const std::string& trace_file, reports::OutputFile& html) {
   reports::ShrunkFailurePage page;
   page.scenario = flags.scenario;
   page.seed = result.seed;
@@ -149,7 +148,7 @@ int shrink(const ShrinkFlags& flags) {
   replay::print_story(replay::tell_story(result.shrunk_outcome.event_lines, failure), failure, std::cout);
   std::cout << "\nreplay: spotcheck replay " << written.trace_file << "\n";
   if (html.has_value()) {
-    write_html(flags, result, written.trace_file, *html);
+    write_html(flags, result, failure, written.trace_file, *html);
     std::cout << "wrote " << flags.html_path << " (the shrunk failure's story and picture)\n";
   }
   return kExitPassed;

@@ -5,8 +5,8 @@
 
 namespace spotcheck::replay {
 
-std::int64_t location_store_rid() { return static_cast<std::int64_t>(sim::StoreServerConfig{}.routing_id); }
-std::int64_t relocation_store_rid() { return location_store_rid() + 1; }
+std::int64_t location_store_rid() { return static_cast<std::int64_t>(sim::kLocationStoreRoutingId); }
+std::int64_t relocation_store_rid() { return static_cast<std::int64_t>(sim::kRelocationStoreRoutingId); }
 
 namespace {
 

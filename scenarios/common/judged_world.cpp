@@ -67,7 +67,7 @@ sim::StoreServer& JudgedWorld::relocation_store() {
   if (!_relocation_store.has_value()) {
     SPOTCHECK_ASSERT_ABORT(_injector == nullptr && "ask for the Relocation Store's server before installing faults");
     sim::StoreServerConfig config;
-    config.routing_id = _store.routing_id() + 1;
+    config.routing_id = sim::kRelocationStoreRoutingId;
     config.name = "relocation-store";
     config.clock_offset_ms =
         _world.stream("relocation-store.clock").between(-kRelocationClockSkewMaxMs, kRelocationClockSkewMaxMs);

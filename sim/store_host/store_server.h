@@ -31,8 +31,13 @@
 
 namespace spotcheck::sim {
 
+// The routing ids of the store servers a world runs: the Location Store's, and the Relocation
+// Store's when it runs on a server of its own (read back by replay/diagram to name the lanes).
+inline constexpr RoutingId kLocationStoreRoutingId = 0x5707'e000;
+inline constexpr RoutingId kRelocationStoreRoutingId = kLocationStoreRoutingId + 1;
+
 struct StoreServerConfig {
-  RoutingId routing_id = 0x5707'e000;
+  RoutingId routing_id = kLocationStoreRoutingId;
   // StoreNow at virtual time 0 (Unix epoch milliseconds).
   store::StoreNowMs epoch_ms = 1'764'417'600'000;
   // This server's clock runs this far ahead (negative: behind) of epoch_ms + virtual time: two
