@@ -27,6 +27,12 @@ FaultInjector::FaultInjector(sim::World& world, sim::StoreServer& store, std::ve
   SPOTCHECK_ASSERT_ABORT(_relocation_store != &_store);
 }
 
+FaultInjector::~FaultInjector() {
+  if (_crash_points != nullptr) {
+    _world.remove_observer(*_crash_points);
+  }
+}
+
 TimeUs FaultInjector::next_gap(TimeUs mean_gap_us) { return gap_from(_random, mean_gap_us); }
 
 TimeUs FaultInjector::gap_from(platform::Random& random, TimeUs mean_gap_us) {
@@ -62,6 +68,11 @@ void FaultInjector::install() {
   schedule_store_clock_jumps();
   schedule_store_lost_writes();
   schedule_node_clock_steps();
+  if (_plan.enabled(FaultKind::kNodeCrashPoint)) {
+    _crash_points = std::make_unique<CrashPoints>(_world, _nodes, _plan.node_crash_point,
+                                                  _plan.node_crash_point_down_max_us, _plan.faults_stop_us);
+    _world.add_observer(*_crash_points);
+  }
   _world.at(_plan.faults_stop_us, [this] { stop_all_faults(); });
 }
 

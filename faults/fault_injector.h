@@ -8,9 +8,11 @@
 // phase begins.
 #pragma once
 
+#include <memory>
 #include <string_view>
 #include <vector>
 
+#include "faults/crash_points.h"
 #include "faults/fault_plan.h"
 #include "sim/store_host/store_server.h"
 #include "sim/world.h"
@@ -24,6 +26,9 @@ class FaultInjector {
   // same rates, drawn from its own streams: its outages, stalls and partitions fall independently.
   FaultInjector(sim::World& world, sim::StoreServer& store, std::vector<sim::ProcessId> nodes, FaultPlan plan,
                 sim::StoreServer* relocation_store = nullptr);
+  ~FaultInjector();  // stops observing the world (node-crash-point)
+  FaultInjector(const FaultInjector&) = delete;
+  FaultInjector& operator=(const FaultInjector&) = delete;
 
   // Schedules every fault of the plan. Call once, before running the world.
   void install();
@@ -66,6 +71,7 @@ class FaultInjector {
   std::vector<sim::ProcessId> _nodes;
   FaultPlan _plan;
   platform::Random& _random;
+  std::unique_ptr<CrashPoints> _crash_points;  // node-crash-point, when on
   bool _installed = false;
 };
 

@@ -9,7 +9,7 @@ namespace spotcheck::faults {
 
 namespace {
 
-constexpr std::array<FaultKindInfo, 24> kFaultKinds{{
+constexpr std::array<FaultKindInfo, 25> kFaultKinds{{
     {FaultKind::kStoreRequestLost, "store-request-lost", "a store request never reaches the store"},
     {FaultKind::kStoreReplyLost, "store-reply-lost", "the store applies a request, its reply is lost (indeterminate)"},
     {FaultKind::kStoreReplyDelayed, "store-reply-delayed", "a store reply arrives after the caller's deadline"},
@@ -31,6 +31,7 @@ constexpr std::array<FaultKindInfo, 24> kFaultKinds{{
     {FaultKind::kNodePauseOnReply, "node-pause-on-reply", "a node freezes as a store reply reaches it, before it acts on it, at times past its owner lease"},
     {FaultKind::kNodeFreezeDrop, "node-freeze-drop", "a node freezes with a store request in flight, which is lost or whose reply is lost"},
     {FaultKind::kStoreScanExpired, "store-scan-expired", "the store pages scans small and forgets a scan between its pages (ScanExpired)"},
+    {FaultKind::kNodeCrashPoint, "node-crash-point", "a node dies at a crash point of cold activation (after the payload, after Creating, after Ready) and restarts"},
     {FaultKind::kStoreClockJump, "store-clock-jump", "out of contract: the store's clock jumps forward (a failover to a replica with another clock)"},
     {FaultKind::kStoreLostWrites, "store-lost-writes", "out of contract: the store loses writes it acknowledged lately (a failover to a lagging replica)"},
     {FaultKind::kNodeClockStep, "node-clock-step", "out of contract: a node's monotonic clock steps back or forward"},
@@ -43,7 +44,7 @@ bool opt_in_kind(FaultKind kind) {
          kind == FaultKind::kStoreLateApply || kind == FaultKind::kStoreStall || kind == FaultKind::kLinkTail ||
          kind == FaultKind::kNodeLinkStall || kind == FaultKind::kStoreRenewLost ||
          kind == FaultKind::kNodePauseOnReply || kind == FaultKind::kNodeFreezeDrop ||
-         kind == FaultKind::kStoreScanExpired;
+         kind == FaultKind::kStoreScanExpired || kind == FaultKind::kNodeCrashPoint;
 }
 
 // A kind that runs in windows: the mean gap between them and a window's length.
@@ -132,7 +133,8 @@ bool SwarmShape::valid() const {
          valid_rate(link_tail) && valid_span(link_tail_lo_us, link_tail_hi_us) && valid_window(node_link_stall) &&
          valid_rate(store_renew_loss) && valid_rate(node_pause_on_reply) &&
          valid_span(node_pause_on_reply_lo_us, node_pause_on_reply_hi_us) && valid_rate(node_freeze_drop) &&
-         valid_span(node_freeze_drop_lo_us, node_freeze_drop_hi_us) && valid_rate(store_scan_expiry);
+         valid_span(node_freeze_drop_lo_us, node_freeze_drop_hi_us) && valid_rate(store_scan_expiry) &&
+         valid_rate(node_crash_point) && valid_span(node_crash_point_down_lo_us, node_crash_point_down_hi_us);
 }
 
 const char* to_string(FaultKind kind) {
@@ -178,6 +180,7 @@ bool FaultPlan::enabled(FaultKind kind) const {
     case FaultKind::kNodePauseOnReply: return node_pause_on_reply > 0.0 && node_pause_on_reply_max_us > 0;
     case FaultKind::kNodeFreezeDrop: return node_freeze_drop > 0.0 && node_freeze_drop_max_us > 0;
     case FaultKind::kStoreScanExpired: return store_scan_expiry > 0.0;
+    case FaultKind::kNodeCrashPoint: return node_crash_point > 0.0 && node_crash_point_down_max_us > 0;
     case FaultKind::kStoreClockJump: return store_clock_jump_gap_us > 0 && store_clock_jump_max_us > 0;
     case FaultKind::kStoreLostWrites: return store_lost_writes_gap_us > 0 && store_lost_writes_lag_us > 0;
     case FaultKind::kNodeClockStep: return node_clock_step_gap_us > 0 && node_clock_step_max_us > 0;
@@ -249,6 +252,10 @@ FaultPlan FaultPlan::without(FaultKind kind) const {
       break;
     case FaultKind::kStoreScanExpired:
       plan.store_scan_expiry = 0.0;
+      break;
+    case FaultKind::kNodeCrashPoint:
+      plan.node_crash_point = 0.0;
+      plan.node_crash_point_down_max_us = 0;
       break;
     case FaultKind::kStoreStall:
       plan.store_stall_gap_us = 0;
@@ -332,6 +339,10 @@ std::string FaultPlan::describe() const {
             sim::seconds_short(node_freeze_drop_max_us) + ")");
         break;
       case FaultKind::kStoreScanExpired: add(std::string(info.name) + "=" + sim::probability_text(store_scan_expiry)); break;
+      case FaultKind::kNodeCrashPoint:
+        add(std::string(info.name) + "=" + sim::probability_text(node_crash_point) + "(down=" +
+            sim::seconds_short(node_crash_point_down_max_us) + ")");
+        break;
       case FaultKind::kStoreClockJump:
         add(std::string(info.name) + "(gap=" + sim::seconds_short(store_clock_jump_gap_us) + ",max=" + sim::seconds_short(store_clock_jump_max_us) + ")");
         break;
@@ -367,7 +378,7 @@ auto draw_opt_in(platform::Random& random, const SwarmShape& shape, FaultKind ki
 }
 
 // The late write, the store stall, the link tail, the node link stall, the lost renew, the pause
-// on reply, the freeze with a lost request and the expiring scan (opt-in, in that order), after the
+// on reply, the freeze with a lost request, the expiring scan and the crash point (opt-in, in that order), after the
 // slow Delete.
 FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shape, FaultPlan plan) {
   const RateAndMax late = draw_opt_in(random, shape, FaultKind::kStoreLateApply, [&] {
@@ -403,6 +414,12 @@ FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shap
   plan.node_freeze_drop_max_us = freeze.max_us;
   plan.store_scan_expiry =
       draw_opt_in(random, shape, FaultKind::kStoreScanExpired, [&] { return draw_rate(random, shape.store_scan_expiry); });
+  const RateAndMax crash = draw_opt_in(random, shape, FaultKind::kNodeCrashPoint, [&] {
+    return draw_rate_and_max(random, shape.node_crash_point, shape.node_crash_point_down_lo_us,
+                             shape.node_crash_point_down_hi_us);
+  });
+  plan.node_crash_point = crash.rate;
+  plan.node_crash_point_down_max_us = crash.max_us;
   return plan;
 }
 

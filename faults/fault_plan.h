@@ -42,6 +42,8 @@ enum class FaultKind {
   kNodeFreezeDrop,      // a node freezes (a VM paused or migrated) with a store request in flight; the
                         // request, or the reply of the write it applied, is lost with the connection
   kStoreScanExpired,    // the store pages scans small and forgets a scan between pages (ScanExpired)
+  kNodeCrashPoint,      // a node dies at a crash point of the protocol (faults/crash_points.h: after
+                        // an Instance Spot's payload is stored, after Creating, after Ready) and restarts
   // Out of contract (faults/out_of_contract.h): never on unless asked for, reported apart.
   kStoreClockJump,      // the store's clock jumps forward (a failover to a replica with another clock)
   kStoreLostWrites,     // the store loses the writes it acknowledged lately (a failover to a lagging replica)
@@ -118,6 +120,9 @@ struct SwarmShape {
   TimeUs node_freeze_drop_lo_us = platform::seconds(5);  // the longest such freeze
   TimeUs node_freeze_drop_hi_us = platform::seconds(30);
   Rate store_scan_expiry{0.05, 0.5};
+  Rate node_crash_point{0.02, 0.25};
+  TimeUs node_crash_point_down_lo_us = platform::millis(200);  // the longest down time after such a crash
+  TimeUs node_crash_point_down_hi_us = platform::seconds(5);
 
   bool always_on(FaultKind kind) const;
   // Drawn at all: a base kind always; a node-to-node kind or the slow Delete when listed; an
@@ -188,6 +193,10 @@ struct FaultPlan {
   // continuation is ScanExpired with this probability (the store forgot the scan: a failover, a
   // scan TTL); the caller must restart from the first page, never use a partial list (§7.4).
   double store_scan_expiry = 0.0;
+  // Per crash point a node reaches (faults/crash_points.h): it dies right there — nothing it sends
+  // afterwards leaves — and restarts as a new host run after up to node_crash_point_down_max_us.
+  double node_crash_point = 0.0;
+  TimeUs node_crash_point_down_max_us = 0;
   // Out of contract (faults/out_of_contract.h), each in windows: mean gap, then the largest change.
   // The Location Store's clock jumps forward by up to store_clock_jump_max_us (and stays there).
   TimeUs store_clock_jump_gap_us = 0;  // 0: no jumps

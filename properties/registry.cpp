@@ -5,6 +5,7 @@
 #include "properties/checkers/creation_checker.h"
 #include "properties/checkers/creation_liveness_checker.h"
 #include "properties/checkers/fencing_checker.h"
+#include "properties/checkers/first_message_checker.h"
 #include "properties/checkers/generations_checker.h"
 #include "properties/checkers/liveness_checker.h"
 #include "properties/checkers/single_owner_checker.h"
@@ -39,6 +40,10 @@ constexpr PropertyInfo kProperties[] = {
      "an accepted OperationId (source RID, source host run, OperationId) runs at most once anywhere — any node, "
      "host run or incarnation — and its reply is delivered at most once",
      &make<AtMostOnceChecker>},
+    {FirstMessageChecker::kName,
+     "on every in-process instance of an Instance Spot, the restored one included, the first message runs before "
+     "any other message (§7.1)",
+     &make<FirstMessageChecker>},
     {StoreTruthChecker::kName,
      "every authority row change the store applied is a legal §6.1 transition, and every write the protocol "
      "calls applied is one the store applied",

@@ -18,6 +18,8 @@ ProcessId World::add_process(std::string name, RoutingId routing_id, ProcessMain
 void World::start(ProcessId process) { kernel_->start(process); }
 void World::kill(ProcessId process) { kernel_->kill(process); }
 void World::restart(ProcessId process) { kernel_->restart(process); }
+void World::crash(ProcessId process, std::string_view point) { kernel_->crash(process, point); }
+void World::count_mark(platform::Mark mark) { kernel_->count_mark(mark); }
 void World::pause(ProcessId process, TimeUs duration_us) { kernel_->pause(process, duration_us); }
 
 void World::set_clock_drift_ppm(ProcessId process, std::int64_t drift_ppm) {

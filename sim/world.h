@@ -49,6 +49,12 @@ class World {
   void start(ProcessId process);
   // All fibers of the process are unwound (destructors run), its inbox and timers are gone.
   void kill(ProcessId process);
+  // Called from one of the process's tasks (a fault observing its events): the process dies right
+  // there — nothing it sends afterwards leaves, and it is killed (crash {run, point}, kill) as that
+  // task next switches, before any other task of it runs. From the world context: kill.
+  void crash(ProcessId process, std::string_view point);
+  // Counts a coverage mark (a fault's own marks, e.g. the crash points it reached).
+  void count_mark(platform::Mark mark);
   // kill (if up) + start: a new host run; main runs again from scratch.
   void restart(ProcessId process);
   // Freezes the process's fibers for `duration_us` of virtual time: timers fire late, messages

@@ -48,6 +48,8 @@ std::string_view to_string(ConflictCause cause) {
       return "target_lease_invalid";
     case ConflictCause::kTargetChanged:
       return "target_changed";
+    case ConflictCause::kPreviousOwnerLive:
+      return "previous_owner_live";
     case ConflictCause::kCounterChanged:
       return "counter_changed";
     case ConflictCause::kOwnedByOtherHost:

@@ -40,6 +40,7 @@ enum class ConflictCause {
   kTargetChanged,        // the target MeshNode descriptor changed since it was read
   kCounterChanged,       // the generation sequence counter moved (contention; retried)
   kOwnedByOtherHost,     // a descriptor is held by another host run with a valid lease
+  kPreviousOwnerLive,    // recovery: the earlier host run's owner lease record changed (renewed)
 };
 
 std::string_view to_string(ConflictCause cause);

@@ -36,8 +36,9 @@ enum class PlantedBug : std::uint8_t {
   kDescriptorTakeoverIgnoresLease,  // a descriptor row is taken over while its publisher's lease is valid (§4)
   kNeverCancelAbandoned,          // an abandoned creation record is never cancelled (§7)
   kIgnoreInMesh,                  // a creation places in the node's own Mesh, whatever InMesh names (§7)
+  kRecoverySkipsFirstMessage,     // a restored Instance Spot accepts messages without its first (§7.1)
 };
-inline constexpr std::size_t kPlantedBugCount = 12;
+inline constexpr std::size_t kPlantedBugCount = 13;
 
 // True when this build compiles the planted branches (the CMake option SPOTCHECK_PLANTED_BUGS).
 inline constexpr bool kPlantedBugsCompiled = SPOTCHECK_PLANTED_BUGS != 0;

@@ -101,6 +101,8 @@ inline constexpr std::string_view kInstanceClosed = "instance.closed";
 // A new activation met an incarnation of the same Spot still closing in this host run (its
 // Close's Delete applied, the Close not yet ended): it waits for that local Close to end.
 inline constexpr std::string_view kInstanceCloseAwaited = "instance.close_awaited";
+// A restarted node dealt with an Instance Spot row an earlier host run of it left (§7.1).
+inline constexpr std::string_view kInstanceRecovered = "instance.recovered";
 
 // The Dispatcher (impl/location/messaging).
 inline constexpr std::string_view kMessagingUndecodable = "messaging.undecodable";
@@ -140,6 +142,8 @@ inline constexpr std::string_view kProcessAdd = "process.add";
 inline constexpr std::string_view kProcessStart = "start";  // {run}: a new host run begins
 inline constexpr std::string_view kProcessStartIgnored = "start.ignored";
 inline constexpr std::string_view kProcessKill = "kill";  // {run}: every fiber unwound
+// {run, point}: the host run died at a named point of its own code (a crash-point fault), then kill
+inline constexpr std::string_view kProcessCrash = "crash";
 inline constexpr std::string_view kProcessKillIgnored = "kill.ignored";
 inline constexpr std::string_view kProcessExit = "exit";  // {run}: main returned
 inline constexpr std::string_view kProcessPause = "pause";
@@ -264,6 +268,7 @@ inline constexpr std::array kAll = {
     kInstanceClosing,
     kInstanceClosed,
     kInstanceCloseAwaited,
+    kInstanceRecovered,
     kMessagingUndecodable,
     kMessagingLateReply,
     kRequestStart,
@@ -276,6 +281,7 @@ inline constexpr std::array kAll = {
     kProcessStart,
     kProcessStartIgnored,
     kProcessKill,
+    kProcessCrash,
     kProcessKillIgnored,
     kProcessExit,
     kProcessPause,

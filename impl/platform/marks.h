@@ -36,9 +36,15 @@ enum class Mark : std::uint8_t {
   kLeaseLostInReread,                // §5, §10: the owner lease was lost while a re-read resolved a lease write
   kCreationResultReadUnknown,        // §7, §10: the check for a stored final result could not read; asked again
   kOwnerSweepRowChanged,             // §11: a row the owner sweep listed changed before its delete; left alone
+  kCrashAfterPayloadStored,          // §7.1: a target died after storing the payload, before Creating (a fault)
+  kCrashAfterCreating,               // §7.1: a target died after recording Creating, before Ready (a fault)
+  kCrashAfterReady,                  // §7.1: a target died after Ready, before the first message ran (a fault)
+  kRecoveryCreatingCancelled,        // §7.1: a restarted node cancelled the Creating row its earlier run left
+  kRecoveryFirstMessageRestored,     // §7.1: a restarted node restored an instance from its stored first message
+  kRecoveryCompletedRemoved,         // §3.3: a restarted node removed a Ready row whose instance died with its run
 };
-inline constexpr std::size_t kMarkCount = 20;
-static_assert(static_cast<std::size_t>(Mark::kOwnerSweepRowChanged) + 1 == kMarkCount,
+inline constexpr std::size_t kMarkCount = 26;
+static_assert(static_cast<std::size_t>(Mark::kRecoveryCompletedRemoved) + 1 == kMarkCount,
               "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
@@ -72,6 +78,17 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
      "the check for a stored final result before creation could not read the store and asked again (§7, §10)"},
     {"owner-sweep-row-changed",
      "a row the shutdown owner sweep listed had changed by its re-read or its delete, and was left alone (§11)"},
+    {"crash-after-payload-stored",
+     "a cold-activation target died after storing the request, before recording Creating (fault; §7.1)"},
+    {"crash-after-creating", "a cold-activation target died after recording Creating, before Ready (fault; §7.1)"},
+    {"crash-after-ready",
+     "a cold-activation target died after recording Ready, before its first message ran (fault; §7.1)"},
+    {"recovery-creating-cancelled",
+     "a restarted node cancelled the Creating row of an Instance Spot its earlier host run left (§7.1)"},
+    {"recovery-first-message-restored",
+     "a restarted node restored an Instance Spot from its stored first message before any new message (§7.1)"},
+    {"recovery-completed-removed",
+     "a restarted node removed the Ready row of an Instance Spot whose instance died with its earlier host run (§3.3)"},
 }};
 
 constexpr bool every_mark_named() {

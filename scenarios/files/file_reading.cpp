@@ -97,6 +97,7 @@ faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_u
   read_chance_and_max(r, "linkTail", plan.link_tail, plan.link_tail_max_us);
   read_chance_and_max(r, "nodePauseOnReply", plan.node_pause_on_reply, plan.node_pause_on_reply_max_us);
   read_chance_and_max(r, "nodeFreezeDrop", plan.node_freeze_drop, plan.node_freeze_drop_max_us);
+  read_chance_and_max(r, "nodeCrashPoint", plan.node_crash_point, plan.node_crash_point_down_max_us);  // maxMs: down
   read_window(r, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
   read_window(r, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
   r.number("networkLoss", plan.network_loss, 0, 1, false);

@@ -44,6 +44,10 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
      PlantedBug::kNeverCancelAbandoned, kCre, false, true, false, "create-storm", "creation-liveness"},
     {"ignore-in-mesh", "a creation places its object in the node's own Mesh, whatever Mesh InMesh names (§7)",
      PlantedBug::kIgnoreInMesh, kCre, false, true, false, "create-storm", "exactly-one-creation"},
+    {"recovery-skips-first-message",
+     "a restarted node restores an Instance Spot its earlier run left Ready and lets new messages in without "
+     "running the stored first message (§7.1)",
+     PlantedBug::kRecoverySkipsFirstMessage, kLoc, false, false, true, "instance-route", "instance-first-message"},
 }};
 
 constexpr bool in_enum_order() {

@@ -261,6 +261,10 @@ ordered_json write_faults(const faults::FaultPlan& plan) {
     f["nodeFreezeDrop"] = ordered_json{{"probability", plan.node_freeze_drop},
                                         {"maxMs", millis_of(plan.node_freeze_drop_max_us)}};
   }
+  if (plan.node_crash_point > 0.0) {
+    f["nodeCrashPoint"] = ordered_json{{"probability", plan.node_crash_point},
+                                        {"maxMs", millis_of(plan.node_crash_point_down_max_us)}};
+  }
   write_window(f, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
   write_window(f, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
   if (plan.network_loss > 0.0) {
@@ -354,6 +358,8 @@ void compare_plans(Differences& d, const faults::FaultPlan& a, const faults::Fau
   d.check("faults.nodePauseOnReply.max_us", a.node_pause_on_reply_max_us, b.node_pause_on_reply_max_us);
   d.check("faults.nodeFreezeDrop.probability", a.node_freeze_drop, b.node_freeze_drop);
   d.check("faults.nodeFreezeDrop.max_us", a.node_freeze_drop_max_us, b.node_freeze_drop_max_us);
+  d.check("faults.nodeCrashPoint.probability", a.node_crash_point, b.node_crash_point);
+  d.check("faults.nodeCrashPoint.max_us", a.node_crash_point_down_max_us, b.node_crash_point_down_max_us);
   d.check("faults.linkTail.probability", a.link_tail, b.link_tail);
   d.check("faults.linkTail.max_us", a.link_tail_max_us, b.link_tail_max_us);
   d.check("faults.nodeKill.gap_us", a.node_kill_gap_us, b.node_kill_gap_us);

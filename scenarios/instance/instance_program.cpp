@@ -85,6 +85,12 @@ class Program {
     if (_env.server) {
       endpoint.emplace(_platform, _node.dispatcher(), target);
     }
+    if (_env.server) {
+      // The restarted Framework recovers the Instance Spot rows an earlier run of this node left
+      // (§7.1); each waits until that run's owner lease has ended.
+      const TimeUs until_us = _platform.clock.now_us() + 4 * _env.config->owner_lease_ttl_us;
+      _platform.tasks.spawn("instance-recovery", [&target, until_us] { target.recover_earlier_runs(until_us); });
+    }
     if (!_env.server) {
       for (std::uint32_t c = 0; c < _workload.clients_per_node; ++c) {
         _platform.tasks.spawn("client", [this] { client_loop(); });

@@ -35,6 +35,10 @@ faults::FaultPlan node_message_faults(platform::TimeUs stop_us) {
   // and meanwhile a request for the same Spot reaches this node and finds no row (§7.1: the
   // store and the in-process list are read together; no new incarnation while the Close runs).
   p.store_reply_loss = 0.03;
+  // Server nodes die at the crash points of cold activation (after the payload, after Creating,
+  // after Ready) and come back within 2 s: the restarted run recovers what the dead one left (§7.1).
+  p.node_crash_point = 0.05;
+  p.node_crash_point_down_max_us = seconds(2);
   p.faults_stop_us = stop_us;
   return p;
 }
@@ -44,7 +48,7 @@ faults::FaultPlan node_message_faults(platform::TimeUs stop_us) {
 faults::SwarmShape instance_swarm_shape() {
   faults::SwarmShape shape;
   shape.also = {faults::FaultKind::kNodeMessageDelay, faults::FaultKind::kNodePartition, faults::FaultKind::kLinkTail,
-                faults::FaultKind::kNodeLinkStall};
+                faults::FaultKind::kNodeLinkStall, faults::FaultKind::kNodeCrashPoint};
   shape.always = {faults::FaultKind::kNodeMessageLoss, faults::FaultKind::kStoreDeleteSlow};
   return shape;
 }
@@ -61,7 +65,14 @@ InstanceScenarioConfig instance_scenario_config(const std::string& name) {
       "delayed and partitioned messages between nodes, the application closing Spots, slow Deletes";
   c.plan = node_message_faults;
   c.swarm = instance_swarm_shape();
-  c.required_marks = {platform::Mark::kInstanceRoute, platform::Mark::kInstanceReadyDelivery};
+  c.required_marks = {platform::Mark::kInstanceRoute,
+                      platform::Mark::kInstanceReadyDelivery,
+                      platform::Mark::kCrashAfterPayloadStored,
+                      platform::Mark::kCrashAfterCreating,
+                      platform::Mark::kCrashAfterReady,
+                      platform::Mark::kRecoveryCreatingCancelled,
+                      platform::Mark::kRecoveryFirstMessageRestored,
+                      platform::Mark::kRecoveryCompletedRemoved};
   return c;
 }
 

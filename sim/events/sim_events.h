@@ -4,7 +4,7 @@
 // store.outage_begin|end) have no struct. The kinds are those of impl/platform/event_kinds.h.
 //
 // Who records which kind:
-//   sim/kernel/processes.cpp   process.add, start, kill, pause, unpause, clock.drift (ProcessAdd,
+//   sim/kernel/processes.cpp   process.add, start, kill, crash (ProcessCrash), pause, unpause, clock.drift (ProcessAdd,
 //                              ProcessRun, ProcessPause, ProcessUnpause, ClockDrift); net.drop and
 //                              net.deliver of typed arrivals held back by a pause (NetDrop, NetDeliver)
 //   sim/kernel/kernel.cpp      spawn, spawn.refused, exit, action, violation, failure (Spawn,
@@ -53,6 +53,21 @@ struct ProcessRun {
 template <class Io, platform::FieldsOf<ProcessRun> E>
 void fields(Io& io, E& e) {
   io("run", e.run);
+}
+
+// crash: the host run died at `point` of its own code (World::crash, a crash-point fault); a kill
+// of the same run follows.
+struct ProcessCrash {
+  static constexpr std::size_t kFieldsMax = 2;
+
+  std::int64_t run = 0;
+  std::string_view point;
+};
+
+template <class Io, platform::FieldsOf<ProcessCrash> E>
+void fields(Io& io, E& e) {
+  io("run", e.run);
+  io("point", e.point);
 }
 
 // pause: the process freezes until until_us (virtual time).

@@ -358,6 +358,9 @@ bool Kernel::run_task_entry(const ReadyEntry& entry) {
   if (task->fiber.finished()) {
     finish_task(*task);
   }
+  if (owner.crashing) {
+    end_crash(owner);  // died at its crash point: before any other task of it runs
+  }
   return true;
 }
 

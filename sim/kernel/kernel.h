@@ -87,6 +87,10 @@ class Kernel {
   ProcessId add_process(std::string name, RoutingId routing_id, ProcessMain main);
   void start(ProcessId process);
   void kill(ProcessId process);
+  // Called from one of the process's own tasks: the process dies right here — nothing it sends
+  // from now on leaves, and it is killed (crash {run, point}, then kill) when that task next
+  // switches, before any other task runs. Otherwise the same as kill.
+  void crash(ProcessId process, std::string_view point);
   void restart(ProcessId process);
   void pause(ProcessId process, TimeUs duration_us);
   void set_clock_drift_ppm(ProcessId process, std::int64_t drift_ppm);
@@ -186,6 +190,8 @@ class Kernel {
   void terminate_process(Process& process);
   Task* task_at(std::uint32_t slot) const;
   std::int32_t node_of_current() const;
+  // Kills a process whose task called crash() and has just switched away (kernel context).
+  void end_crash(Process& target);
   void notify_observers(const TraceEvent& event);
   void fail_pending_bound();
   void stop(RunStatus status, std::string problem, std::optional<std::uint64_t> event);

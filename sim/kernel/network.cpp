@@ -183,6 +183,10 @@ bool Network::enqueue(RoutingId from, RoutingId to, std::string bytes, std::func
     drop(node, from, to, message, "sender_down");
     return false;
   }
+  if (sender != nullptr && sender->crashing) {
+    drop(node, from, to, message, "sender_crashed");  // sent after its crash point: never leaves
+    return false;
+  }
   Link& connection = link(from, to);
   if (connection.disconnected) {
     drop(node, from, to, message, "disconnected");

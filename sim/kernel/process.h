@@ -32,6 +32,10 @@ struct Process {
   ProcessMain main;
   ProcessState state = ProcessState::stopped;
   std::uint32_t run = 0;  // host run number: 1 at the first start, +1 at every start after a kill
+  // Crashing (Kernel::crash from one of its tasks): nothing it sends leaves, and it is killed as
+  // that task next switches; `crash_point` names where it died.
+  bool crashing = false;
+  std::string crash_point;
   LocalClock clock;
 
   std::vector<std::uint32_t> task_slots;  // live tasks (unordered; kill sorts by task id, newest first)

@@ -96,6 +96,33 @@ void Kernel::kill(ProcessId id) {
   terminate_process(target);
 }
 
+void Kernel::crash(ProcessId id, std::string_view point) {
+  Process& target = process(id);
+  if (current_ == nullptr || current_->process != id) {
+    kill(id);
+    return;
+  }
+  SPOTCHECK_ASSERT_ABORT(target.state == ProcessState::running);
+  if (!target.crashing) {
+    target.crashing = true;
+    target.crash_point = std::string(point);
+  }
+}
+
+void Kernel::end_crash(Process& target) {
+  SPOTCHECK_ASSERT_ABORT(target.crashing && current_ == nullptr);
+  if (target.state != ProcessState::running && target.state != ProcessState::paused) {
+    target.crashing = false;  // its main returned meanwhile: nothing left to kill
+    target.crash_point.clear();
+    return;
+  }
+  const auto node = static_cast<std::int32_t>(target.id);
+  record_event(node, 0, kinds::kProcessCrash, events::ProcessCrash{.run = target.run, .point = target.crash_point},
+               true);
+  record_event(node, 0, kinds::kProcessKill, events::ProcessRun{.run = target.run});
+  terminate_process(target);
+}
+
 void Kernel::restart(ProcessId id) {
   if (defer_if_in_task([this, id] { restart(id); })) {
     return;
@@ -110,6 +137,8 @@ void Kernel::restart(ProcessId id) {
 void Kernel::terminate_process(Process& target) {
   SPOTCHECK_ASSERT_ABORT(target.state == ProcessState::running || target.state == ProcessState::paused);
   target.state = ProcessState::dead;
+  target.crashing = false;
+  target.crash_point.clear();
   ++target.pause_generation;  // cancels a pending unpause
   // Unwind newest task first (deterministic, and like a stack: tasks a task spawned usually use
   // its state, so they go before it; main goes last). A destructor may still send (dropped), open

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <iostream>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -96,13 +97,15 @@ TEST(InstanceScenario, TheCorrectPolicyPassesSwarmSeeds) {
 // runs. These swarm seeds of the new world reach instance.close_awaited (rechosen on 2026-12-04,
 // when instance-route began publishing a second type and omitting it: 648, 772 and 884 became
 // other runs; rechosen again on 2026-12-06, when the Relocation Store got a server of its own with
-// its own faults: 636, 708 and 713 became other runs). Without the wait the mutant B10
+// its own faults: 636, 708 and 713 became other runs; rechosen again on 2026-12-06, when server nodes
+// began to die at the crash points of cold activation and recover what they left: 227, 429 and 489
+// became other runs). Without the wait the mutant B10
 // (tests/mutants) ends such runs in a run failure of the Close task (an invariant of
 // InstanceTarget::close); scripts/mutate shows B10 killed.
 TEST(InstanceScenario, SwarmSeedsWhereANewActivationMetALocalCloseNowPass) {
   const InstanceScenario scenario(instance_scenario_config("instance-route"));
   std::size_t awaited = 0;
-  for (const std::uint64_t seed : {227u, 429u, 489u}) {
+  for (const std::uint64_t seed : {71u, 235u, 452u}) {
     const SeedOutcome outcome = scenario.run(SeedRequest{seed, true, true});
     EXPECT_TRUE(outcome.ok()) << "swarm seed " << seed << ": "
                               << (outcome.violation ? outcome.violation->property + ": " + outcome.violation->message
@@ -153,6 +156,7 @@ TEST(InstanceScenario, TheSwarmShapeDrawsTheFaultsBetweenNodes) {
   const InstanceScenarioConfig config = instance_scenario_config("instance-route");
   int delayed = 0;
   int partitioned = 0;
+  int crashing = 0;
   constexpr int kSeeds = 200;
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
     sim::WorldConfig world_config;
@@ -176,9 +180,14 @@ TEST(InstanceScenario, TheSwarmShapeDrawsTheFaultsBetweenNodes) {
     p_standard_kinds.link_tail_max_us = 0;
     p_standard_kinds.node_link_stall_gap_us = 0;
     p_standard_kinds.node_link_stall_length_us = 0;
+    crashing += p.enabled(faults::FaultKind::kNodeCrashPoint) ? 1 : 0;
+    p_standard_kinds.node_crash_point = 0.0;
+    p_standard_kinds.node_crash_point_down_max_us = 0;
     EXPECT_EQ(p_standard_kinds.describe(), s.describe()) << "seed " << seed;
   }
   EXPECT_GT(delayed, kSeeds / 4);
+  EXPECT_GT(crashing, kSeeds / 4);  // node-crash-point: drawn like the others (1/2)
+  EXPECT_LT(crashing, kSeeds - kSeeds / 4);
   EXPECT_LT(delayed, kSeeds - kSeeds / 4);
   EXPECT_GT(partitioned, kSeeds / 4);
   EXPECT_LT(partitioned, kSeeds - kSeeds / 4);
@@ -251,6 +260,107 @@ TEST(InstanceScenario, ThePlantedRetryLoopIsFoundByManySeeds) {
   std::cout << "[ planted ] retry_stale_instance_route: found by " << found << " of " << kSwept
             << " seeds (store-truth first in " << by_store_truth << "); first at seed " << first << "\n";
   EXPECT_GE(found, 10);
+}
+
+// The field `name`'s quoted value in a trace line, or "".
+std::string field_of(const std::string& line, std::string_view name) {
+  const std::string key = " " + std::string(name) + "=";
+  const std::size_t at = line.find(key);
+  if (at == std::string::npos) {
+    return "";
+  }
+  const std::size_t begin = at + key.size();
+  const std::size_t end = line[begin] == '"' ? line.find('"', begin + 1) + 1 : line.find(' ', begin);
+  return line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+// node-crash-point (faults/crash_points.h): server nodes die at each crash point of cold activation
+// (§7.1's table), and the restarted host run handles each kind of row its dead run left: the
+// Creating row cancelled, the Ready row whose first message had not completed restored (its stored
+// first message run by the new run before any other message of it), the Ready row whose first
+// message completed removed. Every seed passes every property; the crash-point marks count the
+// crashes the trace shows.
+TEST(InstanceScenario, ServersDieAtEachCrashPointAndTheRestartedRunRecoversWhatTheyLeft) {
+  const InstanceScenario scenario(instance_scenario_config("instance-route"));
+  std::map<std::string, std::size_t> crashes;
+  std::map<std::string, std::size_t> recovered;
+  std::size_t marked = 0;
+  std::size_t restored_then_first = 0;
+  constexpr std::uint64_t kSeeds = 40;
+  for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    const SeedOutcome outcome = scenario.run(SeedRequest{seed, false, true});
+    ASSERT_TRUE(outcome.ok()) << "seed " << seed << ": "
+                              << (outcome.violation ? outcome.violation->property + ": " + outcome.violation->message
+                                                    : outcome.failure.value_or(""));
+    const std::vector<std::string>& lines = outcome.event_lines;
+    std::size_t crashed_here = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].find(" crash run=") != std::string::npos) {
+        ++crashes[field_of(lines[i], "point")];
+        ++crashed_here;
+      }
+      if (lines[i].find(" instance.recovered ") == std::string::npos) {
+        continue;
+      }
+      const std::string action = field_of(lines[i], "action");
+      ++recovered[action];
+      if (action != "\"first_message_restored\"") {
+        continue;
+      }
+      // The next message run of that incarnation on that node is its first message.
+      const std::string id = field_of(lines[i], "id");
+      const std::string gen = field_of(lines[i], "object_gen");
+      const std::string node = field_of(lines[i], "node");
+      for (std::size_t j = i + 1; j < lines.size(); ++j) {
+        const bool first = lines[j].find(" instance.first_message_run ") != std::string::npos;
+        if ((first || lines[j].find(" instance.message_run ") != std::string::npos) && field_of(lines[j], "id") == id &&
+            field_of(lines[j], "object_gen") == gen && field_of(lines[j], "node") == node) {
+          EXPECT_TRUE(first) << "seed " << seed << ": a message ran before the restored first message: " << lines[j];
+          restored_then_first += first ? 1 : 0;
+          break;
+        }
+      }
+    }
+    const platform::MarkCounts& marks = outcome.marks;
+    const std::size_t counted = marks[static_cast<std::size_t>(platform::Mark::kCrashAfterPayloadStored)] +
+                                marks[static_cast<std::size_t>(platform::Mark::kCrashAfterCreating)] +
+                                marks[static_cast<std::size_t>(platform::Mark::kCrashAfterReady)];
+    EXPECT_EQ(counted, crashed_here) << "seed " << seed << ": every crash at a point is marked once";
+    marked += counted;
+  }
+  std::cout << "[ crash points ] " << kSeeds << " seeds: " << crashes["\"after-payload-stored\""]
+            << " after the payload, " << crashes["\"after-creating\""] << " after Creating, " << crashes["\"after-ready\""]
+            << " after Ready; recovered: " << recovered["\"creating_cancelled\""] << " Creating cancelled, "
+            << recovered["\"first_message_restored\""] << " first messages restored (" << restored_then_first
+            << " run next), " << recovered["\"completed_removed\""] << " completed rows removed\n";
+  EXPECT_GT(crashes["\"after-payload-stored\""], 0u);
+  EXPECT_GT(crashes["\"after-creating\""], 0u);
+  EXPECT_GT(crashes["\"after-ready\""], 0u);
+  EXPECT_GT(recovered["\"creating_cancelled\""], 0u);
+  EXPECT_GT(recovered["\"first_message_restored\""], 0u);
+  EXPECT_GT(recovered["\"completed_removed\""], 0u);
+  EXPECT_EQ(restored_then_first, recovered["\"first_message_restored\""]);
+  EXPECT_GT(marked, 0u);
+}
+
+// A restarted node that restores an instance without running its stored first message (planted
+// recovery-skips-first-message) is caught by instance-first-message; the seeds it took are printed,
+// and the failing seed replays to the same verdict.
+TEST(InstanceScenario, RecoverySkippingTheFirstMessageIsCaughtByInstanceFirstMessage) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
+  InstanceScenarioConfig config = instance_scenario_config("instance-route");
+  config.protocol.planted_bugs.insert(planted::PlantedBug::kRecoverySkipsFirstMessage);
+  config.properties = {"instance-first-message"};
+  const InstanceScenario scenario(config);
+  const auto [seeds, outcome] = seeds_until_violation(scenario);
+  ASSERT_TRUE(outcome.violation.has_value()) << "not caught in " << seeds << " seeds";
+  EXPECT_EQ(outcome.violation->property, "instance-first-message") << outcome.violation->message;
+  std::cout << "[ planted ] recovery_skips_first_message in instance-route caught by instance-first-message after "
+            << seeds << " seed(s): " << outcome.violation->message.substr(0, 240) << "\n";
+  const SeedOutcome again = scenario.run(SeedRequest{outcome.seed, false, false});
+  EXPECT_EQ(again.trace_hash, outcome.trace_hash);
+  ASSERT_TRUE(again.violation.has_value());
+  EXPECT_EQ(again.violation->event_index, outcome.violation->event_index);
 }
 
 }  // namespace

@@ -30,8 +30,8 @@ TEST(Registry, ListsEveryPropertyOnceWithADescription) {
     EXPECT_EQ(find_property(info.name), &info);
   }
   EXPECT_EQ(names, (std::set<std::string_view>{"single-owner", "generations", "fencing", "capacity",
-                                               "exactly-one-creation", "at-most-once", "store-truth", "liveness",
-                                               "creation-liveness"}));
+                                               "exactly-one-creation", "at-most-once", "instance-first-message",
+                                               "store-truth", "liveness", "creation-liveness"}));
   EXPECT_EQ(find_property("exactly-once"), nullptr);
 }
 

@@ -193,6 +193,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kInstanceClosing}, as<le::InstanceClosing>());
   add({kInstanceClosed}, as<le::InstanceClosed>());
   add({kInstanceCloseAwaited}, as<le::InstanceCloseAwaited>());
+  add({kInstanceRecovered}, as<le::InstanceRecovered>());
   add({kMessagingUndecodable}, as<le::MessagingUndecodable>());
   add({kMessagingLateReply}, as<le::MessagingLateReply>());
   add({kRequestStart}, as<se::RequestStart>());
@@ -207,6 +208,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kSyntheticTick}, as<se::SyntheticTick>());
   add({kProcessAdd}, as<se::ProcessAdd>());
   add({kProcessStart, kProcessKill, kProcessExit}, as<se::ProcessRun>());
+  add({kProcessCrash}, as<se::ProcessCrash>());
   add({kProcessPause}, as<se::ProcessPause>());
   add({kProcessUnpause}, as<se::ProcessUnpause>());
   add({kClockDrift}, as<se::ClockDrift>());

@@ -256,5 +256,84 @@ TEST(Process, SpawnFromTheWorldContext) {
   EXPECT_EQ(world.spawn(node, "refused", [&] { ++ran; }), 0U);
 }
 
+// crash(): a fault observing a task's event kills its process right there — what the task sends
+// after the point never leaves, and no other task of the process runs before the kill.
+class CrashAt final : public TraceObserver {
+ public:
+  CrashAt(World& world, ProcessId node) : _world(world), _node(node) {}
+  std::optional<std::string> on_event(const TraceEvent& event) override {
+    if (event.kind == "test.point") {
+      _world.crash(_node, "after-point");
+    }
+    return std::nullopt;
+  }
+
+ private:
+  World& _world;
+  ProcessId _node;
+};
+
+TEST(Process, CrashKillsAtThePointBeforeAnythingItSendsLeaves) {
+  World world(quiet_config());
+  int other_ran = 0;
+  int ran_past_point = 0;
+  int received = 0;
+  const ProcessId node = world.add_process("n1", 1, [&](Platform& p) {
+    p.tasks.spawn("other", [&p, &other_ran] {
+      p.clock.sleep_for(platform::millis(5));
+      ++other_ran;  // due at the crash's instant: never runs
+    });
+    p.clock.sleep_for(platform::millis(5));
+    p.events.emit("test.point", {});
+    ++ran_past_point;          // the task runs on until it parks...
+    p.transport.send(2, "x");  // ...but nothing it sends leaves
+    p.clock.sleep_for(platform::seconds(1));
+    ++ran_past_point;
+  });
+  const ProcessId peer = world.add_process("n2", 2, [&](Platform& p) {
+    if (p.transport.receive(platform::kNever).has_value()) {
+      ++received;
+    }
+  });
+  CrashAt fault(world, node);
+  world.add_observer(fault);
+  world.start(node);
+  world.start(peer);
+  world.run_until(platform::seconds(2), 10'000);
+  world.remove_observer(fault);
+  EXPECT_EQ(world.process_state(node), ProcessState::dead);
+  EXPECT_EQ(ran_past_point, 1);
+  EXPECT_EQ(other_ran, 0);
+  EXPECT_EQ(received, 0);
+  const std::vector<TraceEvent> crashes = events_of_kind(world.trace(), "crash");
+  ASSERT_EQ(crashes.size(), 1U);
+  EXPECT_EQ(crashes[0].text("point"), "after-point");
+  EXPECT_EQ(crashes[0].number("run"), 1);
+  const std::vector<TraceEvent> kills = events_of_kind(world.trace(), "kill");
+  ASSERT_EQ(kills.size(), 1U);
+  EXPECT_EQ(kills[0].index, crashes[0].index + 1);
+  EXPECT_EQ(kills[0].time_us, platform::millis(5));
+  bool dropped = false;
+  for (const TraceEvent& drop : events_of_kind(world.trace(), "net.drop")) {
+    dropped = dropped || drop.text("why") == "sender_crashed";
+  }
+  EXPECT_TRUE(dropped);
+  world.start(node);  // a crashed process starts again as a new host run
+  world.run_until(platform::seconds(3), 10'000);
+  EXPECT_EQ(world.process_run(node), 2U);
+}
+
+// From the world context crash() is a kill.
+TEST(Process, CrashFromTheWorldContextIsAKill) {
+  World world(quiet_config());
+  const ProcessId node = world.add_process("n1", 1, [](Platform& p) { p.clock.sleep_for(platform::seconds(10)); });
+  world.start(node);
+  world.at(platform::millis(1), [&] { world.crash(node, "anywhere"); });
+  world.run_until(platform::seconds(1), 1'000);
+  EXPECT_EQ(world.process_state(node), ProcessState::dead);
+  EXPECT_TRUE(events_of_kind(world.trace(), "crash").empty());
+  EXPECT_EQ(events_of_kind(world.trace(), "kill").size(), 1U);
+}
+
 }  // namespace
 }  // namespace spotcheck::sim

@@ -40,6 +40,10 @@ std::string_view op_name(int op_index) {
 
 using platform::as_i64;
 
+bool same_host_run(const records::AuthorityRecord& record, const HostRun& run) {
+  return record.owner_id == run.owner_id && record.owner_lease_generation == run.lease_generation;
+}
+
 bool same_node(const records::AllocationDescriptor& a, const records::MeshNodeDescriptorRecord& b) {
   return a.mesh_name == b.mesh_name && a.routing_id_hex == b.routing_id_hex;
 }
@@ -297,6 +301,8 @@ std::optional<Error> AuthorityOps::conflict_error(const WriteOutcome& outcome, c
       return Error::conflict(ConflictCause::kTargetChanged, "the target's descriptor changed");
     case ConditionRole::kTargetLease:
       return Error::conflict(ConflictCause::kTargetLeaseInvalid, "the target's owner lease changed");
+    case ConditionRole::kPreviousOwnerLease:
+      return Error::conflict(ConflictCause::kPreviousOwnerLive, "the earlier owner's lease record changed");
   }
   SPOTCHECK_ASSERT(false && "every condition role is judged above");
   return std::nullopt;
@@ -468,6 +474,17 @@ Result<AuthoritySnapshot> AuthorityOps::preserve(const AuthoritySnapshot& active
 
 Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& active,
                                                   const NodeView& target) {
+  return new_owner_under(active, target, nullptr);
+}
+
+Result<AuthoritySnapshot> AuthorityOps::recover_new_owner(const AuthoritySnapshot& active, const NodeView& target,
+                                                          const store::Condition& ended) {
+  SPOTCHECK_ASSERT(!same_host_run(active.record, _lease.host_run()));
+  return new_owner_under(active, target, &ended);
+}
+
+Result<AuthoritySnapshot> AuthorityOps::new_owner_under(const AuthoritySnapshot& active, const NodeView& target,
+                                                        const store::Condition* ended) {
   const records::AuthorityRecord& before = active.record;
   const records::MeshNodeDescriptorRecord& node = target.descriptor;
   records::AuthorityRecord after = before;
@@ -504,7 +521,13 @@ Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& activ
                             "AuthorityOwnerGeneration would pass 2^63-2"));
   }
   Result<Executed> executed = run(Op::kNewOwner, active.key, after, &before,
-                                  [&]() -> Result<Plan> { return plan_new_owner(active, after, target); });
+                                  [&]() -> Result<Plan> {
+                                    Result<Plan> plan = plan_new_owner(active, after, target);
+                                    if (plan.ok() && ended != nullptr) {
+                                      plan.value().write.add_condition(*ended, ConditionRole::kPreviousOwnerLease);
+                                    }
+                                    return plan;
+                                  });
   if (!executed.ok()) {
     return executed.error();
   }
@@ -636,6 +659,24 @@ Result<Done> AuthorityOps::remove(const AuthoritySnapshot& active) {
   }
   Result<Executed> executed = run(Op::kDelete, active.key, active.record, nullptr,
                                   [&] { return plan_removal(active); });
+  if (!executed.ok()) {
+    return executed.error();
+  }
+  return Done{};
+}
+
+Result<Done> AuthorityOps::recover_remove(const AuthoritySnapshot& row, const store::Condition& ended) {
+  SPOTCHECK_ASSERT(!same_host_run(row.record, _lease.host_run()));
+  // Only a Reserved row: an Active one is taken over first (NewOwner), then deleted by its owner,
+  // since Delete verifies the current owner lease (§6.1).
+  SPOTCHECK_ASSERT(row.record.allocation.state == records::AllocationState::kReserved);
+  Result<Executed> executed = run(Op::kAbort, row.key, row.record, nullptr, [&]() -> Result<Plan> {
+    Result<Plan> plan = plan_removal(row);
+    if (plan.ok()) {
+      plan.value().write.add_condition(ended, ConditionRole::kPreviousOwnerLease);
+    }
+    return plan;
+  });
   if (!executed.ok()) {
     return executed.error();
   }

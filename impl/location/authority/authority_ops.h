@@ -69,6 +69,17 @@ class AuthorityOps {
   // The owner sweep's Delete (§11): a Reserved or Active row of this host run.
   Result<Done> sweep_remove(const AuthoritySnapshot& own);
 
+  // Recovery of a row an earlier host run left (§3.3: only a Framework task responsible for
+  // recovery replaces the owner or deletes the record; §7.1 for Instance Spots). `ended` is the
+  // condition that the earlier owner lease has ended — its key absent, or its expired record at
+  // the version read — so that host run cannot come back between the read and the write.
+  // recover_new_owner: NewOwner of an Active row to `target`. recover_remove: Abort of a
+  // Reserved row (capacity released in the same request). An Active row is deleted by taking it
+  // over first, then remove() as its owner: Delete verifies the current owner lease (§6.1).
+  Result<AuthoritySnapshot> recover_new_owner(const AuthoritySnapshot& active, const NodeView& target,
+                                              const store::Condition& ended);
+  Result<Done> recover_remove(const AuthoritySnapshot& row, const store::Condition& ended);
+
  private:
   struct Plan {
     PlannedWrite write;
@@ -116,6 +127,8 @@ class AuthorityOps {
   Result<Plan> plan_reserve(const AuthorityKey& key, const records::AuthorityRecord& intended,
                             const NodeView& target, const Attached& attached);
   static AuthoritySnapshot reserved_snapshot(const AuthorityKey& key, Executed& done);
+  Result<AuthoritySnapshot> new_owner_under(const AuthoritySnapshot& active, const NodeView& target,
+                                            const store::Condition* ended);
   Result<Plan> plan_new_owner(const AuthoritySnapshot& active, const records::AuthorityRecord& after,
                               const NodeView& target);
   AuthoritySnapshot new_owner_snapshot(const AuthoritySnapshot& active, Executed& done);

@@ -25,7 +25,8 @@
 
 namespace spotcheck::location {
 
-enum class ConditionRole { kAuthority, kCounter, kTargetDescriptor, kTargetLease, kOwnLease };
+// kPreviousOwnerLease: a recovery write's condition that the row's earlier owner lease has ended.
+enum class ConditionRole { kAuthority, kCounter, kTargetDescriptor, kTargetLease, kOwnLease, kPreviousOwnerLease };
 // kAttached: a Put/Delete a caller attached to the same request (e.g. a creation's stored request
 // or final result, spec §7); never an Increment.
 enum class MutationRole { kAuthority, kCounter, kCapacity, kAttached };

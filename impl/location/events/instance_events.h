@@ -267,6 +267,27 @@ void fields(Io& io, E& e) {
   io("reference", e.reference);
 }
 
+// instance.recovered: what a restarted node did with a row of an earlier host run of it —
+// action creating_cancelled | first_message_restored | completed_removed | payload_lost.
+struct InstanceRecovered {
+  static constexpr std::size_t kFieldsMax = 6;
+  std::string_view id;
+  std::int64_t object_gen = 0;
+  std::string_view node;
+  std::string_view earlier_owner;
+  std::int64_t earlier_lease_gen = 0;
+  std::string_view action;
+};
+template <class Io, platform::FieldsOf<InstanceRecovered> E>
+void fields(Io& io, E& e) {
+  io("id", e.id);
+  io("object_gen", e.object_gen);
+  io("node", e.node);
+  io("earlier_owner", e.earlier_owner);
+  io("earlier_lease_gen", e.earlier_lease_gen);
+  io("action", e.action);
+}
+
 // instance.end_of_use_recorded.
 struct InstanceEndOfUseRecorded {
   static constexpr std::size_t kFieldsMax = 4;

@@ -63,6 +63,14 @@ std::string instance_reference(std::string_view spot_id, const messaging::Operat
   return "instance:" + std::string(spot_id) + ":" + op_id.hex();
 }
 
+std::string_view operation_of_reference(std::string_view reference) {
+  const std::size_t colon = reference.rfind(':');
+  if (!reference.starts_with("instance:") || colon == std::string_view::npos || colon < 9) {
+    return {};
+  }
+  return reference.substr(colon + 1);
+}
+
 std::string recovery_pointer(std::string_view reference, std::string_view sha256, std::uint64_t size_bytes) {
   return std::string(kPointerPrefix) + std::string(reference) + " " + std::string(sha256) + " " +
          std::to_string(size_bytes);

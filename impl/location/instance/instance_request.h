@@ -32,6 +32,8 @@ std::optional<InstanceRequest> decode_instance_request(std::string_view bytes);
 
 // The Relocation Store reference of one request: "instance:<spotId>:<opId hex>".
 std::string instance_reference(std::string_view spot_id, const messaging::OperationId& op_id);
+// The OperationId text (hex) an instance_reference() names; empty when it is not one.
+std::string_view operation_of_reference(std::string_view reference);
 
 // The row payload that keeps pointing at the stored request after Commit (Commit clears
 // pendingCreation): "instance-recovery-v1 <reference> <sha256> <size>". Empty = end of use.

@@ -102,6 +102,10 @@ InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
         }
         continue;
       }
+      if (recovering_here(request.spot_id)) {
+        _context.platform.clock.sleep_for(_config.wait_interval_us);
+        continue;
+      }
       // No record and no Close running here: an in-process instance left without a row is of
       // a previous generation and never receives the message.
       _instances.erase(request.spot_id);
@@ -119,6 +123,17 @@ InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
                                      std::string("the ID holds a ") + std::string(records::to_string(allocation.object_kind)) +
                                          " of type " + allocation.stable_type,
                                      row.record.object_generation));
+    }
+    if (left_by_earlier_run(row)) {
+      // An earlier host run of this node left the row (it died): recovered before any message (§7.1).
+      const Recovery recovered = recover(row);
+      if (recovered == Recovery::kFailed) {
+        ++failures;
+      }
+      if (recovered != Recovery::kRecovered) {
+        _context.platform.clock.sleep_for(_config.wait_interval_us);
+      }
+      continue;
     }
     if (allocation.state == records::AllocationState::kReserved) {
       _context.platform.clock.sleep_for(_config.wait_interval_us);  // Creating: wait for the same result
@@ -243,12 +258,17 @@ Result<InstanceTarget::Stored> InstanceTarget::store_payload(const InstanceReque
 
 void InstanceTarget::release_payload(const InstanceRequest& request, const std::string& reference,
                                      std::string_view reason) {
+  release_payload(request.spot_id, request.op_id.hex(), reference, reason);
+}
+
+void InstanceTarget::release_payload(std::string_view spot_id, std::string_view op_hex, const std::string& reference,
+                                     std::string_view reason) {
   for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
     const store::DeleteResult removed = _context.relocation.remove(reference, store_deadline_us());
     if (const auto* deleted = std::get_if<store::Deleted>(&removed)) {
       platform::emit_event(
           _context.platform.events, kinds::kInstancePayloadReleased,
-          events::InstancePayloadReleased{request.spot_id, request.op_id.hex(), _context.rid_hex, reference,
+          events::InstancePayloadReleased{spot_id, op_hex, _context.rid_hex, reference,
                                           reason, deleted->was_present ? 1 : 0});
       return;
     }
@@ -446,7 +466,18 @@ void InstanceTarget::start_instance(const InstanceRequest& request, const Instan
   LocalInstance& instance = _instances[request.spot_id];
   instance.stable_type = request.stable_type;
   instance.object_generation = generation;
-  instance.queue.push_front(message_of(request, generation, true));
+  run_first_message(instance, request, type);
+}
+
+void InstanceTarget::run_first_message(LocalInstance& instance, const InstanceRequest& request,
+                                       const InstanceType& type) {
+  SPOTCHECK_ASSERT(instance.queue.empty() && !instance.accepting && !instance.closing);
+  instance.queue.push_front(message_of(request, instance.object_generation, true));
+  // Requests meeting the Ready row meanwhile find the instance and wait for its first message.
+  _context.platform.tasks.yield();
+  auto it = _instances.find(request.spot_id);
+  SPOTCHECK_ASSERT(it != _instances.end() && &it->second == &instance);  // nothing replaces it while it starts
+  SPOTCHECK_ASSERT(!instance.queue.empty() && instance.queue.front().first);
   const bool drained = drain(instance, type, request.spot_id);
   SPOTCHECK_ASSERT(drained);  // the first message is never refused: it was admitted with the factory
   SPOTCHECK_ASSERT(instance.accepting);

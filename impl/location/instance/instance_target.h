@@ -44,6 +44,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "impl/location/authority/authority_ops.h"
 #include "impl/location/config/location_config.h"
@@ -93,6 +94,15 @@ class InstanceTarget {
   // instance stays closing: it admits nothing more, and a request that finds no row drops it).
   InstanceOutcome close(const std::string& spot_id);
 
+  // Crash recovery at startup (§7.1, instance_recovery.cpp): lists the authority rows once and
+  // recovers every Instance Spot row an earlier host run of this node left — a Creating row is
+  // cancelled (Abort, payload released); a Ready row whose first message completion was not
+  // recorded is taken over (NewOwner) and its instance restored from the stored request, the first
+  // message run before any new one; a Ready row whose first message completed is removed (its
+  // instance died with that run). Each waits until the earlier run's owner lease has ended.
+  // Blocking; ends by `until_us` (local time). A request meeting such a row recovers it the same way.
+  void recover_earlier_runs(platform::TimeUs until_us);
+
   // In-process instance list (tests and diagnostics).
   bool has_instance(const std::string& spot_id) const { return _instances.count(spot_id) != 0; }
   std::uint64_t instance_generation(const std::string& spot_id) const;
@@ -132,10 +142,34 @@ class InstanceTarget {
   std::string run_factory(const InstanceRequest& request, const InstanceType& type, std::uint64_t generation);
   // Step 5: the new instance with the first message at the head of its queue, run.
   void start_instance(const InstanceRequest& request, const InstanceType& type, std::uint64_t generation);
+  // The first message at the head of `instance`'s empty queue; the task yields once (restoring it
+  // is a queue turn of its own), then runs it before any other message.
+  void run_first_message(LocalInstance& instance, const InstanceRequest& request, const InstanceType& type);
+
+  // Recovery (instance_recovery.cpp). What recover() did with a row: kRecovered (re-read it),
+  // kWait (the earlier run's lease is still valid, or another task is restoring it), kFailed.
+  enum class Recovery { kRecovered, kWait, kFailed };
+  bool left_by_earlier_run(const AuthoritySnapshot& row) const;
+  bool recovering_here(const std::string& spot_id) const;
+  Recovery recover(const AuthoritySnapshot& row);
+  Recovery cancel_creating(const AuthoritySnapshot& row, const store::Condition& ended);
+  Recovery restore(const AuthoritySnapshot& row, const store::Condition& ended, const RecoveryPointer& pointer);
+  Recovery remove_completed(const AuthoritySnapshot& row, const store::Condition& ended);
+  Recovery give_up_restore(const AuthoritySnapshot& row, const AuthoritySnapshot& owned,
+                           const std::optional<InstanceRequest>& stored, const std::string& reference);
+  // The stored request a recovery pointer names, verified by its SHA-256; nullopt if it is gone.
+  std::optional<InstanceRequest> read_stored_request(const RecoveryPointer& pointer);
+  void emit_recovered(const AuthoritySnapshot& row, std::string_view action);
+  // Delete of a row this run took over (bounded retries; false on a Conflict or after them).
+  bool remove_taken_over(const AuthoritySnapshot& owned);
+  // One startup pass over the rows `keys` names; true when none is left to recover.
+  bool recover_rows(const std::vector<AuthorityKey>& keys);
   // Step 6: Preserve with an empty payload (bounded retries, re-reading after a failure); false
   // when the end of use could not be recorded (the payload is then kept).
   bool record_end_of_use(AuthoritySnapshot current, const std::string& reference);
   void release_payload(const InstanceRequest& request, const std::string& reference, std::string_view reason);
+  void release_payload(std::string_view spot_id, std::string_view op_hex, const std::string& reference,
+                       std::string_view reason);
   std::optional<NodeView> self_view();
   // The in-process incarnation of the Spot whose Close is still running here, or null.
   const LocalInstance* closing_here(const std::string& spot_id) const;
@@ -153,6 +187,7 @@ class InstanceTarget {
   const InstanceRegistry& _registry;
   InstanceTargetConfig _config;
   std::map<std::string, LocalInstance> _instances;  // by SpotId; ordered
+  std::set<std::string> _recovering;  // SpotIds a task of this host run is recovering (recover())
 };
 
 }  // namespace spotcheck::location::instance
