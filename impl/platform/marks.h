@@ -42,9 +42,12 @@ enum class Mark : std::uint8_t {
   kRecoveryCreatingCancelled,        // §7.1: a restarted node cancelled the Creating row its earlier run left
   kRecoveryFirstMessageRestored,     // §7.1: a restarted node restored an instance from its stored first message
   kRecoveryCompletedRemoved,         // §3.3: a restarted node removed a Ready row whose instance died with its run
+  kIndeterminateResolvedSuperseded,  // §10: a re-read found another writer's change over the row first read
+  kRenewFaultHit,                    // §5: store-renew-lost hit an owner lease renew (the store host; a fault)
+  kOperationIdReusedAcrossRuns,      // §7: a client retried a kept OperationId in a later host run (a workload)
 };
-inline constexpr std::size_t kMarkCount = 26;
-static_assert(static_cast<std::size_t>(Mark::kRecoveryCompletedRemoved) + 1 == kMarkCount,
+inline constexpr std::size_t kMarkCount = 29;
+static_assert(static_cast<std::size_t>(Mark::kOperationIdReusedAcrossRuns) + 1 == kMarkCount,
               "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
@@ -89,6 +92,15 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
      "a restarted node restored an Instance Spot from its stored first message before any new message (§7.1)"},
     {"recovery-completed-removed",
      "a restarted node removed the Ready row of an Instance Spot whose instance died with its earlier host run (§3.3)"},
+    {"indeterminate-resolved-superseded",
+     "a re-read after an indeterminate authority write found another writer's change over the row first read: ours "
+     "is not there, and the write is planned again as a conflict (§10)"},
+    {"renew-fault-hit",
+     "store-renew-lost hit an owner lease renew write: lost, applied with its reply lost, refused or applied late, "
+     "while reads were served (fault; §5)"},
+    {"operation-id-reused",
+     "a client retried a creation with an OperationId it kept from an earlier host run of its node: a new request "
+     "of the same OperationId (workload; §7)"},
 }};
 
 constexpr bool every_mark_named() {

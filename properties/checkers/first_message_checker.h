@@ -7,9 +7,15 @@
 // Judged from `instance.first_message_run` and `instance.message_run`, which name the running host
 // run (`owner`, `lease_gen`): an `instance.message_run` of (id, object_gen) by a host run with no
 // earlier `instance.first_message_run` of (id, object_gen) by that same host run is a violation.
-// (How often each runs is at-most-once's; that recovery happens at all is the marks'.)
+// (How often each runs is at-most-once's.)
 //
-// Online and linear: one entry per (host run, incarnation) whose first message ran.
+// At the end of the run (the liveness phase has let every dead node come back and recover):
+// every incarnation that reached Ready (`instance.ready`) has run its first message somewhere —
+// restored after a crash if need be — unless the restarted node found its stored request gone or
+// its factory refusing (`instance.recovered` `payload_lost` / `factory_rejected`, the row deleted).
+//
+// Online and linear: one entry per (host run, incarnation) whose first message ran, one per
+// Ready incarnation still waiting for its first message.
 #pragma once
 
 #include <optional>
@@ -28,9 +34,13 @@ class FirstMessageChecker final : public PropertyChecker {
   explicit FirstMessageChecker(const PropertyOptions& options);
   std::string_view name() const override { return kName; }
   std::optional<std::string> on_event(const sim::TraceEvent& event) override;
+  std::optional<std::string> finish(const RunEnd& end) override;
 
  private:
-  StringSet _first_runs;  // (host run, incarnation) whose first message ran
+  std::optional<std::string> on_message(const sim::TraceEvent& event, bool first);
+
+  StringSet _first_runs;                 // (host run, incarnation) whose first message ran
+  StringMap<std::uint64_t> _waiting;     // incarnation -> its instance.ready, until a first message ran
 };
 
 }  // namespace spotcheck::properties

@@ -129,10 +129,12 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
                     FaultKind::kStoreRenewLost, FaultKind::kNodePauseOnReply,
                     FaultKind::kNodeFreezeDrop, FaultKind::kStoreScanExpired};  // drawn like the others
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
+                        Mark::kIndeterminateResolvedSuperseded,
                         Mark::kIndeterminateUnresolved,      Mark::kContentionRetry,
                         Mark::kCapacityFull,                 Mark::kDescriptorTakeover,
                         Mark::kDescriptorRevised,            Mark::kDescriptorRenewIgnored,
-                        Mark::kScanExpiredRestart,           Mark::kLeaseLostInReread};
+                        Mark::kScanExpiredRestart,           Mark::kLeaseLostInReread,
+                        Mark::kRenewFaultHit};
     return c;
   }
   if (name == "authority-race") {
@@ -163,6 +165,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.swarm = lost_store_messages_shape();
     c.generations_near_end_probability = 0.25;  // a quarter of the seeds race into GenerationExhausted
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
+                        Mark::kIndeterminateResolvedSuperseded,
                         Mark::kContentionRetry, Mark::kCapacityFull, Mark::kEarlierAttemptAppliedLate,
                         Mark::kGenerationExhausted};
     return c;
@@ -179,7 +182,9 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.plan = store_trouble;
     c.swarm = store_trouble_shape();
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
-                        Mark::kIndeterminateUnresolved, Mark::kEarlierAttemptAppliedLate, Mark::kLeaseLostInReread};
+                        Mark::kIndeterminateResolvedSuperseded,
+                        Mark::kIndeterminateUnresolved, Mark::kEarlierAttemptAppliedLate, Mark::kLeaseLostInReread,
+                        Mark::kRenewFaultHit};
     return c;
   }
   if (name == "churn") {

@@ -188,7 +188,7 @@ class Program {
     }
     options.op_id = loc::messaging::OperationId::random(_platform.random);
     std::deque<ClientMemory::Call>& calls = _env.memory->calls;
-    calls.push_back(ClientMemory::Call{object_kind, mode, id, *options.op_id});
+    calls.push_back(ClientMemory::Call{object_kind, mode, id, *options.op_id, false, _node->lease().host_run().owner_id});
     if (calls.size() > ClientMemory::kCallsMax) {
       calls.pop_front();
     }
@@ -218,6 +218,9 @@ class Program {
                                         ? *unanswered
                                         : calls[_platform.random.below(calls.size())];
     const lc::CreateOptions options{.in_mesh = in_mesh(), .args = {}, .op_id = call.op};
+    if (call.kept_by != _node->lease().host_run().owner_id) {
+      platform::sometimes(_platform.events, platform::Mark::kOperationIdReusedAcrossRuns);  // a new request (§7)
+    }
     lc::Manager& manager = _node->manager();
     const bool actor = call.object_kind == records::ObjectKind::kActor;
     if (call.mode == lc::CreateMode::kGetOrCreate) {

@@ -29,6 +29,7 @@ struct ClientMemory {
     std::string id;  // empty: a User Spot Create (the Framework issues the ID)
     location::messaging::OperationId op;
     bool answered = false;  // false: still running, or its host run ended before the answer
+    std::string kept_by;    // the OwnerId of the host run that kept it
   };
   static constexpr std::size_t kCallsMax = 16;
   std::deque<Call> calls;  // the newest last

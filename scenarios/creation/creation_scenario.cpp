@@ -61,6 +61,7 @@ CreationScenario::CreationScenario(CreationScenarioConfig config) : _config(std:
   SPOTCHECK_ASSERT_ABORT(_config.node_count >= 2);
   SPOTCHECK_ASSERT_ABORT(!location::validate(_config.protocol).has_value());
   SPOTCHECK_ASSERT_ABORT(_config.plan);
+  SPOTCHECK_ASSERT_ABORT(_config.swarm.valid());
   SPOTCHECK_ASSERT_ABORT(_config.workload.traffic_stop_us <= _config.faults_stop_us + _config.liveness_window_us);
 }
 
@@ -106,7 +107,7 @@ SeedOutcome CreationScenario::run(const SeedRequest& request) const {
     nodes.push_back(pid);
   }
 
-  judged.install_faults(nodes, _config.plan(_config.faults_stop_us), _config.faults_stop_us);
+  judged.install_faults(nodes, _config.plan(_config.faults_stop_us), _config.faults_stop_us, _config.swarm);
   install_node_link_faults(world, nodes, _config);
   judged.start_staggered(nodes, platform::millis(50));
   return judged.run_and_judge(_config.faults_stop_us + _config.liveness_window_us, _config.max_steps);

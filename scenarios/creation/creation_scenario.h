@@ -27,6 +27,9 @@ struct CreationScenarioConfig {
   platform::TimeUs liveness_window_us = platform::seconds(35);
   // The store/process fault plan of a seed when not in swarm mode.
   std::function<faults::FaultPlan(platform::TimeUs faults_stop_us)> plan;
+  // How swarm mode draws a seed's plan (faults/fault_plan.h); the node-link loss below is the
+  // scenario's own in either mode.
+  faults::SwarmShape swarm;
   // Loss on every link between two nodes during the safety phase, and bursts of heavy loss.
   double node_link_loss = 0.05;
   double node_link_burst_loss = 0.6;

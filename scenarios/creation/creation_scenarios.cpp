@@ -56,8 +56,15 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
     c.workload.mesh_names = {"game", "lobby"};
     c.creation.object_meshes = c.workload.mesh_names;
     c.plan = storm_faults;
+    // Swarm: the standard kinds, and (1/2 each, drawn after them) what the plain plan has between
+    // nodes and at the store besides: delays, partitions of a pair, link stalls and tails, writes
+    // that apply late, a stalling store (issue 11: node-to-node faults in every scenario whose
+    // nodes talk to each other, in swarm mode too).
+    c.swarm.also = {faults::FaultKind::kNodeMessageDelay, faults::FaultKind::kNodePartition,
+                    faults::FaultKind::kLinkTail,         faults::FaultKind::kNodeLinkStall,
+                    faults::FaultKind::kStoreLateApply,   faults::FaultKind::kStoreStall};
     c.required_marks = {platform::Mark::kCreationAnsweredFromStore, platform::Mark::kCreationWaitsOnCreating,
-                        platform::Mark::kCreationResultReadUnknown};
+                        platform::Mark::kCreationResultReadUnknown, platform::Mark::kOperationIdReusedAcrossRuns};
     return c;
   }
   SPOTCHECK_ASSERT_ABORT(false && "unknown creation scenario");

@@ -70,7 +70,10 @@ class Program {
     if (!_node.start().ok()) {
       park_forever(_platform);  // no lease: this host run can do nothing
     }
-    for (int attempt = 0; attempt < kPublishAttemptsMax && !_node.ensure_published(); ++attempt) {
+    // Until published, or the lease is lost meanwhile (then supervise_node below asks for a
+    // restart: a host run without its lease can never publish, nor recover what it should).
+    for (int attempt = 0; attempt < kPublishAttemptsMax && !_node.lease().lost() && !_node.ensure_published();
+         ++attempt) {
       _platform.clock.sleep_for(platform::millis(200));
     }
     li::InstanceTarget target(li::InstanceTargetContext{*_env.config, _platform, *_store, *_relocation, _node.lease(),

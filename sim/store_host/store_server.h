@@ -179,6 +179,9 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
     return;
   }
   const RenewFault renew_fault = kind == RequestKind::kLeaseRenew ? draw_renew_fault() : RenewFault::kNone;
+  if (renew_fault != RenewFault::kNone) {
+    _world.count_mark(platform::Mark::kRenewFaultHit);
+  }
   if (renew_fault == RenewFault::kLost) {
     _world.record_event(kinds::kStoreRequestLost, events::StoreOp{.node = node, .op = operation});
     return;

@@ -127,8 +127,8 @@ TEST(SwarmCharacter, TheOtherKindsAreStillDrawnOnAndOff) {
 }
 
 // The mixed campaign's shape draws exactly what swarm mode drew before shapes existed, so
-// default swarm seeds (and the instance-route and create-storm swarm seeds, which use it) replay
-// as they did. Pinned from the draw before the change.
+// default swarm seeds replay as they did (instance-route and create-storm draw the standard kinds
+// first, then the kinds they list). Pinned from the draw before the change.
 TEST(SwarmCharacter, TheStandardShapeDrawsTheSamePlansAsBefore) {
   AuthorityScenarioConfig config = authority_scenario_config("default");
   // default also lists store-late-apply and store-stall, drawn after every other kind: its

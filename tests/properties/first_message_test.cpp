@@ -25,6 +25,16 @@ class FirstMessage : public ::testing::Test {
                    F::s("source", "00000000000000a0"), F::s("source_owner", "owner-s"), F::n("source_lease_gen", 1),
                    F::s("owner", owner), F::n("lease_gen", 1), F::n("now_us", t), F::n("deadline_us", t + seconds(1))});
   }
+  std::optional<std::string> ready(TimeUs t, std::int64_t gen) {
+    return s.feed(t, kTarget, "instance.ready",
+                  {F::s("id", "chat-1"), F::n("object_gen", gen), F::s("node", "00000000000000a1"),
+                   F::s("reference", "instance:chat-1:op-1")});
+  }
+  std::optional<std::string> recovered(TimeUs t, std::int64_t gen, const std::string& action) {
+    return s.feed(t, kTarget, "instance.recovered",
+                  {F::s("id", "chat-1"), F::n("object_gen", gen), F::s("node", "00000000000000a1"),
+                   F::s("earlier_owner", "run-1"), F::n("earlier_lease_gen", 1), F::s("action", action)});
+  }
 };
 
 TEST_F(FirstMessage, MessagesAfterTheFirstOnEachHostRunAreLegal) {
@@ -56,6 +66,30 @@ TEST_F(FirstMessage, ARestoredInstanceThatSkipsTheFirstMessageIsAViolation) {
 TEST_F(FirstMessage, TheFirstMessageOfOneGenerationDoesNotCoverTheNext) {
   EXPECT_LEGAL(run(seconds(1), "run-1", "op-1", 1, true));
   expect_violation(h, run(seconds(2), "run-1", "op-2", 2, false), "instance-first-message", {"ObjectGeneration 2"});
+}
+
+// At the end every incarnation that reached Ready has run its first message somewhere (restored
+// after a crash if need be), unless its restore found the stored request gone and deleted the row.
+TEST_F(FirstMessage, AReadyIncarnationWhoseFirstMessageNeverRanIsAViolationAtTheEnd) {
+  EXPECT_LEGAL(ready(seconds(1), 1));
+  EXPECT_LEGAL(ready(seconds(2), 2));
+  EXPECT_LEGAL(run(seconds(3), "run-1", "op-1", 2, true));
+  EXPECT_LEGAL(ready(seconds(4), 3));
+  EXPECT_LEGAL(recovered(seconds(5), 3, "payload_lost"));
+  const std::optional<PropertyViolation> verdict = h.suite.finish(RunEnd{seconds(60), s.next_index()});
+  ASSERT_TRUE(verdict.has_value());
+  EXPECT_EQ(verdict->property, "instance-first-message");
+  EXPECT_NE(verdict->message.find("made Ready at #0 never ran its first message (1 such)"), std::string::npos)
+      << verdict->message;
+}
+
+TEST_F(FirstMessage, EveryReadyIncarnationRanItsFirstMessageSomewhere) {
+  EXPECT_LEGAL(ready(seconds(1), 1));
+  EXPECT_LEGAL(s.kill(seconds(2), kTarget));
+  EXPECT_LEGAL(s.start(seconds(3), kTarget));
+  EXPECT_LEGAL(recovered(seconds(20), 1, "first_message_restored"));
+  EXPECT_LEGAL(run(seconds(20), "run-2", "op-1", 1, true));
+  EXPECT_FALSE(h.suite.finish(RunEnd{seconds(60), s.next_index()}).has_value());
 }
 
 }  // namespace

@@ -250,6 +250,9 @@ AuthorityOps::AttemptEnd AuthorityOps::judge_outcome(Op op, const AuthorityKey& 
       emit_indeterminate(name, key.id, "not_applied");
       return AttemptEnd{};
     case Kind::kConflict: {
+      if (outcome.superseded) {
+        platform::sometimes(_platform.events, platform::Mark::kIndeterminateResolvedSuperseded);
+      }
       std::optional<Error> error = conflict_error(outcome, current.write);
       if (!error.has_value()) {
         platform::sometimes(_platform.events, platform::Mark::kContentionRetry);

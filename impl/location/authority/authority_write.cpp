@@ -60,6 +60,7 @@ WriteOutcome resolve(store::LocationStore& store, platform::Clock& clock,
         outcome.kind = Kind::kNotApplied;  // still absent, as first read
       } else {
         outcome.kind = Kind::kConflict;
+        outcome.superseded = !after_conflict;
         outcome.message = "the authority row is missing";
       }
       return outcome;
@@ -86,6 +87,7 @@ WriteOutcome resolve(store::LocationStore& store, platform::Clock& clock,
       }
     }
     outcome.kind = Kind::kConflict;
+    outcome.superseded = !after_conflict;
     outcome.message = "the authority row changed since it was first read";
     return outcome;
   }

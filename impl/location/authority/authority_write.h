@@ -68,6 +68,9 @@ struct WriteOutcome {
   std::string message;
   // kResolvedApplied on a Conflict: an earlier attempt, given up on, had applied late (§10).
   bool earlier_attempt_applied_late = false;
+  // kConflict from the re-read of an indeterminate write: another writer's change superseded the
+  // row first read (§10), so ours is not there; planned again like any conflict.
+  bool superseded = false;
 
   bool applied() const { return kind == Kind::kApplied || kind == Kind::kResolvedApplied; }
 };
