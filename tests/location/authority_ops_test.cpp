@@ -478,6 +478,43 @@ TEST_F(AuthorityOpsTest, DeleteReplyLostIsResolvedByReread) {
   EXPECT_FALSE(testing::raw_read(world.store, active.key.store_key()).has_value());
 }
 
+// An Abort that also puts a record (a creation's final result) and got no answer: before its
+// re-read another writer removed the row (an abandoned creation cancelled). The row is gone either
+// way, but the attached record is not stored, so the Abort did not apply: a Conflict (superseded),
+// never "applied" — else a final result would be reported that no write stored (create-storm
+// seed 519, exactly-one-creation).
+TEST_F(AuthorityOpsTest, ALostAbortWhoseRowAnotherWriterRemovedIsNotTakenAsApplied) {
+  Result<AuthoritySnapshot> reserved = a.authority.reserve(testing::actor_request("u1"), a.view());
+  ASSERT_TRUE(reserved.ok());
+  const store::Key row_key = reserved.value().key.store_key();
+  const store::Key result_key = "final-result/u1";
+  world.store.write_faults.push_back({StoreFault::Kind::kLoseRequest, 0, 0});
+  bool removed = false;
+  world.store.before_read = [&](const store::Key& key) {
+    if (key == row_key && !removed) {
+      removed = true;
+      testing::raw_delete(world.store, row_key);  // another writer's removal, before our re-read
+    }
+  };
+  Result<Done> aborted = a.authority.abort(reserved.value(), {store::Put{result_key, "rejected"}});
+  world.store.before_read = nullptr;
+  ASSERT_TRUE(removed);
+  ASSERT_FALSE(aborted.ok());
+  EXPECT_EQ(aborted.error().kind, ErrorKind::kConflict) << describe(aborted.error());
+  EXPECT_FALSE(testing::raw_read(world.store, result_key).has_value());
+  EXPECT_EQ(world.events.of_kind(kinds::kAuthorityAbort).back().str("outcome"), "conflict");
+}
+
+// The same lost Abort when it did apply: its attached record is there, so it is applied.
+TEST_F(AuthorityOpsTest, ALostAbortThatAppliedIsResolvedByItsAttachedRecord) {
+  Result<AuthoritySnapshot> reserved = a.authority.reserve(testing::actor_request("u1"), a.view());
+  ASSERT_TRUE(reserved.ok());
+  world.store.write_faults.push_back({StoreFault::Kind::kLoseReplyApplied, 0, 0});
+  ASSERT_TRUE(a.authority.abort(reserved.value(), {store::Put{"final-result/u1", "rejected"}}).ok());
+  EXPECT_EQ(world.events.of_kind(kinds::kAuthorityAbort).back().num("resolved"), 1);
+  EXPECT_EQ(actors_on(a), 0);
+}
+
 TEST_F(AuthorityOpsTest, ALocationRecordDoesNotExpireWithItsOwnerLease) {
   const AuthoritySnapshot active = active_actor(a, "u1");
   world.clock.advance(seconds(3600));  // a's lease is long over

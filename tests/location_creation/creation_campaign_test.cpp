@@ -68,6 +68,22 @@ TEST(CreationCampaign, ALeaseRenewalRacingAReserveDoesNotExcludeTheTarget) {
   }
 }
 
+// create-storm seed 519 (found 2026-12-06 by exactly-one-creation, 1 of 3,000 seeds): a target's
+// Abort carrying the final result 'rejected' was lost on its way; the node froze, and before its
+// re-read another node cancelled the abandoned Creating row. The re-read found the row gone and
+// took the removal as its own, so 'rejected' was reported though no write stored it, and the
+// source's retry of the same OperationId then created the object ('created'): two final results.
+// A removal now counts as applied only if the record it put is there (authority_write.cpp
+// judge_removal; unit test AuthorityOpsTest.ALostAbortWhoseRowAnotherWriterRemovedIsNotTakenAsApplied).
+// The seed is the run of this build: a change to the world may move it.
+TEST(CreationCampaign, ARemovalAnotherWriterMadeIsNotTakenAsOurs) {
+  const CreationScenario scenario(creation_scenario_config("create-storm"));
+  const SeedOutcome outcome = scenario.run(SeedRequest{519, false, false});
+  EXPECT_TRUE(outcome.ok()) << what(outcome);
+  EXPECT_GT(outcome.marks[static_cast<std::size_t>(platform::Mark::kIndeterminateResolvedSuperseded)], 0u)
+      << "the lost Abort's re-read no longer meets another writer's removal in this seed";
+}
+
 TEST(CreationCampaign, FactoryBeforeVerifyIsCaughtByExactlyOneCreation) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
   CreationScenarioConfig config = creation_scenario_config("create-storm");

@@ -40,6 +40,42 @@ bool is_ours(const store::Bytes& stored, const PlannedWrite& planned,
   return std::find(earlier_bytes.begin(), earlier_bytes.end(), stored) != earlier_bytes.end();
 }
 
+// The first record the write puts besides the authority row (e.g. a creation's final result), or null.
+const store::Put* attached_put(const PlannedWrite& planned) {
+  for (std::size_t i = 0; i < planned.request.mutations.size(); ++i) {
+    if (planned.mutation_roles[i] != MutationRole::kAttached) {
+      continue;
+    }
+    if (const auto* put = std::get_if<store::Put>(&planned.request.mutations[i])) {
+      return put;
+    }
+  }
+  return nullptr;
+}
+
+enum class Removal { kOurs, kAnother, kUnknown };
+
+// The row a removal meant to delete is gone (or re-created since): our write applied, or another
+// writer removed it (an abandoned creation cancelled, a recovery). A record the same write puts
+// tells them apart — there with our write, absent with another's — so a removal that carried a
+// final result is never taken as applied while that result is not stored (§10: re-read, never
+// guess; create-storm seed 519 recorded a 'rejected' result that no write stored). Without one the
+// row is gone either way and the removal counts as ours.
+Removal judge_removal(store::LocationStore& store, platform::Clock& clock, const LocationConfig& config,
+                      const PlannedWrite& planned) {
+  SPOTCHECK_ASSERT(!planned.authority_bytes_after.has_value());
+  const store::Put* put = attached_put(planned);
+  if (put == nullptr) {
+    return Removal::kOurs;
+  }
+  const store::ReadResult read = store.read(put->key, clock.now_us() + config.store_request_timeout_us);
+  if (std::holds_alternative<store::StoreError>(read)) {
+    return Removal::kUnknown;
+  }
+  const auto* found = std::get_if<store::Found>(&read);
+  return found != nullptr && found->value == put->value ? Removal::kOurs : Removal::kAnother;
+}
+
 // Re-reads the authority key after an unknown outcome (§10).
 WriteOutcome resolve(store::LocationStore& store, platform::Clock& clock,
                      const LocationConfig& config, const PlannedWrite& planned,
@@ -55,7 +91,13 @@ WriteOutcome resolve(store::LocationStore& store, platform::Clock& clock,
     if (const auto* missing = std::get_if<store::Missing>(&read)) {
       outcome.now_ms = missing->now_ms;
       if (!planned.authority_bytes_after.has_value()) {
-        outcome.kind = Kind::kResolvedApplied;  // the row we deleted is gone
+        const Removal removal = judge_removal(store, clock, config, planned);
+        if (removal == Removal::kUnknown) {
+          continue;  // the attached record could not be read: read again
+        }
+        outcome.kind = removal == Removal::kOurs ? Kind::kResolvedApplied : Kind::kConflict;  // gone: ours, or not
+        outcome.superseded = removal == Removal::kAnother && !after_conflict;
+        outcome.message = removal == Removal::kOurs ? "" : "the authority row was removed by another writer";
       } else if (!planned.authority_version_before.has_value() && !after_conflict) {
         outcome.kind = Kind::kNotApplied;  // still absent, as first read
       } else {
@@ -82,8 +124,14 @@ WriteOutcome resolve(store::LocationStore& store, platform::Clock& clock,
       const records::RecordResult<records::AuthorityRecord> decoded =
           records::decode_authority_record(found.value);
       if (decoded.ok() && decoded.value().object_generation != planned.object_generation_before) {
-        outcome.kind = Kind::kResolvedApplied;  // the object we deleted was re-created since
-        return outcome;
+        const Removal removal = judge_removal(store, clock, config, planned);
+        if (removal == Removal::kUnknown) {
+          continue;
+        }
+        if (removal == Removal::kOurs) {
+          outcome.kind = Kind::kResolvedApplied;  // the object we deleted was re-created since
+          return outcome;
+        }
       }
     }
     outcome.kind = Kind::kConflict;
