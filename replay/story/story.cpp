@@ -173,6 +173,7 @@ struct Folded {
   std::uint64_t requests = 0;
   std::uint64_t request_events = 0;
   std::uint64_t renewals = 0;
+  std::uint64_t publish_retries = 0;
 };
 
 // The events of requests that changed nothing — they used their object, or found it owned
@@ -216,22 +217,42 @@ std::vector<bool> routine_requests(const std::vector<StoryEvent>& relevant, Fold
   return fold;
 }
 
-// Folds routine requests and every lease renewal of a host run but its last (key events stay).
-Folded fold_routine(std::vector<StoryEvent> relevant) {
-  Folded folded;
-  std::vector<bool> fold = routine_requests(relevant, folded);
-  std::set<std::string> renewed_later;
+bool failed_publish(const TraceLine& line) {
+  if (line.kind != kinds::kDescriptorPublished) {
+    return false;
+  }
+  const std::optional<std::string> outcome = text_field(line, "outcome");
+  return outcome == "conflict" || outcome == "store_error";
+}
+
+// Folds every event `repeat` picks of a host run but its last (key events and folded ones aside);
+// returns how many it folded.
+template <class Repeat>
+std::uint64_t fold_all_but_last(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold, Repeat repeat) {
+  std::uint64_t folded = 0;
+  std::set<std::string> seen_later;
   for (std::size_t i = relevant.size(); i-- > 0;) {
     const TraceLine& line = relevant[i].line;
     const auto owner = text_field(line, "owner");
-    if (line.kind != kinds::kLeaseRenewed || !owner || relevant[i].key || fold[i]) {
+    if (!repeat(line) || !owner || relevant[i].key || fold[i]) {
       continue;
     }
-    if (!renewed_later.insert(*owner).second) {
+    if (!seen_later.insert(*owner).second) {
       fold[i] = true;
-      ++folded.renewals;
+      ++folded;
     }
   }
+  return folded;
+}
+
+// Folds routine requests, every lease renewal of a host run but its last and every failed publish
+// attempt of a host run but its last (key events stay).
+Folded fold_routine(std::vector<StoryEvent> relevant) {
+  Folded folded;
+  std::vector<bool> fold = routine_requests(relevant, folded);
+  folded.renewals =
+      fold_all_but_last(relevant, fold, [](const TraceLine& line) { return line.kind == kinds::kLeaseRenewed; });
+  folded.publish_retries = fold_all_but_last(relevant, fold, failed_publish);
   for (std::size_t i = 0; i < relevant.size(); ++i) {
     if (!fold[i]) {
       folded.events.push_back(std::move(relevant[i]));
@@ -281,6 +302,7 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   story.folded_requests = folded.requests;
   story.folded_request_events = folded.request_events;
   story.folded_renewals = folded.renewals;
+  story.folded_publish_retries = folded.publish_retries;
   story.relevant = folded.events.size();
   story.events = keep_within_bound(std::move(folded.events), events_max);
   story.left_out = story.relevant - story.events.size();
@@ -300,10 +322,14 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
   out << "  objects: " << join(story.objects) << "\n";
   out << "  host runs: " << join(story.owners) << "\n";
   out << "  nodes: " << join(story.nodes) << "\n";
-  if (story.folded_requests + story.folded_renewals > 0) {
+  if (story.folded_requests + story.folded_renewals + story.folded_publish_retries > 0) {
     out << "  (folded: " << story.folded_requests << " request(s) that changed nothing (used, owned elsewhere), "
         << story.folded_request_events << " event(s); " << story.folded_renewals
-        << " lease renewal(s) before each host run's last)\n";
+        << " lease renewal(s) before each host run's last";
+    if (story.folded_publish_retries > 0) {
+      out << "; " << story.folded_publish_retries << " failed descriptor publish attempt(s) before each host run's last";
+    }
+    out << ")\n";
   }
   if (story.left_out > 0) {
     out << "  (" << story.left_out << " earlier event(s) of " << story.relevant << " left out)\n";

@@ -1,8 +1,8 @@
 // The story of a violation: from a run's kept trace, the events about the object(s) and host
 // run(s) the violation message names, plus the faults that hit the nodes involved, ending at the
 // violating event. Routine events are folded into counts: a request that changed nothing
-// (request.start to request.end "used" or "owned-elsewhere", none of its events key) and every lease renewal of a host
-// run but its last (unless key). Bounded: the last `events_max` such events (the violating event and the events
+// (request.start to request.end "used" or "owned-elsewhere", none of its events key), every lease renewal of a host
+// run but its last, and every failed descriptor publish attempt of a host run but its last (unless key). Bounded: the last `events_max` such events (the violating event and the events
 // the message cites always among them), with a count of those left out.
 #pragma once
 
@@ -37,6 +37,9 @@ struct Story {
   std::uint64_t folded_requests = 0;
   std::uint64_t folded_request_events = 0;
   std::uint64_t folded_renewals = 0;
+  // Failed descriptor publish attempts (outcome conflict / store_error) of a host run but its last:
+  // a restarted node retrying every 200 ms while its dead run's row is still valid.
+  std::uint64_t folded_publish_retries = 0;
 };
 
 Story tell_story(const std::vector<std::string>& event_lines, const scenarios::Violation& violation,

@@ -137,6 +137,34 @@ TEST(Story, FoldsRoutineRequestsAndEarlierRenewals) {
   EXPECT_NE(text.str().find("(folded: 1 request(s) that changed nothing"), std::string::npos) << text.str();
 }
 
+// A restarted node retrying its descriptor while its dead run's row is valid: every failed attempt
+// of a host run but its last is counted, not told; the publish that succeeded stays.
+TEST(Story, FoldsFailedPublishAttemptsBeforeEachHostRunsLast) {
+  const std::string a = kOwnerA;
+  auto publish = [&a](int index, const std::string& outcome) {
+    return "#" + std::to_string(index) + " t=" + std::to_string(index * 10) + "us node-0 task=1 descriptor.published owner=\"" + a +
+           "\" outcome=\"" + outcome + "\"";
+  };
+  std::vector<std::string> trace = {
+      "#0 t=0us node-0 process.add routing_id=100 drift_ppm=0",
+      publish(1, "conflict"),
+      publish(2, "store_error"),
+      publish(3, "conflict"),
+      publish(4, "published"),
+      "#5 t=50us node-0 task=1 object.work id=\"player:1\" owner=\"" + a + "\"",
+  };
+  scenarios::Violation v{"single-owner", "late", 50, 5};
+  v.subjects.add_object("player:1");
+  v.subjects.add_host_run(kOwnerA);
+  const Story story = tell_story(trace, v);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{3, 4, 5}));
+  EXPECT_EQ(story.folded_publish_retries, 2u);
+  std::ostringstream text;
+  print_story(story, v, text);
+  EXPECT_NE(text.str().find("2 failed descriptor publish attempt(s) before each host run's last"), std::string::npos)
+      << text.str();
+}
+
 // A store write judged by store-truth names nothing itself: the host runs of its sentence are told.
 TEST(Story, AViolatingEventThatNamesNoSubjectTellsTheHostRunsOfTheSentence) {
   scenarios::Violation v{"store-truth", "host run " + std::string(kOwnerB) + "/2 took over the descriptor", 80, 12};
