@@ -6,6 +6,7 @@
 #include "impl/location/events/instance_events.h"
 #include "impl/platform/event_kinds.h"
 #include "properties/common/describe.h"
+#include "properties/common/host_run.h"
 #include "properties/common/read_event.h"
 
 namespace spotcheck::properties {
@@ -80,8 +81,7 @@ std::optional<std::string> FirstMessageChecker::on_message(const sim::TraceEvent
   if (_first_runs.contains(instance_key(run))) {
     return std::nullopt;
   }
-  return where(event) + " host run " + std::string(run.owner) + "/" + std::to_string(run.lease_gen) +
-         " ran message " + std::string(run.op_id) + " on Instance Spot '" + std::string(run.id) + "' (ObjectGeneration " +
+  return where(event) + " " + describe(HostRunRef{run.owner, run.lease_gen}) + " ran message " + std::string(run.op_id) + " on Instance Spot '" + std::string(run.id) + "' (ObjectGeneration " +
          std::to_string(run.object_gen) + ") before that incarnation's first message ran in this host run: the first "
          "message runs before any other, on a restored instance too (spec §7.1)";
 }

@@ -87,8 +87,6 @@ class Program {
     std::optional<li::InstanceEndpoint> endpoint;
     if (_env.server) {
       endpoint.emplace(_platform, _node.dispatcher(), target);
-    }
-    if (_env.server) {
       // The restarted Framework recovers the Instance Spot rows an earlier run of this node left
       // (§7.1); each waits until that run's owner lease has ended.
       const TimeUs until_us = _platform.clock.now_us() + 4 * _env.config->owner_lease_ttl_us;

@@ -116,11 +116,9 @@ void Kernel::end_crash(Process& target) {
     target.crash_point.clear();
     return;
   }
-  const auto node = static_cast<std::int32_t>(target.id);
-  record_event(node, 0, kinds::kProcessCrash, events::ProcessCrash{.run = target.run, .point = target.crash_point},
-               true);
-  record_event(node, 0, kinds::kProcessKill, events::ProcessRun{.run = target.run});
-  terminate_process(target);
+  record_event(static_cast<std::int32_t>(target.id), 0, kinds::kProcessCrash,
+               events::ProcessCrash{.run = target.run, .point = target.crash_point}, true);
+  kill(target.id);  // kill {run}, every fiber unwound (kernel context: not deferred)
 }
 
 void Kernel::restart(ProcessId id) {

@@ -40,10 +40,6 @@ std::string_view op_name(int op_index) {
 
 using platform::as_i64;
 
-bool same_host_run(const records::AuthorityRecord& record, const HostRun& run) {
-  return record.owner_id == run.owner_id && record.owner_lease_generation == run.lease_generation;
-}
-
 bool same_node(const records::AllocationDescriptor& a, const records::MeshNodeDescriptorRecord& b) {
   return a.mesh_name == b.mesh_name && a.routing_id_hex == b.routing_id_hex;
 }
@@ -146,7 +142,7 @@ Result<Done> AuthorityOps::require_owner(const AuthoritySnapshot& snapshot, Op o
   }
   const HostRun& own = _lease.host_run();
   const records::AuthorityRecord& record = snapshot.record;
-  if (record.owner_id == own.owner_id && record.owner_lease_generation == own.lease_generation) {
+  if (owned_by(record, own)) {
     return Done{};
   }
   Error error = Error::conflict(ConflictCause::kNotOwner,
@@ -482,7 +478,7 @@ Result<AuthoritySnapshot> AuthorityOps::new_owner(const AuthoritySnapshot& activ
 
 Result<AuthoritySnapshot> AuthorityOps::recover_new_owner(const AuthoritySnapshot& active, const NodeView& target,
                                                           const store::Condition& ended) {
-  SPOTCHECK_ASSERT(!same_host_run(active.record, _lease.host_run()));
+  SPOTCHECK_ASSERT(!owned_by(active.record, _lease.host_run()));
   return new_owner_under(active, target, &ended);
 }
 
@@ -669,7 +665,7 @@ Result<Done> AuthorityOps::remove(const AuthoritySnapshot& active) {
 }
 
 Result<Done> AuthorityOps::recover_remove(const AuthoritySnapshot& row, const store::Condition& ended) {
-  SPOTCHECK_ASSERT(!same_host_run(row.record, _lease.host_run()));
+  SPOTCHECK_ASSERT(!owned_by(row.record, _lease.host_run()));
   // Only a Reserved row: an Active one is taken over first (NewOwner), then deleted by its owner,
   // since Delete verifies the current owner lease (§6.1).
   SPOTCHECK_ASSERT(row.record.allocation.state == records::AllocationState::kReserved);

@@ -186,7 +186,7 @@ std::optional<FinalResultReply> CreationTarget::verify_row(const CreateCommand& 
   }
   const HostRun& self = _context.lease.host_run();
   const bool matches = record.allocation.state == records::AllocationState::kReserved &&
-                       record.owner_id == self.owner_id && record.owner_lease_generation == self.lease_generation &&
+                       owned_by(record, self) &&
                        record.object_generation == command.object_generation &&
                        row.version.value == command.store_version &&
                        record.allocation.object_kind == command.object_kind &&

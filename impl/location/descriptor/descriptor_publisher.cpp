@@ -7,11 +7,11 @@
 
 #include "impl/check/check.h"
 #include "impl/location/events/descriptor_events.h"
+#include "impl/location/lease/ended_lease.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/records/keys.h"
 #include "impl/records/limits.h"
-#include "impl/records/owner_lease_record.h"
 
 namespace spotcheck::location {
 
@@ -183,27 +183,18 @@ std::variant<store::Condition, Attempt<PublishOutcome>> DescriptorPublisher::tak
     const records::MeshNodeDescriptorRecord& current) {
   using Settled = Attempt<PublishOutcome>;
   // Another host run published here: take over only once its owner lease has ended.
-  const store::Key lease_key = records::owner_lease_preimage(current.owner_id);
-  const store::ReadResult lease = _store.read(lease_key, _platform.clock.now_us() + _config.store_request_timeout_us);
-  if (std::holds_alternative<store::StoreError>(lease)) {
+  const Result<LeaseEnd> lease_end =
+      read_lease_end(_store, _platform, _config, HostRun{current.owner_id, current.lease_generation});
+  if (!lease_end.ok()) {
     emit("store_error", 0, 0);
-    return Settled::settled(Error::of(ErrorKind::kStoreError, "reading the previous publisher's owner lease"));
+    return Settled::settled(lease_end.error());
   }
-  const auto* lease_found = std::get_if<store::Found>(&lease);
-  if (lease_found == nullptr) {
-    return store::ExpectAbsent{lease_key};
-  }
-  records::RecordResult<records::OwnerLeaseRecord> record = records::decode_owner_lease_record(lease_found->value);
-  const bool valid = record.ok() && record.value().owner_id == current.owner_id &&
-                     record.value().lease_generation == current.lease_generation &&
-                     record.value().expires_at_epoch_ms > lease_found->now_ms &&
-                     !SPOTCHECK_PLANTED(_config.planted_bugs, kDescriptorTakeoverIgnoresLease);
-  if (valid) {
-    emit("conflict", 0, lease_found->now_ms);
+  if (!lease_end.value().ended && !SPOTCHECK_PLANTED(_config.planted_bugs, kDescriptorTakeoverIgnoresLease)) {
+    emit("conflict", 0, lease_end.value().now_ms);
     return Settled::settled(
         Error::conflict(ConflictCause::kOwnedByOtherHost, "the descriptor row belongs to a live host run"));
   }
-  return store::ExpectVersion{lease_key, lease_found->version};
+  return lease_end.value().condition;
 }
 
 Attempt<PublishOutcome> DescriptorPublisher::write_planned(PublishPlan plan, std::vector<UnresolvedWrite>& unresolved) {

@@ -9,8 +9,9 @@
 //                                           kept), the instance made again and the stored first
 //                                           message run at the head of its queue before any new
 //                                           message; then end of use recorded, payload released;
-//   Ready, first message completed      -> the row is removed: its instance died with that run,
-//                                           and no message runs on an instance of it (§3.3).
+//   Ready, first message completed      -> the row is taken over and deleted by its new owner: its
+//                                           instance died with that run, and no message runs on an
+//                                           instance of it (§3.3, §6.1).
 // Every change waits until the earlier run's owner lease has ended and is written under that
 // condition (ended_lease.h), so a paused earlier process can never act on the row again.
 #include <set>
@@ -21,9 +22,8 @@
 #include "impl/check/check.h"
 #include "impl/location/events/instance_events.h"
 #include "impl/location/instance/instance_target.h"
-#include "impl/location/keys/counter_keys.h"
 #include "impl/location/lease/ended_lease.h"
-#include "impl/location/scan/scan_range.h"
+#include "impl/location/authority/authority_rows.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/records/authority_record.h"
@@ -39,13 +39,12 @@ constexpr std::size_t kRecoveryRestartsMax = 3;
 
 }  // namespace
 
-bool InstanceTarget::left_by_earlier_run(const AuthoritySnapshot& row) const {
-  const records::AuthorityRecord& record = row.record;
+bool InstanceTarget::left_by_earlier_run(const records::AuthorityRecord& record) const {
   const HostRun& self = _context.lease.host_run();
   return record.allocation.object_kind == records::ObjectKind::kInstanceSpot &&
          record.allocation.descriptor.routing_id_hex == _context.rid_hex &&
          record.allocation.descriptor.mesh_name == _context.mesh_name &&
-         !(record.owner_id == self.owner_id && record.owner_lease_generation == self.lease_generation);
+         !owned_by(record, self);
 }
 
 bool InstanceTarget::recovering_here(const std::string& spot_id) const { return _recovering.count(spot_id) != 0; }
@@ -58,7 +57,7 @@ void InstanceTarget::emit_recovered(const AuthoritySnapshot& row, std::string_vi
 }
 
 InstanceTarget::Recovery InstanceTarget::recover(const AuthoritySnapshot& row) {
-  SPOTCHECK_ASSERT(left_by_earlier_run(row));
+  SPOTCHECK_ASSERT(left_by_earlier_run(row.record));
   if (recovering_here(row.key.id) || closing_here(row.key.id) != nullptr) {
     return Recovery::kWait;  // another task of this host run is on it
   }
@@ -71,15 +70,14 @@ InstanceTarget::Recovery InstanceTarget::recover(const AuthoritySnapshot& row) {
     ~Claim() { claimed.erase(spot_id); }
   } const claim{_recovering, row.key.id};
   const HostRun earlier{row.record.owner_id, row.record.owner_lease_generation};
-  Result<std::optional<store::Condition>> ended =
-      read_ended_lease(_context.store, _context.platform, _context.config, earlier);
-  if (!ended.ok()) {
+  const Result<LeaseEnd> lease_end = read_lease_end(_context.store, _context.platform, _context.config, earlier);
+  if (!lease_end.ok()) {
     return Recovery::kFailed;
   }
-  if (!ended.value().has_value()) {
+  if (!lease_end.value().ended) {
     return Recovery::kWait;  // that run's lease is still valid: it may still be running
   }
-  const store::Condition& condition = *ended.value();
+  const store::Condition& condition = lease_end.value().condition;
   if (row.record.allocation.state == records::AllocationState::kReserved) {
     return cancel_creating(row, condition);  // died after Creating, before Ready
   }
@@ -224,7 +222,7 @@ bool InstanceTarget::recover_rows(const std::vector<AuthorityKey>& keys) {
       continue;
     }
     const std::optional<AuthoritySnapshot>& row = read.value().current;
-    if (!row.has_value() || !left_by_earlier_run(*row)) {
+    if (!row.has_value() || !left_by_earlier_run(row->record)) {
       continue;  // gone, or recovered meanwhile (a request met it)
     }
     if (recover(*row) != Recovery::kRecovered) {
@@ -236,28 +234,22 @@ bool InstanceTarget::recover_rows(const std::vector<AuthorityKey>& keys) {
 
 void InstanceTarget::recover_earlier_runs(TimeUs until_us) {
   const std::function<TimeUs()> deadline = [this] { return store_deadline_us(); };
+  const auto left_here = [this](const records::AuthorityRecord& record) { return left_by_earlier_run(record); };
   std::vector<AuthorityKey> keys;
-  for (int attempt = 0; attempt < _config.attempts_max && keys.empty(); ++attempt) {
-    Result<ScannedRange> range =
-        scan_range(_context.store, _context.platform.events, keys::authority_range_begin(),
-                   keys::authority_range_end(), deadline,
-                   ScanBounds{kRecoveryPagesMax, kRecoveryRestartsMax, "instance recovery list"});
-    if (!range.ok()) {
-      if (_context.platform.clock.now_us() >= until_us) {
-        return;
+  for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
+    Result<std::vector<AuthoritySnapshot>> rows =
+        list_authority_rows(_context.store, _context.platform.events, deadline,
+                            ScanBounds{kRecoveryPagesMax, kRecoveryRestartsMax, "instance recovery list"}, left_here);
+    if (rows.ok()) {
+      for (const AuthoritySnapshot& row : rows.value()) {
+        keys.push_back(row.key);
       }
-      _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
-      continue;
+      break;
     }
-    for (const store::ScanEntry& entry : range.value().entries) {
-      records::RecordResult<records::AuthorityRecord> record = records::decode_authority_record(entry.value);
-      const std::optional<AuthorityKey> key = parse_authority_key(entry.key);
-      if (record.ok() && key.has_value() &&
-          left_by_earlier_run(AuthoritySnapshot{*key, std::move(record).value(), entry.version, entry.value})) {
-        keys.push_back(*key);
-      }
+    if (_context.platform.clock.now_us() >= until_us) {
+      return;
     }
-    break;
+    _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
   }
   while (!keys.empty() && !recover_rows(keys) && _context.platform.clock.now_us() < until_us) {
     _context.platform.clock.sleep_for(_config.wait_interval_us * 10);

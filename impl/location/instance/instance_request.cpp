@@ -10,6 +10,7 @@ namespace spotcheck::location::instance {
 namespace {
 constexpr std::string_view kFormat = "instance-activation-v1";
 constexpr std::string_view kPointerPrefix = "instance-recovery-v1 ";
+constexpr std::string_view kReferencePrefix = "instance:";  // instance:<spotId>:<opId>
 }  // namespace
 
 std::string encode(const InstanceRequest& request) {
@@ -60,12 +61,12 @@ std::optional<InstanceRequest> decode_instance_request(std::string_view bytes) {
 }
 
 std::string instance_reference(std::string_view spot_id, const messaging::OperationId& op_id) {
-  return "instance:" + std::string(spot_id) + ":" + op_id.hex();
+  return std::string(kReferencePrefix) + std::string(spot_id) + ":" + op_id.hex();
 }
 
 std::string_view operation_of_reference(std::string_view reference) {
   const std::size_t colon = reference.rfind(':');
-  if (!reference.starts_with("instance:") || colon == std::string_view::npos || colon < 9) {
+  if (!reference.starts_with(kReferencePrefix) || colon == std::string_view::npos || colon < kReferencePrefix.size()) {
     return {};
   }
   return reference.substr(colon + 1);

@@ -124,7 +124,7 @@ InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
                                          " of type " + allocation.stable_type,
                                      row.record.object_generation));
     }
-    if (left_by_earlier_run(row)) {
+    if (left_by_earlier_run(row.record)) {
       // An earlier host run of this node left the row (it died): recovered before any message (§7.1).
       const Recovery recovered = recover(row);
       if (recovered == Recovery::kFailed) {
@@ -148,7 +148,7 @@ InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const A
   const records::AuthorityRecord& record = row.record;
   const std::string& owner_rid = record.allocation.descriptor.routing_id_hex;
   const HostRun& self = _context.lease.host_run();
-  if (record.owner_id != self.owner_id || record.owner_lease_generation != self.lease_generation) {
+  if (!owned_by(record, self)) {
     if (owner_rid == _context.rid_hex) {
       return outcome(InstanceOutcomeKind::kFailed, "Ready under a previous host run of this node",
                      record.object_generation);
@@ -425,7 +425,7 @@ InstanceTarget::ReserveStep InstanceTarget::reserve_row(const InstanceRequest& r
   }
   const AuthoritySnapshot& row = reserved.value();
   const HostRun& host = _context.lease.host_run();
-  SPOTCHECK_ASSERT(row.record.owner_id == host.owner_id && row.record.owner_lease_generation == host.lease_generation);
+  SPOTCHECK_ASSERT(owned_by(row.record, host));
   SPOTCHECK_ASSERT(row.record.pending_creation.has_value() &&
                   row.record.pending_creation->request_content_reference == stored.reference);
   platform::emit_event(_context.platform.events, kinds::kInstanceReserved,
@@ -530,8 +530,7 @@ InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
       continue;
     }
     const std::optional<AuthoritySnapshot>& row = read.value().current;
-    if (!row.has_value() || row->record.object_generation != generation || row->record.owner_id != self.owner_id ||
-        row->record.owner_lease_generation != self.lease_generation) {
+    if (!row.has_value() || row->record.object_generation != generation || !owned_by(row->record, self)) {
       result = outcome(InstanceOutcomeKind::kDelivered, "the row of this incarnation is gone", generation);
       break;  // an earlier attempt applied, or the row is no longer this incarnation's
     }

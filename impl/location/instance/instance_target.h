@@ -149,7 +149,7 @@ class InstanceTarget {
   // Recovery (instance_recovery.cpp). What recover() did with a row: kRecovered (re-read it),
   // kWait (the earlier run's lease is still valid, or another task is restoring it), kFailed.
   enum class Recovery { kRecovered, kWait, kFailed };
-  bool left_by_earlier_run(const AuthoritySnapshot& row) const;
+  bool left_by_earlier_run(const records::AuthorityRecord& record) const;
   bool recovering_here(const std::string& spot_id) const;
   Recovery recover(const AuthoritySnapshot& row);
   Recovery cancel_creating(const AuthoritySnapshot& row, const store::Condition& ended);

@@ -1,5 +1,6 @@
 #include "impl/location/lease/ended_lease.h"
 
+#include <string>
 #include <variant>
 
 #include "impl/records/keys.h"
@@ -7,29 +8,25 @@
 
 namespace spotcheck::location {
 
-Result<std::optional<store::Condition>> read_ended_lease(store::LocationStore& store, platform::Platform& platform,
-                                                         const LocationConfig& config, const HostRun& run) {
+Result<LeaseEnd> read_lease_end(store::LocationStore& store, platform::Platform& platform,
+                                const LocationConfig& config, const HostRun& run) {
   const store::Key key = records::owner_lease_preimage(run.owner_id);
   const store::ReadResult read = store.read(key, platform.clock.now_us() + config.store_request_timeout_us);
   if (const auto* error = std::get_if<store::StoreError>(&read)) {
-    return Error::of(ErrorKind::kStoreError, std::string("reading an earlier owner lease: ") + store::to_string(error->kind));
+    return Error::of(ErrorKind::kStoreError,
+                     std::string("reading another host run's owner lease: ") + store::to_string(error->kind));
   }
-  const auto* found = std::get_if<store::Found>(&read);
-  if (found == nullptr) {
-    return std::optional<store::Condition>(store::ExpectAbsent{key});
+  if (const auto* missing = std::get_if<store::Missing>(&read)) {
+    return LeaseEnd{true, store::ExpectAbsent{key}, missing->now_ms};
   }
-  records::RecordResult<records::OwnerLeaseRecord> record = records::decode_owner_lease_record(found->value);
+  const auto& found = std::get<store::Found>(read);
+  records::RecordResult<records::OwnerLeaseRecord> record = records::decode_owner_lease_record(found.value);
   if (!record.ok()) {
-    // Bytes we cannot read are never taken as an ended lease.
-    return Error::of(ErrorKind::kStoreError, "an earlier owner lease record does not decode");
+    return Error::of(ErrorKind::kStoreError, "another host run's owner lease record does not decode");
   }
-  const bool valid = record.value().owner_id == run.owner_id &&
-                     record.value().lease_generation == run.lease_generation &&
-                     record.value().expires_at_epoch_ms > found->now_ms;
-  if (valid) {
-    return std::optional<store::Condition>();
-  }
-  return std::optional<store::Condition>(store::ExpectVersion{key, found->version});
+  const bool valid = record.value().owner_id == run.owner_id && record.value().lease_generation == run.lease_generation &&
+                     record.value().expires_at_epoch_ms > found.now_ms;
+  return LeaseEnd{!valid, store::ExpectVersion{key, found.version}, found.now_ms};
 }
 
 }  // namespace spotcheck::location

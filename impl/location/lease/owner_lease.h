@@ -29,6 +29,7 @@
 #include "impl/location/generation/generation_counter.h"
 #include "impl/location/lease/admission_deadline.h"
 #include "impl/platform/platform.h"
+#include "impl/records/authority_record.h"
 #include "impl/store/spi/location_store.h"
 
 namespace spotcheck::location {
@@ -40,6 +41,11 @@ struct HostRun {
 
   friend bool operator==(const HostRun&, const HostRun&) = default;
 };
+
+// Whether an authority row is owned by `run`: its (ownerId, ownerLeaseGeneration) are run's (§3.3).
+inline bool owned_by(const records::AuthorityRecord& record, const HostRun& run) {
+  return record.owner_id == run.owner_id && record.owner_lease_generation == run.lease_generation;
+}
 
 class OwnerLease {
  public:

@@ -1,7 +1,7 @@
 #include "impl/location/shutdown/owner_sweep.h"
 
 #include <functional>
-#include <map>
+#include <vector>
 #include <utility>
 
 #include "impl/location/authority/authority_snapshot.h"
@@ -9,8 +9,7 @@
 #include "impl/location/events/descriptor_events.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
-#include "impl/location/keys/counter_keys.h"
-#include "impl/location/scan/scan_range.h"
+#include "impl/location/authority/authority_rows.h"
 #include "impl/records/authority_record.h"
 
 namespace spotcheck::location {
@@ -18,28 +17,13 @@ namespace spotcheck::location {
 
 namespace {
 
-// The keys and versions of the authority rows of `own`, from one same-point-in-time list.
-Result<std::map<store::Key, store::StoreVersion>> list_own_rows(store::LocationStore& store,
-                                                                platform::Platform& platform,
-                                                                const LocationConfig& config, const HostRun& own) {
+// The authority rows of `own`, from one same-point-in-time list.
+Result<std::vector<AuthoritySnapshot>> list_own_rows(store::LocationStore& store, platform::Platform& platform,
+                                                     const LocationConfig& config, const HostRun& own) {
   const std::function<TimeUs()> deadline = [&] { return platform.clock.now_us() + config.store_request_timeout_us; };
-  Result<ScannedRange> range =
-      scan_range(store, platform.events, keys::authority_range_begin(), keys::authority_range_end(), deadline,
-                 ScanBounds{kSweepPagesMax, kSweepRestartsMax, "owner sweep list"});
-  if (!range.ok()) {
-    return range.error();
-  }
-  std::map<store::Key, store::StoreVersion> rows;
-  for (const store::ScanEntry& entry : range.value().entries) {
-    records::RecordResult<records::AuthorityRecord> record = records::decode_authority_record(entry.value);
-    if (!record.ok()) {
-      continue;  // not ours to judge; a row we cannot read is never deleted
-    }
-    if (record.value().owner_id == own.owner_id && record.value().owner_lease_generation == own.lease_generation) {
-      rows.emplace(entry.key, entry.version);
-    }
-  }
-  return rows;
+  return list_authority_rows(store, platform.events, deadline,
+                             ScanBounds{kSweepPagesMax, kSweepRestartsMax, "owner sweep list"},
+                             [&own](const records::AuthorityRecord& record) { return owned_by(record, own); });
 }
 
 }  // namespace
@@ -52,24 +36,22 @@ Result<SweepReport> sweep_owner_authority(store::LocationStore& store, platform:
     return admitted.error();
   }
   const HostRun own = lease.host_run();
-  Result<std::map<store::Key, store::StoreVersion>> listed = list_own_rows(store, platform, config, own);
+  Result<std::vector<AuthoritySnapshot>> listed = list_own_rows(store, platform, config, own);
   if (!listed.ok()) {
     return listed.error();
   }
-  const std::map<store::Key, store::StoreVersion> rows = std::move(listed).value();
+  const std::vector<AuthoritySnapshot> rows = std::move(listed).value();
 
   SweepReport report;
   report.candidates = rows.size();
-  for (const auto& [key, listed_version] : rows) {
-    const std::optional<AuthorityKey> authority_key = parse_authority_key(key);
-    SPOTCHECK_ASSERT(authority_key.has_value());
-    Result<AuthorityRead> current = authority.read(*authority_key);
+  for (const AuthoritySnapshot& listed_row : rows) {
+    Result<AuthorityRead> current = authority.read(listed_row.key);
     if (!current.ok()) {
       ++report.failed;
       continue;
     }
     const std::optional<AuthoritySnapshot>& snapshot = current.value().current;
-    if (!snapshot.has_value() || snapshot->version != listed_version) {
+    if (!snapshot.has_value() || snapshot->version != listed_row.version) {
       platform::sometimes(platform.events, platform::Mark::kOwnerSweepRowChanged);
       ++report.changed;  // only a row unchanged since the list is ours to delete
       continue;
