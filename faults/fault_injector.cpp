@@ -82,7 +82,8 @@ sim::StoreFaults FaultInjector::store_faults() const {
                           _plan.store_late_apply,         _plan.store_late_apply_max_us,
                           _plan.store_renew_loss,         _plan.node_pause_on_reply,
                           _plan.node_pause_on_reply_max_us, _plan.node_freeze_drop,
-                          _plan.node_freeze_drop_max_us,  _plan.store_scan_expiry};
+                          _plan.node_freeze_drop_max_us,  _plan.store_scan_expiry,
+                          _plan.store_payload_damage};
 }
 
 // The Relocation Store's own server: the plan's store faults, from streams of its own, so its

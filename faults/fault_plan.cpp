@@ -9,7 +9,7 @@ namespace spotcheck::faults {
 
 namespace {
 
-constexpr std::array<FaultKindInfo, 25> kFaultKinds{{
+constexpr std::array<FaultKindInfo, 26> kFaultKinds{{
     {FaultKind::kStoreRequestLost, "store-request-lost", "a store request never reaches the store"},
     {FaultKind::kStoreReplyLost, "store-reply-lost", "the store applies a request, its reply is lost (indeterminate)"},
     {FaultKind::kStoreReplyDelayed, "store-reply-delayed", "a store reply arrives after the caller's deadline"},
@@ -32,6 +32,7 @@ constexpr std::array<FaultKindInfo, 25> kFaultKinds{{
     {FaultKind::kNodeFreezeDrop, "node-freeze-drop", "a node freezes with a store request in flight, which is lost or whose reply is lost"},
     {FaultKind::kStoreScanExpired, "store-scan-expired", "the store pages scans small and forgets a scan between its pages (ScanExpired)"},
     {FaultKind::kNodeCrashPoint, "node-crash-point", "a node dies at a crash point of cold activation (after the payload, after Creating, after Ready) and restarts"},
+    {FaultKind::kStorePayloadDamage, "store-payload-damage", "a stored payload read again turns invisible for a while, is lost, or is corrupted (§10 DataLost)"},
     {FaultKind::kStoreClockJump, "store-clock-jump", "out of contract: the store's clock jumps forward (a failover to a replica with another clock)"},
     {FaultKind::kStoreLostWrites, "store-lost-writes", "out of contract: the store loses writes it acknowledged lately (a failover to a lagging replica)"},
     {FaultKind::kNodeClockStep, "node-clock-step", "out of contract: a node's monotonic clock steps back or forward"},
@@ -44,7 +45,8 @@ bool opt_in_kind(FaultKind kind) {
          kind == FaultKind::kStoreLateApply || kind == FaultKind::kStoreStall || kind == FaultKind::kLinkTail ||
          kind == FaultKind::kNodeLinkStall || kind == FaultKind::kStoreRenewLost ||
          kind == FaultKind::kNodePauseOnReply || kind == FaultKind::kNodeFreezeDrop ||
-         kind == FaultKind::kStoreScanExpired || kind == FaultKind::kNodeCrashPoint;
+         kind == FaultKind::kStoreScanExpired || kind == FaultKind::kNodeCrashPoint ||
+         kind == FaultKind::kStorePayloadDamage;
 }
 
 // A kind that runs in windows: the mean gap between them and a window's length.
@@ -134,7 +136,8 @@ bool SwarmShape::valid() const {
          valid_rate(store_renew_loss) && valid_rate(node_pause_on_reply) &&
          valid_span(node_pause_on_reply_lo_us, node_pause_on_reply_hi_us) && valid_rate(node_freeze_drop) &&
          valid_span(node_freeze_drop_lo_us, node_freeze_drop_hi_us) && valid_rate(store_scan_expiry) &&
-         valid_rate(node_crash_point) && valid_span(node_crash_point_down_lo_us, node_crash_point_down_hi_us);
+         valid_rate(node_crash_point) && valid_span(node_crash_point_down_lo_us, node_crash_point_down_hi_us) &&
+         valid_rate(store_payload_damage);
 }
 
 const char* to_string(FaultKind kind) {
@@ -181,6 +184,7 @@ bool FaultPlan::enabled(FaultKind kind) const {
     case FaultKind::kNodeFreezeDrop: return node_freeze_drop > 0.0 && node_freeze_drop_max_us > 0;
     case FaultKind::kStoreScanExpired: return store_scan_expiry > 0.0;
     case FaultKind::kNodeCrashPoint: return node_crash_point > 0.0 && node_crash_point_down_max_us > 0;
+    case FaultKind::kStorePayloadDamage: return store_payload_damage > 0.0;
     case FaultKind::kStoreClockJump: return store_clock_jump_gap_us > 0 && store_clock_jump_max_us > 0;
     case FaultKind::kStoreLostWrites: return store_lost_writes_gap_us > 0 && store_lost_writes_lag_us > 0;
     case FaultKind::kNodeClockStep: return node_clock_step_gap_us > 0 && node_clock_step_max_us > 0;
@@ -256,6 +260,9 @@ FaultPlan FaultPlan::without(FaultKind kind) const {
     case FaultKind::kNodeCrashPoint:
       plan.node_crash_point = 0.0;
       plan.node_crash_point_down_max_us = 0;
+      break;
+    case FaultKind::kStorePayloadDamage:
+      plan.store_payload_damage = 0.0;
       break;
     case FaultKind::kStoreStall:
       plan.store_stall_gap_us = 0;
@@ -343,6 +350,9 @@ std::string FaultPlan::describe() const {
         add(std::string(info.name) + "=" + sim::probability_text(node_crash_point) + "(down=" +
             sim::seconds_short(node_crash_point_down_max_us) + ")");
         break;
+      case FaultKind::kStorePayloadDamage:
+        add(std::string(info.name) + "=" + sim::probability_text(store_payload_damage));
+        break;
       case FaultKind::kStoreClockJump:
         add(std::string(info.name) + "(gap=" + sim::seconds_short(store_clock_jump_gap_us) + ",max=" + sim::seconds_short(store_clock_jump_max_us) + ")");
         break;
@@ -420,6 +430,8 @@ FaultPlan with_late_store_kinds(platform::Random& random, const SwarmShape& shap
   });
   plan.node_crash_point = crash.rate;
   plan.node_crash_point_down_max_us = crash.max_us;
+  plan.store_payload_damage = draw_opt_in(random, shape, FaultKind::kStorePayloadDamage,
+                                          [&] { return draw_rate(random, shape.store_payload_damage); });
   return plan;
 }
 

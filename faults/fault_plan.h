@@ -44,6 +44,7 @@ enum class FaultKind {
   kStoreScanExpired,    // the store pages scans small and forgets a scan between pages (ScanExpired)
   kNodeCrashPoint,      // a node dies at a crash point of the protocol (faults/crash_points.h: after
                         // an Instance Spot's payload is stored, after Creating, after Ready) and restarts
+  kStorePayloadDamage,  // a stored payload read again turns invisible for a while, is lost or corrupted (§10)
   // Out of contract (faults/out_of_contract.h): never on unless asked for, reported apart.
   kStoreClockJump,      // the store's clock jumps forward (a failover to a replica with another clock)
   kStoreLostWrites,     // the store loses the writes it acknowledged lately (a failover to a lagging replica)
@@ -123,6 +124,7 @@ struct SwarmShape {
   Rate node_crash_point{0.02, 0.25};
   TimeUs node_crash_point_down_lo_us = platform::millis(200);  // the longest down time after such a crash
   TimeUs node_crash_point_down_hi_us = platform::seconds(5);
+  Rate store_payload_damage{0.05, 0.5};
 
   bool always_on(FaultKind kind) const;
   // Drawn at all: a base kind always; a node-to-node kind or the slow Delete when listed; an
@@ -197,6 +199,10 @@ struct FaultPlan {
   // afterwards leaves — and restarts as a new host run after up to node_crash_point_down_max_us.
   double node_crash_point = 0.0;
   TimeUs node_crash_point_down_max_us = 0;
+  // Per read of a stored payload after its first (sim::StoreFaults::payload_damage): at most once
+  // per payload, it turns invisible for up to 500 ms, is lost, or is corrupted. §10: a reader
+  // re-reads an invisible payload; a lost or changed one is DataLost, never guessed at.
+  double store_payload_damage = 0.0;
   // Out of contract (faults/out_of_contract.h), each in windows: mean gap, then the largest change.
   // The Location Store's clock jumps forward by up to store_clock_jump_max_us (and stays there).
   TimeUs store_clock_jump_gap_us = 0;  // 0: no jumps

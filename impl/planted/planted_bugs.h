@@ -37,8 +37,9 @@ enum class PlantedBug : std::uint8_t {
   kNeverCancelAbandoned,          // an abandoned creation record is never cancelled (§7)
   kIgnoreInMesh,                  // a creation places in the node's own Mesh, whatever InMesh names (§7)
   kRecoverySkipsFirstMessage,     // a restored Instance Spot accepts messages without its first (§7.1)
+  kDataLostWithoutReread,         // a restore's first Missing read of the stored request is DataLost (§10)
 };
-inline constexpr std::size_t kPlantedBugCount = 13;
+inline constexpr std::size_t kPlantedBugCount = 14;
 
 // True when this build compiles the planted branches (the CMake option SPOTCHECK_PLANTED_BUGS).
 inline constexpr bool kPlantedBugsCompiled = SPOTCHECK_PLANTED_BUGS != 0;

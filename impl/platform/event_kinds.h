@@ -94,6 +94,8 @@ inline constexpr std::string_view kInstanceFirstMessageRun = "instance.first_mes
 inline constexpr std::string_view kInstanceMessageRun = "instance.message_run";
 inline constexpr std::string_view kInstanceEndOfUseRecorded = "instance.end_of_use_recorded";
 inline constexpr std::string_view kInstancePayloadReleased = "instance.payload_released";
+// §10: a restore found the stored first message permanently missing or other bytes (DataLost).
+inline constexpr std::string_view kInstanceDataLost = "instance.data_lost";
 inline constexpr std::string_view kInstanceOutcome = "instance.outcome";
 // Close without Reincarnate ended this incarnation (the row is deleted, the instance dropped).
 inline constexpr std::string_view kInstanceClosing = "instance.closing";
@@ -200,6 +202,8 @@ inline constexpr std::string_view kStoreStallEnd = "store.stall_end";  // {queue
 inline constexpr std::string_view kStoreStalled = "store.stalled";     // {node, op}: queued by a stall
 inline constexpr std::string_view kStoreApplied = "store.applied";     // the ground truth of a write
 inline constexpr std::string_view kStorePayloadApplied = "store.payload_applied";  // ... of a payload put/remove
+// store-payload-damage: a stored payload read again turned invisible for a while, lost or corrupted.
+inline constexpr std::string_view kStorePayloadDamaged = "store.payload_damaged";
 // Out of contract (faults/out_of_contract.h): the store's clock jumped, acknowledged writes were lost.
 inline constexpr std::string_view kStoreClockJumped = "store.clock_jumped";  // {server, by_ms}
 inline constexpr std::string_view kStoreWritesLost = "store.writes_lost";    // {server, writes, since_us}
@@ -264,6 +268,7 @@ inline constexpr std::array kAll = {
     kInstanceMessageRun,
     kInstanceEndOfUseRecorded,
     kInstancePayloadReleased,
+    kInstanceDataLost,
     kInstanceOutcome,
     kInstanceClosing,
     kInstanceClosed,
@@ -332,6 +337,7 @@ inline constexpr std::array kAll = {
     kStoreStalled,
     kStoreApplied,
     kStorePayloadApplied,
+    kStorePayloadDamaged,
     kStoreClockJumped,
     kStoreWritesLost,
     kStoreWriteLost,

@@ -45,9 +45,12 @@ enum class Mark : std::uint8_t {
   kIndeterminateResolvedSuperseded,  // §10: a re-read found another writer's change over the row first read
   kRenewFaultHit,                    // §5: store-renew-lost hit an owner lease renew (the store host; a fault)
   kOperationIdReusedAcrossRuns,      // §7: a client retried a kept OperationId in a later host run (a workload)
+  kPayloadFoundOnReread,             // §10: a stored first message that read missing was found on a re-read
+  kRecoveryDataLost,                 // §10: a restore found the stored first message lost or other bytes: DataLost
+  kPayloadDamageHit,                 // store-payload-damage lost or corrupted a stored payload (the store host; a fault)
 };
-inline constexpr std::size_t kMarkCount = 29;
-static_assert(static_cast<std::size_t>(Mark::kOperationIdReusedAcrossRuns) + 1 == kMarkCount,
+inline constexpr std::size_t kMarkCount = 32;
+static_assert(static_cast<std::size_t>(Mark::kPayloadDamageHit) + 1 == kMarkCount,
               "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
@@ -101,6 +104,14 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
     {"operation-id-reused",
      "a client retried a creation with an OperationId it kept from an earlier host run of its node: a new request "
      "of the same OperationId (workload; §7)"},
+    {"payload-found-on-reread",
+     "a stored first message a restore read missing was found on a re-read: it had been only temporarily invisible "
+     "(§10)"},
+    {"recovery-data-lost",
+     "a restore found the stored first message permanently missing or other bytes and recorded DataLost in the row "
+     "(§10)"},
+    {"payload-damage-hit",
+     "store-payload-damage lost or corrupted a stored payload as it was read again (fault; §10)"},
 }};
 
 constexpr bool every_mark_named() {

@@ -45,8 +45,11 @@ std::optional<std::string> FirstMessageChecker::on_event(const sim::TraceEvent& 
     if (!read.ok()) {
       return read.problem;
     }
-    if (read.event.action == "payload_lost" || read.event.action == "factory_rejected") {
-      _waiting.erase(incarnation_key(read.event.id, read.event.object_gen));  // deleted: nothing to restore
+    if (read.event.action == "payload_unreadable" || read.event.action == "factory_rejected" ||
+        read.event.action == "data_lost") {
+      // Deleted, or DataLost recorded (store-truth holds that claim to the store's account):
+      // nothing to restore it from.
+      _waiting.erase(incarnation_key(read.event.id, read.event.object_gen));
     }
   }
   return std::nullopt;

@@ -11,8 +11,10 @@
 //
 // At the end of the run (the liveness phase has let every dead node come back and recover):
 // every incarnation that reached Ready (`instance.ready`) has run its first message somewhere —
-// restored after a crash if need be — unless the restarted node found its stored request gone or
-// its factory refusing (`instance.recovered` `payload_lost` / `factory_rejected`, the row deleted).
+// restored after a crash if need be — unless the restarted node could not read its stored request
+// or its factory refused (`instance.recovered` `payload_unreadable` / `factory_rejected`, the row
+// deleted), or found it permanently missing or other bytes (`data_lost`, §10: DataLost recorded in
+// the row; store-truth holds that claim against the Relocation Store's account).
 //
 // Online and linear: one entry per (host run, incarnation) whose first message ran, one per
 // Ready incarnation still waiting for its first message.

@@ -67,6 +67,7 @@ Decoded decode_row(std::string_view value, std::int64_t version, std::uint64_t i
     row.pointer = pointer->reference;
     row.pointer_sha256 = pointer->sha256;
   }
+  row.data_lost = location::instance::is_data_lost(record.payload);
   row.event = index;
   return {row, ""};
 }
@@ -163,6 +164,15 @@ std::optional<std::string> StoreTruthChecker::on_event(const sim::TraceEvent& ev
   }
   if (event.kind == kinds::kInstancePayloadStored || event.kind == kinds::kInstancePayloadReleased) {
     return on_payload_claim(event);
+  }
+  if (event.kind == kinds::kStorePayloadDamaged) {
+    return on_payload_damaged(event);
+  }
+  if (event.kind == kinds::kInstanceDataLost) {
+    return on_data_lost_claim(event);
+  }
+  if (event.kind == kinds::kInstanceRecovered) {
+    return on_restore_claim(event);
   }
   return on_call_event(event);
 }

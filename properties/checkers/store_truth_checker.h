@@ -41,7 +41,10 @@
 // The Relocation Store (store.payload_applied) against the rows that point into it
 // (store_truth_payloads.cpp, §7.1, §10): a row starts pointing at a payload only once the store
 // holds those bytes, and no payload is removed while a row still points at it; the target's
-// instance.payload_stored / payload_released name a payload the store stored / removed.
+// instance.payload_stored / payload_released name a payload the store stored / removed; a
+// restore runs only from the bytes the row's pointer names, and DataLost (instance.data_lost) is
+// claimed only for a payload the store lost or changed (store.payload_damaged), never for one it
+// holds as pointed at (a temporarily invisible payload is re-read).
 #pragma once
 
 #include <cstdint>
@@ -86,6 +89,7 @@ class StoreTruthChecker final : public PropertyChecker {
     std::string reservation_id;    // pendingCreation's, while Reserved by a creation
     std::string pointer;           // the Relocation Store reference its payload points at (§7.1), or empty
     std::string pointer_sha256;
+    bool data_lost = false;        // its payload records §10 DataLost
   };
 
  private:
@@ -120,6 +124,9 @@ class StoreTruthChecker final : public PropertyChecker {
   std::optional<std::string> on_payload_applied(const sim::TraceEvent& event);
   std::optional<std::string> note_pointer(const std::string& key, const Row& before, const Row& next);
   std::optional<std::string> on_payload_claim(const sim::TraceEvent& event);
+  std::optional<std::string> on_payload_damaged(const sim::TraceEvent& event);
+  std::optional<std::string> on_data_lost_claim(const sim::TraceEvent& event);
+  std::optional<std::string> on_restore_claim(const sim::TraceEvent& event);
   std::optional<std::string> on_instance_outcome(const sim::TraceEvent& event);
   std::optional<std::string> on_capacity_refused(const sim::TraceEvent& event);
   std::optional<std::string> on_close_answer(const sim::TraceEvent& event, std::string_view op_id,

@@ -109,4 +109,82 @@ std::optional<std::string> StoreTruthChecker::on_payload_claim(const sim::TraceE
          "), but the Relocation Store never removed it";
 }
 
+// store.payload_damaged (store-payload-damage): the store itself lost or changed a payload — not
+// a protocol delete, so no row pointing at it is at fault; the account follows the store. An
+// invisible spell changes nothing the store holds.
+std::optional<std::string> StoreTruthChecker::on_payload_damaged(const sim::TraceEvent& event) {
+  const auto read = read_event<sim::events::StorePayloadDamaged>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  const std::string reference(read.event.reference);
+  if (read.event.how == "lost") {
+    _payloads.erase(reference);
+  } else if (read.event.how == "corrupted") {
+    if (const auto held = _payloads.find(reference); held != _payloads.end()) {
+      held->second = std::make_pair(std::string(read.event.sha256), event.index);
+    }
+  }
+  return std::nullopt;
+}
+
+// instance.data_lost (recorded or not): §10 DataLost only for a payload permanently missing or
+// with other bytes. A payload the store still holds with the bytes the row's pointer names was
+// at most temporarily invisible: it is re-read, never declared lost.
+std::optional<std::string> StoreTruthChecker::on_data_lost_claim(const sim::TraceEvent& event) {
+  const auto read = read_event<location::events::InstanceDataLost>(event);
+  if (!read.ok() || read.event.action == "closed") {
+    return std::nullopt;
+  }
+  if (read.event.action == "recorded") {
+    // "The runtime records the error in the current location record" (§10): the store holds it.
+    const std::string key = authority_row_key("spot", read.event.id);
+    const Row& row = current_row(key);
+    if (row.state != model::AuthorityState::kActive || row.object_gen != read.event.object_gen || !row.data_lost) {
+      return where(event) + " instance.data_lost: node " + std::string(read.event.node) + " reported DataLost of " +
+             key + " (ObjectGeneration " + std::to_string(read.event.object_gen) +
+             ") recorded in its row, but the store holds " + authority_row_text(row) +
+             (row.data_lost ? "" : " without it") + " (§10: the runtime records the error in the current location record)";
+    }
+  }
+  if (_payloads_full) {
+    return std::nullopt;
+  }
+  const auto held = _payloads.find(read.event.reference);
+  if (held == _payloads.end() || held->second.first != read.event.sha256) {
+    return std::nullopt;
+  }
+  return where(event) + " instance.data_lost: node " + std::string(read.event.node) + " declared the payload " +
+         std::string(read.event.reference) + " of " + std::string(read.event.id) + " DataLost (" +
+         std::string(read.event.reason) + "), but the Relocation Store holds it with the bytes the row points at (" +
+         cite(held->second.second) +
+         ") (§10: a temporarily invisible payload is re-read; DataLost only when it is permanently missing or its "
+         "checksum differs)";
+}
+
+// instance.recovered first_message_restored: the instance was made again from the stored request
+// the row points at, so the store must hold those very bytes (§10: nothing is restored from other
+// bytes, no different payload is guessed at).
+std::optional<std::string> StoreTruthChecker::on_restore_claim(const sim::TraceEvent& event) {
+  const auto read = read_event<location::events::InstanceRecovered>(event);
+  if (!read.ok() || read.event.action != "first_message_restored" || _payloads_full) {
+    return std::nullopt;
+  }
+  const std::string key = authority_row_key("spot", read.event.id);
+  const Row& row = current_row(key);
+  if (row.pointer.empty()) {
+    return std::nullopt;  // nothing points anywhere: the lockstep judges the row itself
+  }
+  const auto held = _payloads.find(row.pointer);
+  if (held != _payloads.end() && held->second.first == row.pointer_sha256) {
+    return std::nullopt;
+  }
+  return where(event) + " instance.recovered: node " + std::string(read.event.node) + " restored " + key +
+         " (ObjectGeneration " + std::to_string(read.event.object_gen) + ") from the stored request " + row.pointer +
+         ", but the Relocation Store " +
+         (held == _payloads.end() ? std::string("does not hold it")
+                                  : "holds other bytes there (" + held->second.first + ", " + cite(held->second.second) + ")") +
+         " (§10: a payload permanently missing or whose checksum differs is DataLost; nothing is restored from it)";
+}
+
 }  // namespace spotcheck::properties

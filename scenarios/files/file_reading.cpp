@@ -98,6 +98,7 @@ faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_u
   read_chance_and_max(r, "nodePauseOnReply", plan.node_pause_on_reply, plan.node_pause_on_reply_max_us);
   read_chance_and_max(r, "nodeFreezeDrop", plan.node_freeze_drop, plan.node_freeze_drop_max_us);
   read_chance_and_max(r, "nodeCrashPoint", plan.node_crash_point, plan.node_crash_point_down_max_us);  // maxMs: down
+  r.number("storePayloadDamage", plan.store_payload_damage, 0, 1, false);
   read_window(r, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
   read_window(r, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
   r.number("networkLoss", plan.network_loss, 0, 1, false);

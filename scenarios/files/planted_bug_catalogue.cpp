@@ -48,6 +48,10 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
      "a restarted node restores an Instance Spot its earlier run left Ready and lets new messages in without "
      "running the stored first message (§7.1)",
      PlantedBug::kRecoverySkipsFirstMessage, kLoc, false, false, true, "instance-route", "instance-first-message"},
+    {"data-lost-without-reread",
+     "a restore takes the stored first message's first Missing read as permanent and records DataLost, without the "
+     "re-reads a temporarily invisible payload is owed (§10)",
+     PlantedBug::kDataLostWithoutReread, kLoc, false, false, true, "instance-route", "store-truth"},
 }};
 
 constexpr bool in_enum_order() {

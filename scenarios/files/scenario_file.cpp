@@ -261,6 +261,9 @@ ordered_json write_faults(const faults::FaultPlan& plan) {
     f["nodeFreezeDrop"] = ordered_json{{"probability", plan.node_freeze_drop},
                                         {"maxMs", millis_of(plan.node_freeze_drop_max_us)}};
   }
+  if (plan.store_payload_damage > 0.0) {
+    f["storePayloadDamage"] = plan.store_payload_damage;
+  }
   if (plan.node_crash_point > 0.0) {
     f["nodeCrashPoint"] = ordered_json{{"probability", plan.node_crash_point},
                                         {"maxMs", millis_of(plan.node_crash_point_down_max_us)}};
@@ -360,6 +363,7 @@ void compare_plans(Differences& d, const faults::FaultPlan& a, const faults::Fau
   d.check("faults.nodeFreezeDrop.max_us", a.node_freeze_drop_max_us, b.node_freeze_drop_max_us);
   d.check("faults.nodeCrashPoint.probability", a.node_crash_point, b.node_crash_point);
   d.check("faults.nodeCrashPoint.max_us", a.node_crash_point_down_max_us, b.node_crash_point_down_max_us);
+  d.check("faults.storePayloadDamage", a.store_payload_damage, b.store_payload_damage);
   d.check("faults.linkTail.probability", a.link_tail, b.link_tail);
   d.check("faults.linkTail.max_us", a.link_tail_max_us, b.link_tail_max_us);
   d.check("faults.nodeKill.gap_us", a.node_kill_gap_us, b.node_kill_gap_us);

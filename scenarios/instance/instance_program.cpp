@@ -61,7 +61,8 @@ class Program {
       for (const std::string& type : {_workload.stable_type, _workload.second_type}) {
         _instances.add(
             type, [](const lc::FactoryContext& context) { return lc::FactoryDecision::approve("made " + context.id); },
-            [this](const li::InstanceMessage& message) { on_message(message); });
+            [this](const li::InstanceMessage& message) { on_message(message); },
+            [this](const std::string& spot_id, std::uint64_t) { on_data_lost(spot_id); });
       }
     }
   }
@@ -112,6 +113,18 @@ class Program {
     _platform.tasks.spawn("instance-close", [this, target, delay_us, spot = message.spot_id] {
       _platform.clock.sleep_for(delay_us);
       target->close(spot);
+    });
+  }
+
+  // The application's answer to DataLost (§10): Close that incarnation a little later, so the
+  // Spot can be activated again.
+  void on_data_lost(const std::string& spot_id) {
+    SPOTCHECK_ASSERT(_env.server && _target != nullptr);
+    const TimeUs delay_us = _platform.random.between(0, _workload.close_delay_max_us);
+    li::InstanceTarget* target = _target;
+    _platform.tasks.spawn("instance-close-data-lost", [this, target, delay_us, spot_id] {
+      _platform.clock.sleep_for(delay_us);
+      target->close(spot_id);
     });
   }
 

@@ -39,6 +39,9 @@ faults::FaultPlan node_message_faults(platform::TimeUs stop_us) {
   // after Ready) and come back within 2 s: the restarted run recovers what the dead one left (§7.1).
   p.node_crash_point = 0.05;
   p.node_crash_point_down_max_us = seconds(2);
+  // The stored first message a restore reads is damaged half the time: invisible for a while (the
+  // restore re-reads it), lost or corrupted (DataLost recorded in the row, never guessed at; §10).
+  p.store_payload_damage = 0.5;
   p.faults_stop_us = stop_us;
   return p;
 }
@@ -48,7 +51,8 @@ faults::FaultPlan node_message_faults(platform::TimeUs stop_us) {
 faults::SwarmShape instance_swarm_shape() {
   faults::SwarmShape shape;
   shape.also = {faults::FaultKind::kNodeMessageDelay, faults::FaultKind::kNodePartition, faults::FaultKind::kLinkTail,
-                faults::FaultKind::kNodeLinkStall, faults::FaultKind::kNodeCrashPoint};
+                faults::FaultKind::kNodeLinkStall, faults::FaultKind::kNodeCrashPoint,
+                faults::FaultKind::kStorePayloadDamage};
   shape.always = {faults::FaultKind::kNodeMessageLoss, faults::FaultKind::kStoreDeleteSlow};
   return shape;
 }
@@ -62,7 +66,8 @@ InstanceScenarioConfig instance_scenario_config(const std::string& name) {
   c.name = "instance-route";
   c.description =
       "2 client nodes send Instance Spot requests (commands 50/51) to 2 Chat Spots on 3 server nodes; lost, "
-      "delayed and partitioned messages between nodes, the application closing Spots, slow Deletes";
+      "delayed and partitioned messages between nodes, the application closing Spots, slow Deletes, servers dying "
+      "mid-activation, stored first messages lost or corrupted";
   c.plan = node_message_faults;
   c.swarm = instance_swarm_shape();
   c.required_marks = {platform::Mark::kInstanceRoute,
@@ -72,7 +77,10 @@ InstanceScenarioConfig instance_scenario_config(const std::string& name) {
                       platform::Mark::kCrashAfterReady,
                       platform::Mark::kRecoveryCreatingCancelled,
                       platform::Mark::kRecoveryFirstMessageRestored,
-                      platform::Mark::kRecoveryCompletedRemoved};
+                      platform::Mark::kRecoveryCompletedRemoved,
+                      platform::Mark::kPayloadFoundOnReread,
+                      platform::Mark::kRecoveryDataLost,
+                      platform::Mark::kPayloadDamageHit};
   return c;
 }
 

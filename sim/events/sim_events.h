@@ -484,4 +484,28 @@ void fields(Io& io, E& e) {
   io("store_now_ms", e.store_now_ms);
 }
 
+// store.payload_damaged (store-payload-damage): as `node` read the payload `reference` again, the
+// store made it invisible until `invisible_until_us`, lost it, or corrupted it (its new bytes'
+// SHA-256 `sha256`).
+struct StorePayloadDamaged {
+  static constexpr std::size_t kFieldsMax = 6;
+
+  std::int64_t node = 0;
+  std::string_view reference;
+  std::string_view how;  // invisible | lost | corrupted
+  std::string_view sha256;
+  std::int64_t invisible_until_us = 0;
+  std::string_view server;
+};
+
+template <class Io, platform::FieldsOf<StorePayloadDamaged> E>
+void fields(Io& io, E& e) {
+  io("node", e.node);
+  io("reference", e.reference);
+  io("how", e.how);
+  io("sha256", e.sha256);
+  io("invisible_until_us", e.invisible_until_us);
+  io("server", e.server);
+}
+
 }  // namespace spotcheck::sim::events

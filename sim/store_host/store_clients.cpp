@@ -120,9 +120,10 @@ class SimRelocationStore final : public store::RelocationStore {
   }
 
   store::GetResult get(const store::Key& reference, store::DeadlineUs deadline_us) override {
-    auto& engine = _server.relocation_engine();
     auto result = call<store::GetResult>(_server, _node, "payload_get", deadline_us, RequestKind::kRead,
-                                         [&engine, reference] { return engine.get(reference, platform::kNever); });
+                                         [&server = _server, node = _node, reference] {
+                                           return server.serve_payload_get(node, reference);
+                                         });
     if (!result.has_value()) {
       return store::StoreError{store::StoreErrorKind::kTimeout, "no reply before the deadline"};
     }

@@ -36,6 +36,12 @@ struct StoreFaults {
   // While > 0: scans are served in pages of 1-3 entries (drawn per page), and a page asked for
   // with a continuation is ScanExpired with this probability (the store forgot the scan).
   double scan_expiry = 0.0;
+  // A stored payload read again after its first read (a restore, not the writer's verification)
+  // is damaged with this probability, at most once per reference, a third each: invisible for up
+  // to StoreServer::kPayloadInvisibleMaxUs (reads answer Missing, then it is back), lost, or
+  // corrupted (one bit flipped). §10: the reader re-reads a temporarily invisible payload, and a
+  // lost or changed one is DataLost.
+  double payload_damage = 0.0;
 };
 
 // What a store outage does with the requests that arrive during it.

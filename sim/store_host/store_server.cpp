@@ -29,6 +29,7 @@ StoreServer::StoreServer(World& world, StoreServerConfig config)
       _pause_random(world.stream(config.name + ".faults/pause-on-reply")),
       _freeze_random(world.stream(config.name + ".faults/freeze-drop")),
       _scan_random(world.stream(config.name + ".faults/scan-expired")),
+      _damage_random(world.stream(config.name + ".faults/payload-damage")),
       _location(std::make_unique<store::memory::MemoryLocationStore>([this] { return store_now_ms(); },
                                                                       config.options)),
       _relocation(std::make_unique<store::memory::MemoryRelocationStore>([this] { return store_now_ms(); })) {
@@ -198,6 +199,82 @@ store::PutResult StoreServer::apply_payload_put(ProcessId node, const store::Pay
                                                     .store_now_ms = stored->now_ms});
   }
   return result;
+}
+
+store::GetResult StoreServer::serve_payload_get(ProcessId node, const store::Key& reference) {
+  store::GetResult result = _relocation->get(reference, platform::kNever);
+  const auto* found = std::get_if<store::PayloadFound>(&result);
+  if (found == nullptr) {
+    return result;
+  }
+  auto it = _payload_reads.find(reference);
+  if (it != _payload_reads.end() && _world.now_us() < it->second.invisible_until_us) {
+    return store::PayloadMissing{found->now_ms};
+  }
+  if (_faults.payload_damage <= 0.0) {
+    return result;
+  }
+  if (it == _payload_reads.end()) {
+    if (_payload_reads.size() >= kPayloadsTrackedMax) {
+      return result;
+    }
+    it = _payload_reads.emplace(reference, PayloadReads{}).first;
+  }
+  // The first read is the writer's own verification; a later one (a restore) may meet damage.
+  if (it->second.found++ == 0 || it->second.damaged || !_damage_random.chance(_faults.payload_damage)) {
+    return result;
+  }
+  const auto how = static_cast<PayloadDamage>(_damage_random.below(3));
+  const TimeUs invisible_for_us = _damage_random.between(platform::millis(1), kPayloadInvisibleMaxUs);
+  const auto flip_at = static_cast<std::size_t>(_damage_random.below(std::max<std::size_t>(1, found->payload.size())));
+  const bool damaged = damage_payload(node, reference, how, invisible_for_us, flip_at);
+  SPOTCHECK_ASSERT_ABORT(damaged);
+  return serve_payload_get(node, reference);  // as the damage left it (no second draw: damaged once)
+}
+
+bool StoreServer::damage_payload(ProcessId node, const store::Key& reference, PayloadDamage how,
+                                 TimeUs invisible_for_us, std::size_t flip_at) {
+  const store::GetResult held = _relocation->get(reference, platform::kNever);
+  const auto* found = std::get_if<store::PayloadFound>(&held);
+  if (found == nullptr || _payload_reads.size() >= kPayloadsTrackedMax) {
+    return false;
+  }
+  PayloadReads& reads = _payload_reads[reference];
+  reads.damaged = true;
+  _world.count_mark(platform::Mark::kPayloadDamageHit);
+  events::StorePayloadDamaged damaged{
+      .node = node, .reference = reference, .how = "", .sha256 = "", .invisible_until_us = 0, .server = _config.name};
+  std::string sha256;
+  switch (how) {
+    case PayloadDamage::kInvisible:
+      reads.invisible_until_us = _world.now_us() + invisible_for_us;
+      damaged.how = "invisible";
+      damaged.invisible_until_us = reads.invisible_until_us;
+      break;
+    case PayloadDamage::kLost: {
+      const store::DeleteResult removed = _relocation->remove(reference, platform::kNever);
+      SPOTCHECK_ASSERT_ABORT(std::holds_alternative<store::Deleted>(removed));
+      damaged.how = "lost";
+      break;
+    }
+    case PayloadDamage::kCorrupted: {
+      store::Bytes bytes = found->payload;
+      if (!bytes.empty()) {
+        const std::size_t at = flip_at % bytes.size();
+        bytes[at] = static_cast<char>(bytes[at] ^ 0x01);
+      } else {
+        bytes = "x";
+      }
+      sha256 = bytes::sha256_hex(bytes);
+      const bool replaced = _relocation->replace_bytes(reference, std::move(bytes));
+      SPOTCHECK_ASSERT_ABORT(replaced);
+      damaged.how = "corrupted";
+      damaged.sha256 = sha256;
+      break;
+    }
+  }
+  _world.record_event(kinds::kStorePayloadDamaged, damaged);
+  return true;
 }
 
 store::DeleteResult StoreServer::apply_payload_remove(ProcessId node, const store::Key& reference) {

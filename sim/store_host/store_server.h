@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -116,6 +117,17 @@ class StoreServer {
   // engine and, when it changed what the store holds, records its ground truth
   // (store.payload_applied).
   store::PutResult apply_payload_put(ProcessId node, const store::PayloadPut& request);
+  // At the store, on the world context: serves `node`'s payload get; under store-payload-damage
+  // (StoreFaults::payload_damage) a payload read again may turn invisible for a while, or be lost
+  // or corrupted as it is read (store.payload_damaged).
+  store::GetResult serve_payload_get(ProcessId node, const store::Key& reference);
+  // What store-payload-damage does to one payload (a test may do it by hand): invisible for
+  // `invisible_for_us` (reads answer Missing), lost, or corrupted (the bit 0 of byte `flip_at` of
+  // its bytes flipped, modulo their size). Records store.payload_damaged naming `node` (the reader
+  // whose read set it off); false, and nothing done, when the store does not hold it.
+  enum class PayloadDamage { kInvisible, kLost, kCorrupted };
+  bool damage_payload(ProcessId node, const store::Key& reference, PayloadDamage how, TimeUs invisible_for_us = 0,
+                      std::size_t flip_at = 0);
   store::DeleteResult apply_payload_remove(ProcessId node, const store::Key& reference);
 
   World& world() { return _world; }
@@ -150,6 +162,11 @@ class StoreServer {
   // A late renew (RenewFault::kLate) lands up to this long past its caller's deadline: past the
   // default 5 s fencing margin, so it may apply after the lease it extends had expired.
   static constexpr TimeUs kRenewLateMaxUs = platform::seconds(8);
+  // The longest a damaged payload stays invisible: well inside the re-reads a reader owes a
+  // temporarily invisible payload (§10; the Instance Spot target re-reads for about 800 ms).
+  static constexpr TimeUs kPayloadInvisibleMaxUs = platform::millis(500);
+  // References store-payload-damage keeps track of; past it no new reference is damaged.
+  static constexpr std::size_t kPayloadsTrackedMax = 100'000;
   // Bound on the requests one stalling outage queues; past it the store refuses.
   static constexpr std::size_t kStalledMax = 10'000;
 
@@ -165,6 +182,14 @@ class StoreServer {
   platform::Random& _freeze_random;
   // store-scan-expired's own draws, likewise.
   platform::Random& _scan_random;
+  // store-payload-damage's own draws, likewise, and what it did to each reference it saw read.
+  platform::Random& _damage_random;
+  struct PayloadReads {
+    std::uint32_t found = 0;        // reads that found it
+    bool damaged = false;           // at most once per reference
+    TimeUs invisible_until_us = 0;  // reads before this answer Missing
+  };
+  std::map<std::string, PayloadReads, std::less<>> _payload_reads;
   std::unique_ptr<store::memory::MemoryLocationStore> _location;
   std::unique_ptr<store::memory::MemoryRelocationStore> _relocation;
   WriteJournal _journal;  // on only under store-lost-writes

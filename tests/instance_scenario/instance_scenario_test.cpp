@@ -157,6 +157,7 @@ TEST(InstanceScenario, TheSwarmShapeDrawsTheFaultsBetweenNodes) {
   int delayed = 0;
   int partitioned = 0;
   int crashing = 0;
+  int damaging = 0;
   constexpr int kSeeds = 200;
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
     sim::WorldConfig world_config;
@@ -183,8 +184,12 @@ TEST(InstanceScenario, TheSwarmShapeDrawsTheFaultsBetweenNodes) {
     crashing += p.enabled(faults::FaultKind::kNodeCrashPoint) ? 1 : 0;
     p_standard_kinds.node_crash_point = 0.0;
     p_standard_kinds.node_crash_point_down_max_us = 0;
+    damaging += p.enabled(faults::FaultKind::kStorePayloadDamage) ? 1 : 0;
+    p_standard_kinds.store_payload_damage = 0.0;
     EXPECT_EQ(p_standard_kinds.describe(), s.describe()) << "seed " << seed;
   }
+  EXPECT_GT(damaging, kSeeds / 4);  // store-payload-damage: drawn like the others (1/2)
+  EXPECT_LT(damaging, kSeeds - kSeeds / 4);
   EXPECT_GT(delayed, kSeeds / 4);
   EXPECT_GT(crashing, kSeeds / 4);  // node-crash-point: drawn like the others (1/2)
   EXPECT_LT(crashing, kSeeds - kSeeds / 4);
@@ -357,6 +362,27 @@ TEST(InstanceScenario, RecoverySkippingTheFirstMessageIsCaughtByInstanceFirstMes
   EXPECT_EQ(outcome.violation->property, "instance-first-message") << outcome.violation->message;
   std::cout << "[ planted ] recovery_skips_first_message in instance-route caught by instance-first-message after "
             << seeds << " seed(s): " << outcome.violation->message.substr(0, 240) << "\n";
+  const SeedOutcome again = scenario.run(SeedRequest{outcome.seed, false, false});
+  EXPECT_EQ(again.trace_hash, outcome.trace_hash);
+  ASSERT_TRUE(again.violation.has_value());
+  EXPECT_EQ(again.violation->event_index, outcome.violation->event_index);
+}
+
+// A restore that takes one Missing read of the stored first message as permanent (planted
+// data-lost-without-reread) declares DataLost for a payload the store still holds; store-truth
+// holds the claim to the store's account and catches it. The seeds it took are printed.
+TEST(InstanceScenario, DataLostWithoutTheRereadsIsCaughtByStoreTruth) {
+  SPOTCHECK_NEEDS_PLANTED_BUGS();
+  InstanceScenarioConfig config = instance_scenario_config("instance-route");
+  config.protocol.planted_bugs.insert(planted::PlantedBug::kDataLostWithoutReread);
+  config.properties = {"store-truth"};
+  const InstanceScenario scenario(config);
+  const auto [seeds, outcome] = seeds_until_violation(scenario);
+  ASSERT_TRUE(outcome.violation.has_value()) << "not caught in " << seeds << " seeds";
+  EXPECT_EQ(outcome.violation->property, "store-truth") << outcome.violation->message;
+  EXPECT_NE(outcome.violation->message.find("DataLost"), std::string::npos) << outcome.violation->message;
+  std::cout << "[ planted ] data_lost_without_reread in instance-route caught by store-truth after " << seeds
+            << " seed(s): " << outcome.violation->message.substr(0, 240) << "\n";
   const SeedOutcome again = scenario.run(SeedRequest{outcome.seed, false, false});
   EXPECT_EQ(again.trace_hash, outcome.trace_hash);
   ASSERT_TRUE(again.violation.has_value());

@@ -11,9 +11,12 @@
 // Every property judges every test (fixture.h): no owner act outside its lease, store truth.
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "impl/location/instance/instance_request.h"
 #include "impl/platform/event_kinds.h"
+#include "sim/store_host/store_server.h"
 #include "sim/trace/observer.h"
 #include "tests/location_instance/fixture.h"
 
@@ -170,6 +173,113 @@ TEST_F(CrashRecovery, NothingIsRecoveredWhileTheEarlierLeaseIsValid) {
   const TimeUs ttl_us = cluster->location_config().owner_lease_ttl_us;
   const TimeUs renew_us = cluster->location_config().renew_interval_us;
   EXPECT_GE(done[0].time_us, crashes[0].time_us + ttl_us - renew_us) << "restarted at " << restarted_us;
+}
+
+// §10 DataLost. The server dies after Ready, before its first message; the stored request the row
+// points at is then damaged by the store (store-payload-damage, by hand) before the restart.
+class DataLost : public CrashRecovery {
+ protected:
+  using Damage = sim::StoreServer::PayloadDamage;
+  void crash_after_ready_then(Damage how, TimeUs invisible_for_us = 0) {
+    crash_at(kinds::kInstanceReady);
+    ASSERT_TRUE(earlier.has_value());
+    const std::optional<RecoveryPointer> pointer = parse_recovery_pointer(earlier->payload);
+    ASSERT_TRUE(pointer.has_value());
+    reference = pointer->reference;
+    ASSERT_TRUE(cluster->store().damage_payload(cluster->pid(kServer), reference, how, invisible_for_us, 40));
+  }
+  std::vector<sim::TraceEvent> data_lost(std::string_view action) {
+    return cluster->events(kinds::kInstanceDataLost, "action", action);
+  }
+  std::string reference;
+};
+
+TEST_F(DataLost, AStoredFirstMessageGoneForGoodIsDataLostRecordedInTheRowNeverGuessed) {
+  crash_after_ready_then(Damage::kLost);
+  recover();
+  EXPECT_EQ(recovered("data_lost"), 1u);
+  ASSERT_EQ(data_lost("recorded").size(), 1u);
+  EXPECT_EQ(cluster->world().marks()[static_cast<std::size_t>(platform::Mark::kRecoveryDataLost)], 1u);
+  EXPECT_EQ(cluster->events(kinds::kInstanceDataLost, "reason", "missing").size(), 1u);
+  const std::optional<records::AuthorityRecord> row = cluster->spot_row(std::string(kSpot));
+  ASSERT_TRUE(row.has_value()) << "the error is recorded in the current location record, not deleted";
+  EXPECT_TRUE(is_data_lost(row->payload)) << row->payload;
+  EXPECT_EQ(row->object_generation, earlier->object_generation);
+  EXPECT_EQ(row->authority_owner_generation, earlier->authority_owner_generation + 1) << "taken over, never reverted";
+  EXPECT_TRUE(cluster->counters().messages[std::string(kSpot)].empty()) << "nothing ran from a guessed payload";
+  const InstanceOutcome later = send(kClient, std::string(kSpot), std::string("Chat"), "b");
+  EXPECT_EQ(later.kind, InstanceOutcomeKind::kDataLost) << later.message;
+  EXPECT_TRUE(cluster->counters().messages[std::string(kSpot)].empty());
+}
+
+TEST_F(DataLost, OtherBytesUnderTheReferenceAreDataLostAndNothingIsRestoredFromThem) {
+  crash_after_ready_then(Damage::kCorrupted);
+  recover();
+  EXPECT_EQ(recovered("data_lost"), 1u);
+  EXPECT_EQ(cluster->events(kinds::kInstanceDataLost, "reason", "checksum").size(), 1u);
+  EXPECT_EQ(cluster->counters().factory_runs[std::string(kSpot)], 1) << "only the dead run's factory ran";
+  EXPECT_TRUE(cluster->counters().messages[std::string(kSpot)].empty());
+  const std::optional<records::AuthorityRecord> row = cluster->spot_row(std::string(kSpot));
+  ASSERT_TRUE(row.has_value());
+  EXPECT_TRUE(is_data_lost(row->payload)) << row->payload;
+}
+
+// Sets off a damage when the restarted run's NewOwner of the row is reported: right before the
+// restore reads the stored request.
+class DamageAtNewOwner final : public sim::TraceObserver {
+ public:
+  DamageAtNewOwner(sim::StoreServer& store, sim::ProcessId pid, std::string reference, TimeUs invisible_for_us)
+      : _store(store), _pid(pid), _reference(std::move(reference)), _invisible_for_us(invisible_for_us) {}
+  std::optional<std::string> on_event(const sim::TraceEvent& event) override {
+    if (!_fired && event.kind == kinds::kAuthorityNewOwner && event.node == static_cast<std::int32_t>(_pid)) {
+      _fired = _store.damage_payload(_pid, _reference, sim::StoreServer::PayloadDamage::kInvisible, _invisible_for_us);
+    }
+    return std::nullopt;
+  }
+  bool fired() const { return _fired; }
+
+ private:
+  sim::StoreServer& _store;
+  sim::ProcessId _pid;
+  std::string _reference;
+  TimeUs _invisible_for_us;
+  bool _fired = false;
+};
+
+// Invisible for 300 ms as the restore begins: it re-reads (about 800 ms of re-reads) and finds
+// the stored request again.
+TEST_F(DataLost, ATemporarilyInvisibleStoredFirstMessageIsReadAgainAndRestored) {
+  crash_at(kinds::kInstanceReady);
+  ASSERT_TRUE(earlier.has_value());
+  const std::optional<RecoveryPointer> pointer = parse_recovery_pointer(earlier->payload);
+  ASSERT_TRUE(pointer.has_value());
+  DamageAtNewOwner fault(cluster->store(), cluster->pid(kServer), pointer->reference, millis(300));
+  cluster->world().add_observer(fault);
+  recover();
+  cluster->world().remove_observer(fault);
+  ASSERT_TRUE(fault.fired());
+  const auto mark = [this](platform::Mark m) { return cluster->world().marks()[static_cast<std::size_t>(m)]; };
+  EXPECT_EQ(mark(platform::Mark::kPayloadFoundOnReread), 1u) << "read missing first, then found again";
+  EXPECT_TRUE(data_lost("recorded").empty());
+  EXPECT_EQ(recovered("first_message_restored"), 1u);
+  EXPECT_EQ(cluster->counters().messages[std::string(kSpot)], std::vector<std::string>{"hello"});
+}
+
+// The application Closes the DataLost incarnation: its row goes, and the next request makes a
+// new incarnation (a new ObjectGeneration) from its own first message.
+TEST_F(DataLost, ClosingTheDataLostIncarnationLetsTheNextRequestCreateANewOne) {
+  crash_after_ready_then(Damage::kLost);
+  recover();
+  ASSERT_EQ(data_lost("recorded").size(), 1u);
+  InstanceOutcome closed;
+  cluster->run_on(kServer, [&](creation::CreationNode&) { closed = cluster->target(kServer)->close(std::string(kSpot)); });
+  EXPECT_EQ(closed.kind, InstanceOutcomeKind::kDelivered) << closed.message;
+  EXPECT_EQ(data_lost("closed").size(), 1u);
+  EXPECT_FALSE(cluster->spot_row(std::string(kSpot)).has_value());
+  const InstanceOutcome next = send(kClient, std::string(kSpot), std::string("Chat"), "b");
+  EXPECT_EQ(next.kind, InstanceOutcomeKind::kCreated) << next.message;
+  EXPECT_GT(next.object_generation, earlier->object_generation);
+  EXPECT_EQ(cluster->counters().messages[std::string(kSpot)], std::vector<std::string>{"b"});
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ TEST_F(FirstMessage, AReadyIncarnationWhoseFirstMessageNeverRanIsAViolationAtThe
   EXPECT_LEGAL(ready(seconds(2), 2));
   EXPECT_LEGAL(run(seconds(3), "run-1", "op-1", 2, true));
   EXPECT_LEGAL(ready(seconds(4), 3));
-  EXPECT_LEGAL(recovered(seconds(5), 3, "payload_lost"));
+  EXPECT_LEGAL(recovered(seconds(5), 3, "payload_unreadable"));
   const std::optional<PropertyViolation> verdict = h.suite.finish(RunEnd{seconds(60), s.next_index()});
   ASSERT_TRUE(verdict.has_value());
   EXPECT_EQ(verdict->property, "instance-first-message");

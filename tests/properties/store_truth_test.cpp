@@ -649,6 +649,78 @@ TEST_F(StoreTruthPayloads, APayloadReportedRemovedNeedsTheStoresRemove) {
   EXPECT_LEGAL(released(seconds(5), 1));
 }
 
+// §10 DataLost against the store's account (store.payload_damaged is the store's own word).
+class StoreTruthDataLost : public StoreTruthPayloads {
+ protected:
+  std::optional<std::string> damaged(TimeUs t_us, const std::string& how, const std::string& sha256 = "") {
+    return s.feed(t_us, -1, "store.payload_damaged",
+                  owned_fields(sim::events::StorePayloadDamaged{2, ref, how, sha256, 0, "relocation-store"}));
+  }
+  std::optional<std::string> data_lost(TimeUs t_us, const std::string& reason,
+                                       const std::string& action = "not_recorded") {
+    return s.feed(t_us, 2, "instance.data_lost",
+                  owned_fields(location::events::InstanceDataLost{"chat-1", 1, "00000000000000a2", ref, sha, reason,
+                                                                  action}));
+  }
+  std::optional<std::string> restored(TimeUs t_us) {
+    return s.feed(t_us, 2, "instance.recovered",
+                  owned_fields(location::events::InstanceRecovered{"chat-1", 1, "00000000000000a2", "earlier", 1,
+                                                                   "first_message_restored"}));
+  }
+  static Row spot(Row row) {
+    row.kind = "spot";
+    row.id = "chat-1";
+    return row;
+  }
+};
+
+TEST_F(StoreTruthDataLost, DataLostForAPayloadTheStoreHoldsAsPointedAtIsFlagged) {
+  EXPECT_LEGAL(payload(seconds(1), "put", sha));
+  EXPECT_LEGAL(damaged(seconds(2), "invisible"));  // a spell: the store still holds the bytes
+  expect_violation(h, data_lost(seconds(3), "missing"), "store-truth",
+                   {"declared the payload " + ref, "DataLost (missing)", "holds it with the bytes the row points at"});
+}
+
+TEST_F(StoreTruthDataLost, DataLostAfterTheStoreLostOrChangedThePayloadPasses) {
+  EXPECT_LEGAL(payload(seconds(1), "put", sha));
+  EXPECT_LEGAL(damaged(seconds(2), "lost"));
+  EXPECT_LEGAL(data_lost(seconds(3), "missing"));
+  EXPECT_LEGAL(payload(seconds(4), "put", sha));
+  EXPECT_LEGAL(damaged(seconds(5), "corrupted", std::string(64, 'd')));
+  EXPECT_LEGAL(data_lost(seconds(6), "checksum"));
+}
+
+// "The runtime records the error in the current location record": a claim of `recorded` needs
+// the store to hold the row, Active at that generation, with the DataLost payload.
+TEST_F(StoreTruthDataLost, DataLostReportedRecordedNeedsTheRowToHoldIt) {
+  EXPECT_LEGAL(payload(seconds(1), "put", sha));
+  EXPECT_LEGAL(put(seconds(2), spot(reserved()), 0, 3, pointer()));
+  EXPECT_LEGAL(put(seconds(3), spot(active()), 3, 4, pointer()));
+  EXPECT_LEGAL(damaged(seconds(4), "lost"));
+  expect_violation(h, data_lost(seconds(5), "missing", "recorded"), "store-truth",
+                   {"reported DataLost of authority/spot/chat-1", "recorded in its row", "without it"});
+}
+
+TEST_F(StoreTruthDataLost, DataLostRecordedInTheRowPasses) {
+  EXPECT_LEGAL(payload(seconds(1), "put", sha));
+  EXPECT_LEGAL(put(seconds(2), spot(reserved()), 0, 3, pointer()));
+  EXPECT_LEGAL(put(seconds(3), spot(active()), 3, 4, pointer()));
+  EXPECT_LEGAL(damaged(seconds(4), "lost"));
+  EXPECT_LEGAL(put(seconds(5), spot(active()), 4, 5, location::instance::data_lost_marker(ref, "missing")));
+  EXPECT_LEGAL(data_lost(seconds(6), "missing", "recorded"));
+}
+
+TEST_F(StoreTruthDataLost, ARestoreFromThePointedAtBytesPassesAndFromChangedBytesIsFlagged) {
+  EXPECT_LEGAL(payload(seconds(1), "put", sha));
+  EXPECT_LEGAL(put(seconds(2), spot(reserved()), 0, 3, pointer()));
+  EXPECT_LEGAL(put(seconds(3), spot(active()), 3, 4, pointer()));
+  EXPECT_LEGAL(restored(seconds(4)));
+  EXPECT_LEGAL(damaged(seconds(5), "corrupted", std::string(64, 'd')));
+  expect_violation(h, restored(seconds(6)), "store-truth",
+                   {"restored authority/spot/chat-1", "from the stored request " + ref,
+                    "holds other bytes there (" + std::string(64, 'd')});
+}
+
 TEST_F(StoreTruth, ACounterMustLeaveItsValuePlusTheDelta) {
   const std::string actors = "capacity/sim/00a1/actors";
   EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));  // secures 1

@@ -194,6 +194,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kInstanceClosed}, as<le::InstanceClosed>());
   add({kInstanceCloseAwaited}, as<le::InstanceCloseAwaited>());
   add({kInstanceRecovered}, as<le::InstanceRecovered>());
+  add({kInstanceDataLost}, as<le::InstanceDataLost>());
   add({kMessagingUndecodable}, as<le::MessagingUndecodable>());
   add({kMessagingLateReply}, as<le::MessagingLateReply>());
   add({kRequestStart}, as<se::RequestStart>());
@@ -230,6 +231,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kStoreStallEnd}, as<se::StoreStallEnd>());
   add({kStoreOutageBegin, kStoreOutageEnd, kStoreStallBegin}, as<se::StoreOutage>());
   add({kStorePayloadApplied}, as<se::StorePayloadApplied>());
+  add({kStorePayloadDamaged}, as<se::StorePayloadDamaged>());
   add({kStoreApplied}, as<se::StoreApplied>());
   add({kStoreClockJumped}, as<se::StoreClockJumped>());
   add({kStoreWritesLost}, as<se::StoreWritesLost>());

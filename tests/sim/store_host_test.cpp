@@ -394,3 +394,77 @@ TEST(StoreHost, LostWritesGoBackToTheReplicasStateAndTheirVersionsAreIssuedAgain
 
 }  // namespace
 }  // namespace spotcheck::sim
+
+namespace spotcheck::sim {
+namespace {
+
+// store-payload-damage: a payload's first read (its writer's verification) is never damaged; a
+// later read may be, once per payload — invisible for a while (then back), lost, or corrupted —
+// each recorded as store.payload_damaged.
+TEST(StoreHost, PayloadDamageSparesTheFirstReadAndStrikesEachPayloadAtMostOnce) {
+  World world{testing::quiet_config(11)};
+  StoreServer store{world, StoreServerConfig{}};
+  StoreFaults faults;
+  faults.payload_damage = 1.0;
+  store.set_faults(faults);
+  constexpr int kPayloads = 30;
+  std::vector<std::string> first;   // each payload's first read
+  std::vector<std::string> second;  // its second read
+  std::vector<std::string> later;   // its read 1 s later
+  ProcessId node = 0;
+  node = world.add_process("n", 1, [&](platform::Platform& p) {
+    auto payloads = store.relocation_client(node);
+    const auto text = [&](const std::string& ref) {
+      const store::GetResult got = payloads->get(ref, p.clock.now_us() + millis(100));
+      if (const auto* found = std::get_if<store::PayloadFound>(&got)) {
+        return found->payload == "payload-" + ref ? std::string("same") : std::string("other");
+      }
+      return std::holds_alternative<store::PayloadMissing>(got) ? std::string("missing") : std::string("error");
+    };
+    for (int i = 0; i < kPayloads; ++i) {
+      const std::string ref = "ref-" + std::to_string(i);
+      payloads->put(store::PayloadPut{ref, "payload-" + ref, 0}, p.clock.now_us() + millis(100));
+      first.push_back(text(ref));
+      second.push_back(text(ref));
+    }
+    p.clock.sleep_for(seconds(1));
+    for (int i = 0; i < kPayloads; ++i) {
+      later.push_back(text("ref-" + std::to_string(i)));
+    }
+  });
+  world.start(node);
+  world.run_until(seconds(10), 1'000'000);
+  ASSERT_EQ(later.size(), static_cast<std::size_t>(kPayloads));
+  const auto damaged = testing::events_of_kind(world.trace(), "store.payload_damaged");
+  ASSERT_EQ(damaged.size(), static_cast<std::size_t>(kPayloads)) << "each payload's second read, once";
+  int invisible = 0;
+  int lost = 0;
+  int corrupted = 0;
+  for (int i = 0; i < kPayloads; ++i) {
+    EXPECT_EQ(first[i], "same") << i;
+    const std::optional<std::string_view> how = damaged[i].text("how");
+    ASSERT_TRUE(how.has_value());
+    if (*how == "invisible") {
+      ++invisible;
+      EXPECT_EQ(second[i], "missing") << i;
+      EXPECT_EQ(later[i], "same") << i << ": back after at most 500 ms, and never damaged again";
+    } else if (*how == "lost") {
+      ++lost;
+      EXPECT_EQ(second[i], "missing") << i;
+      EXPECT_EQ(later[i], "missing") << i;
+    } else {
+      ASSERT_EQ(*how, "corrupted");
+      ++corrupted;
+      EXPECT_EQ(second[i], "other") << i;
+      EXPECT_EQ(later[i], "other") << i;
+    }
+  }
+  EXPECT_GT(invisible, 0);
+  EXPECT_GT(lost, 0);
+  EXPECT_GT(corrupted, 0);
+  EXPECT_EQ(world.marks()[static_cast<std::size_t>(platform::Mark::kPayloadDamageHit)],
+            static_cast<std::uint64_t>(kPayloads));
+}
+
+}  // namespace
+}  // namespace spotcheck::sim

@@ -268,7 +268,8 @@ void fields(Io& io, E& e) {
 }
 
 // instance.recovered: what a restarted node did with a row of an earlier host run of it —
-// action creating_cancelled | first_message_restored | completed_removed | payload_lost.
+// action creating_cancelled | first_message_restored | completed_removed | factory_rejected |
+// payload_unreadable | data_lost.
 struct InstanceRecovered {
   static constexpr std::size_t kFieldsMax = 6;
   std::string_view id;
@@ -285,6 +286,31 @@ void fields(Io& io, E& e) {
   io("node", e.node);
   io("earlier_owner", e.earlier_owner);
   io("earlier_lease_gen", e.earlier_lease_gen);
+  io("action", e.action);
+}
+
+// instance.data_lost (§10): a restore found the stored request `reference` (SHA-256 `sha256` by
+// the row's pointer) permanently missing or other bytes (`reason` missing | checksum |
+// undecodable) and recorded DataLost in the row (`action` recorded | not_recorded); or a Close
+// deleted such a row (`action` closed; reference, sha256 and reason empty).
+struct InstanceDataLost {
+  static constexpr std::size_t kFieldsMax = 7;
+  std::string_view id;
+  std::int64_t object_gen = 0;
+  std::string_view node;
+  std::string_view reference;
+  std::string_view sha256;
+  std::string_view reason;
+  std::string_view action;
+};
+template <class Io, platform::FieldsOf<InstanceDataLost> E>
+void fields(Io& io, E& e) {
+  io("id", e.id);
+  io("object_gen", e.object_gen);
+  io("node", e.node);
+  io("reference", e.reference);
+  io("sha256", e.sha256);
+  io("reason", e.reason);
   io("action", e.action);
 }
 

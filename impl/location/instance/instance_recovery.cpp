@@ -138,23 +138,6 @@ bool InstanceTarget::remove_taken_over(const AuthoritySnapshot& owned) {
   return false;
 }
 
-std::optional<InstanceRequest> InstanceTarget::read_stored_request(const RecoveryPointer& pointer) {
-  for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
-    const store::GetResult got = _context.relocation.get(pointer.reference, store_deadline_us());
-    if (const auto* found = std::get_if<store::PayloadFound>(&got)) {
-      if (found->payload.size() != pointer.size_bytes || records::sha256_hex(found->payload) != pointer.sha256) {
-        return std::nullopt;  // other bytes: nothing is restored from them
-      }
-      return decode_instance_request(found->payload);
-    }
-    if (std::holds_alternative<store::PayloadMissing>(got)) {
-      return std::nullopt;
-    }
-    _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
-  }
-  return std::nullopt;
-}
-
 InstanceTarget::Recovery InstanceTarget::restore(const AuthoritySnapshot& row, const store::Condition& ended,
                                                  const RecoveryPointer& pointer) {
   const std::string& spot_id = row.key.id;
@@ -176,8 +159,12 @@ InstanceTarget::Recovery InstanceTarget::restore(const AuthoritySnapshot& row, c
     return Recovery::kFailed;
   }
   SPOTCHECK_ASSERT(owned.value().record.object_generation == generation);  // NewOwner keeps it
-  const std::optional<InstanceRequest> stored = read_stored_request(pointer);
-  const std::string rejected = stored.has_value() ? run_factory(*stored, *type, generation) : "the stored request is gone";
+  const PayloadRead read = read_stored_request(owned.value(), pointer);
+  if (read.kind == PayloadRead::Kind::kDataLost) {
+    return record_data_lost(row, owned.value(), pointer, read.reason, *type);
+  }
+  const std::optional<InstanceRequest>& stored = read.request;
+  const std::string rejected = stored.has_value() ? run_factory(*stored, *type, generation) : read.reason;
   if (!rejected.empty()) {
     return give_up_restore(row, owned.value(), stored, pointer.reference);
   }
@@ -200,12 +187,13 @@ InstanceTarget::Recovery InstanceTarget::restore(const AuthoritySnapshot& row, c
   return Recovery::kRecovered;
 }
 
-// The stored request is gone, or the factory refused it: no instance of this generation can be
-// made again, so the row this run took over is deleted (and the payload released).
+// The stored request could not be read (the Relocation Store kept failing, or the row changed
+// meanwhile), or the factory refused it: no instance of this generation is made again, so the row
+// this run took over is deleted (and the payload released).
 InstanceTarget::Recovery InstanceTarget::give_up_restore(const AuthoritySnapshot& row, const AuthoritySnapshot& owned,
                                                          const std::optional<InstanceRequest>& stored,
                                                          const std::string& reference) {
-  emit_recovered(row, stored.has_value() ? "factory_rejected" : "payload_lost");
+  emit_recovered(row, stored.has_value() ? "factory_rejected" : "payload_unreadable");
   _instances.erase(row.key.id);
   if (remove_taken_over(owned) && stored.has_value()) {
     release_payload(*stored, reference, "recovery_rejected");

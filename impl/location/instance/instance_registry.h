@@ -28,16 +28,21 @@ struct InstanceMessage {
 };
 
 using InstanceHandler = std::function<void(const InstanceMessage&)>;
+// Told when a restore found an incarnation's stored first message permanently missing or other
+// bytes and recorded DataLost in its row (§10): the application may Close that incarnation.
+using DataLostHandler = std::function<void(const std::string& spot_id, std::uint64_t object_generation)>;
 
 struct InstanceType {
   creation::Factory factory;
   InstanceHandler handler;
+  DataLostHandler on_data_lost;  // may be empty
 };
 
 class InstanceRegistry {
  public:
-  void add(std::string stable_type, creation::Factory factory, InstanceHandler handler) {
-    _types[std::move(stable_type)] = InstanceType{std::move(factory), std::move(handler)};
+  void add(std::string stable_type, creation::Factory factory, InstanceHandler handler,
+           DataLostHandler on_data_lost = {}) {
+    _types[std::move(stable_type)] = InstanceType{std::move(factory), std::move(handler), std::move(on_data_lost)};
   }
   const InstanceType* find(const std::string& stable_type) const {
     auto it = _types.find(stable_type);

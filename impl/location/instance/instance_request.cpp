@@ -10,6 +10,7 @@ namespace spotcheck::location::instance {
 namespace {
 constexpr std::string_view kFormat = "instance-activation-v1";
 constexpr std::string_view kPointerPrefix = "instance-recovery-v1 ";
+constexpr std::string_view kDataLostPrefix = "instance-data-lost-v1 ";
 constexpr std::string_view kReferencePrefix = "instance:";  // instance:<spotId>:<opId>
 }  // namespace
 
@@ -96,6 +97,12 @@ std::optional<RecoveryPointer> parse_recovery_pointer(std::string_view row_paylo
   return RecoveryPointer{std::string(rest.substr(0, first)), std::string(rest.substr(first + 1, second - first - 1)),
                          size};
 }
+
+std::string data_lost_marker(std::string_view reference, std::string_view reason) {
+  return std::string(kDataLostPrefix) + std::string(reference) + " " + std::string(reason);
+}
+
+bool is_data_lost(std::string_view row_payload) { return row_payload.starts_with(kDataLostPrefix); }
 
 bool points_at(std::string_view row_payload, std::string_view reference) {
   const std::string prefix = std::string(kPointerPrefix) + std::string(reference) + " ";

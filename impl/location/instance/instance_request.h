@@ -50,4 +50,10 @@ struct RecoveryPointer {
 };
 std::optional<RecoveryPointer> parse_recovery_pointer(std::string_view row_payload);
 
+// §10 DataLost recorded in the row: the stored request the row pointed at is permanently missing
+// or other bytes ("instance-data-lost-v1 <reference> <reason>"). Not a recovery pointer: nothing is
+// restored from it, and a request meeting the row is answered kDataLost.
+std::string data_lost_marker(std::string_view reference, std::string_view reason);
+bool is_data_lost(std::string_view row_payload);
+
 }  // namespace spotcheck::location::instance

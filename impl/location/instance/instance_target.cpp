@@ -147,6 +147,11 @@ InstanceOutcome InstanceTarget::handle(const InstanceRequest& request) {
 InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const AuthoritySnapshot& row) {
   const records::AuthorityRecord& record = row.record;
   const std::string& owner_rid = record.allocation.descriptor.routing_id_hex;
+  if (is_data_lost(record.payload)) {
+    // §10: the error recorded in the row is the answer; no instance of it exists anywhere.
+    return outcome(InstanceOutcomeKind::kDataLost, "the stored first message of this incarnation is lost (DataLost)",
+                   record.object_generation, owner_rid);
+  }
   const HostRun& self = _context.lease.host_run();
   if (!owned_by(record, self)) {
     if (owner_rid == _context.rid_hex) {
@@ -484,9 +489,15 @@ void InstanceTarget::run_first_message(LocalInstance& instance, const InstanceRe
 }
 
 bool InstanceTarget::record_end_of_use(AuthoritySnapshot current, const std::string& reference) {
+  return replace_row_payload(std::move(current), reference, "");
+}
+
+bool InstanceTarget::replace_row_payload(AuthoritySnapshot current, const std::string& reference,
+                                         const std::string& payload) {
+  SPOTCHECK_ASSERT(points_at(current.record.payload, reference) && !points_at(payload, reference));
   const std::uint64_t generation = current.record.object_generation;
   for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
-    Result<AuthoritySnapshot> preserved = _context.authority.preserve(current, "");
+    Result<AuthoritySnapshot> preserved = _context.authority.preserve(current, payload);
     if (preserved.ok()) {
       return true;
     }
@@ -509,9 +520,38 @@ bool InstanceTarget::record_end_of_use(AuthoritySnapshot current, const std::str
   return false;
 }
 
+InstanceTarget::OwnRowDelete InstanceTarget::delete_own_row(
+    const std::string& spot_id, const std::function<bool(const records::AuthorityRecord&)>& still_ours) {
+  const AuthorityKey key{records::AuthorityKind::kSpot, spot_id};
+  for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
+    Result<AuthorityRead> read = _context.authority.read(key);
+    if (!read.ok()) {
+      _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
+      continue;
+    }
+    const std::optional<AuthoritySnapshot>& row = read.value().current;
+    if (!row.has_value() || !still_ours(row->record)) {
+      return OwnRowDelete::kNotOurs;
+    }
+    SPOTCHECK_ASSERT(row->record.allocation.state == records::AllocationState::kActive);
+    Result<Done> removed = _context.authority.remove(*row);
+    if (removed.ok()) {
+      return OwnRowDelete::kDeleted;
+    }
+    if (removed.error().kind == ErrorKind::kAdmissionClosed) {
+      return OwnRowDelete::kFailed;
+    }
+    _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
+  }
+  return OwnRowDelete::kFailed;
+}
+
 InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
   auto it = _instances.find(spot_id);
-  if (it == _instances.end() || !it->second.accepting || it->second.closing) {
+  if (it == _instances.end()) {
+    return close_data_lost(spot_id);
+  }
+  if (!it->second.accepting || it->second.closing) {
     return outcome(InstanceOutcomeKind::kNotFound, "no Ready instance of this host run");
   }
   const std::uint64_t generation = it->second.object_generation;
@@ -520,30 +560,16 @@ InstanceOutcome InstanceTarget::close(const std::string& spot_id) {
   it->second.close_running = true;  // and no new incarnation of the Spot starts here until it ends
   platform::emit_event(_context.platform.events, kinds::kInstanceClosing,
                        events::InstanceClosing{spot_id, as_i64(generation), _context.rid_hex});
-  const AuthorityKey key{records::AuthorityKind::kSpot, spot_id};
   const HostRun& self = _context.lease.host_run();
+  const OwnRowDelete deleted = delete_own_row(spot_id, [generation, &self](const records::AuthorityRecord& record) {
+    return record.object_generation == generation && owned_by(record, self);
+  });
   InstanceOutcome result = outcome(InstanceOutcomeKind::kStoreError, "the Delete of the Ready row kept failing", generation);
-  for (int attempt = 0; attempt < _config.attempts_max; ++attempt) {
-    Result<AuthorityRead> read = _context.authority.read(key);
-    if (!read.ok()) {
-      _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
-      continue;
-    }
-    const std::optional<AuthoritySnapshot>& row = read.value().current;
-    if (!row.has_value() || row->record.object_generation != generation || !owned_by(row->record, self)) {
-      result = outcome(InstanceOutcomeKind::kDelivered, "the row of this incarnation is gone", generation);
-      break;  // an earlier attempt applied, or the row is no longer this incarnation's
-    }
-    SPOTCHECK_ASSERT(row->record.allocation.state == records::AllocationState::kActive);
-    Result<Done> removed = _context.authority.remove(*row);
-    if (removed.ok()) {
-      result = outcome(InstanceOutcomeKind::kDelivered, {}, generation);
-      break;
-    }
-    if (removed.error().kind == ErrorKind::kAdmissionClosed) {
-      break;
-    }
-    _context.platform.clock.sleep_for(_config.store_retry_backoff_us);
+  if (deleted == OwnRowDelete::kDeleted) {
+    result = outcome(InstanceOutcomeKind::kDelivered, {}, generation);
+  } else if (deleted == OwnRowDelete::kNotOurs) {
+    // An earlier attempt applied, or the row is no longer this incarnation's.
+    result = outcome(InstanceOutcomeKind::kDelivered, "the row of this incarnation is gone", generation);
   }
   // Nothing drops or replaces an incarnation while its Close runs (handle and activate wait).
   auto current = _instances.find(spot_id);

@@ -41,6 +41,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -64,6 +65,11 @@ struct InstanceTargetConfig {
   platform::TimeUs wait_interval_us = platform::millis(20);  // re-read while another Creating runs
   platform::TimeUs store_retry_backoff_us = platform::millis(50);
   int attempts_max = 64;  // bound of every retry loop of one request
+  // §10: a stored request a row points at that reads Missing is re-read this many times, this far
+  // apart (the row re-checked after each), before it is DataLost: a temporarily invisible payload
+  // is found again, a permanently missing one is not guessed at.
+  int payload_rereads_max = 8;
+  platform::TimeUs payload_reread_backoff_us = platform::millis(100);
 };
 
 struct InstanceTargetContext {
@@ -93,6 +99,9 @@ class InstanceTarget {
   // this host run (or its Close already began); kStoreError = the Delete kept failing (the
   // instance stays closing: it admits nothing more, and a request that finds no row drops it).
   InstanceOutcome close(const std::string& spot_id);
+  // Close of an incarnation whose restore recorded DataLost in its row (it has no in-process
+  // instance): the row (the error with it) is deleted, so a later request activates a new
+  // incarnation. kDelivered = deleted; kNotFound = no DataLost row of this host run.
 
   // Crash recovery at startup (§7.1, instance_recovery.cpp): lists the authority rows once and
   // recovers every Instance Spot row an earlier host run of this node left — a Creating row is
@@ -157,8 +166,30 @@ class InstanceTarget {
   Recovery remove_completed(const AuthoritySnapshot& row, const store::Condition& ended);
   Recovery give_up_restore(const AuthoritySnapshot& row, const AuthoritySnapshot& owned,
                            const std::optional<InstanceRequest>& stored, const std::string& reference);
-  // The stored request a recovery pointer names, verified by its SHA-256; nullopt if it is gone.
-  std::optional<InstanceRequest> read_stored_request(const RecoveryPointer& pointer);
+  // What reading the stored request of a row being restored gave (§10).
+  struct PayloadRead {
+    enum class Kind { kFound, kDataLost, kUnreadable };
+    Kind kind = Kind::kUnreadable;
+    std::optional<InstanceRequest> request;  // kFound
+    std::string reason;  // kDataLost: missing | checksum | undecodable; kUnreadable: why
+  };
+  // The stored request `pointer` names, verified by size and SHA-256. Missing is re-read
+  // (payload_rereads_max), the row `owned` re-checked after each miss; other bytes, or still
+  // missing after the re-reads while the row still points at it, is DataLost.
+  PayloadRead read_stored_request(const AuthoritySnapshot& owned, const RecoveryPointer& pointer);
+  // The current row is still `owned`'s incarnation, this host run's, pointing at `reference`
+  // (true when the read fails: nothing tells otherwise).
+  bool still_points_at(const AuthoritySnapshot& owned, const std::string& reference);
+  // DataLost: the error recorded in the row (Preserve), nothing restored, the application told.
+  Recovery record_data_lost(const AuthoritySnapshot& row, const AuthoritySnapshot& owned,
+                            const RecoveryPointer& pointer, const std::string& reason, const InstanceType& type);
+  InstanceOutcome close_data_lost(const std::string& spot_id);
+  // Deletes the Spot's row while `still_ours` holds for the row a read finds (a re-read before
+  // each attempt, bounded): kDeleted; kNotOurs (gone, or not the row the caller meant: an earlier
+  // attempt may have applied); kFailed (admission closed, or the attempts ran out).
+  enum class OwnRowDelete { kDeleted, kNotOurs, kFailed };
+  OwnRowDelete delete_own_row(const std::string& spot_id,
+                              const std::function<bool(const records::AuthorityRecord&)>& still_ours);
   void emit_recovered(const AuthoritySnapshot& row, std::string_view action);
   // Delete of a row this run took over (bounded retries; false on a Conflict or after them).
   bool remove_taken_over(const AuthoritySnapshot& owned);
@@ -167,6 +198,9 @@ class InstanceTarget {
   // Step 6: Preserve with an empty payload (bounded retries, re-reading after a failure); false
   // when the end of use could not be recorded (the payload is then kept).
   bool record_end_of_use(AuthoritySnapshot current, const std::string& reference);
+  // Preserve of `current` (a row pointing at `reference`) with `payload` instead, bounded retries
+  // re-reading after a failure; true once applied (or an earlier attempt applied).
+  bool replace_row_payload(AuthoritySnapshot current, const std::string& reference, const std::string& payload);
   void release_payload(const InstanceRequest& request, const std::string& reference, std::string_view reason);
   void release_payload(std::string_view spot_id, std::string_view op_hex, const std::string& reference,
                        std::string_view reason);

@@ -23,6 +23,8 @@ enum class InstanceOutcomeKind {
   kStoreError,        // a store kept failing; nothing is guessed
   kSpotMoving,        // the owner-fence refusal: the owner's instance is closing (or moving); made
                       // BEFORE admission, so the message did not run
+  kDataLost,          // §10: the stored first message this incarnation's row points at is permanently
+                      // missing or other bytes; the error is recorded in the row, nothing is guessed
 };
 
 std::string_view to_string(InstanceOutcomeKind kind);

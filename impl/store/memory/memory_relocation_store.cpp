@@ -1,6 +1,7 @@
 #include "impl/store/memory/memory_relocation_store.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "impl/check/check.h"
 #include "impl/store/spi/location_store.h"
@@ -75,6 +76,16 @@ GetResult MemoryRelocationStore::get(const Key& reference, DeadlineUs /*deadline
   }
   SPOTCHECK_ASSERT_ABORT(it->second.expires_at_ms > now_ms);
   return PayloadFound{it->second.bytes, now_ms};
+}
+
+bool MemoryRelocationStore::replace_bytes(const Key& reference, Bytes bytes) {
+  drop_expired(now());
+  const auto it = _payloads.find(reference);
+  if (it == _payloads.end()) {
+    return false;
+  }
+  it->second.bytes = std::move(bytes);
+  return true;
 }
 
 DeleteResult MemoryRelocationStore::remove(const Key& reference, DeadlineUs /*deadline_us*/) {

@@ -25,6 +25,9 @@ class MemoryRelocationStore final : public RelocationStore {
   DeleteResult remove(const Key& reference, DeadlineUs deadline_us) override;
 
   std::size_t payload_count() const { return _payloads.size(); }
+  // A damaged provider, for fault injection (sim/): the bytes held under `reference` replaced,
+  // their retention kept; false when nothing is held there.
+  bool replace_bytes(const Key& reference, Bytes bytes);
 
  private:
   struct Payload {
