@@ -24,5 +24,6 @@ void add_list_command(CLI::App& app, int& exit_code);
 void add_shrink_command(CLI::App& app, int& exit_code);
 void add_merge_command(CLI::App& app, int& exit_code);
 void add_regress_command(CLI::App& app, int& exit_code);
+void add_locate_command(CLI::App& app, int& exit_code);
 
 }  // namespace spotcheck::cli

@@ -23,6 +23,7 @@ int run_app(int argc, char** argv) {
   add_merge_command(app, exit_code);
   add_list_command(app, exit_code);
   add_redis_command(app, exit_code);
+  add_locate_command(app, exit_code);
   add_record_commands(app, exit_code);
   try {
     app.parse(argc, argv);

@@ -3,6 +3,7 @@
 #include "faults/out_of_contract.h"
 #include "impl/check/check.h"
 #include "properties/audit/capacity_audit.h"
+#include "properties/audit/query_audit.h"
 #include "properties/registry.h"
 #include "scenarios/common/seed_outcome.h"
 
@@ -98,6 +99,14 @@ SeedOutcome JudgedWorld::run_and_judge(platform::TimeUs end_us, std::uint64_t ma
     const auto audit = properties::audit_capacity_counters(_store.location_engine(), platform::kNever);
     if (auto problem = audit.violation()) {
       violation = Violation{"capacity", "end-of-run store audit: " + *problem, _world.now_us(), _world.trace().size()};
+    }
+    // The operational queries (§7.4) answer what the store holds: every lookup, every list page.
+    if (!violation.has_value()) {
+      const auto queries = properties::audit_location_queries(_store.location_engine(), platform::kNever);
+      if (auto problem = queries.violation()) {
+        violation = Violation{"location-query", "end-of-run query audit: " + *problem, _world.now_us(),
+                              _world.trace().size()};
+      }
     }
   }
   SeedOutcome outcome = make_seed_outcome(_request.seed, run, _world.trace(), _request.keep_trace, violation);

@@ -7,6 +7,10 @@
 #       far, one line on stderr, and no key of that namespace left on the server (SCAN)
 #   cli_binary_test.sh cluster-untagged SPOTCHECK URLS_FILE
 #       every node of the fixture's Redis Cluster: an untagged --namespace is exit 2 and one line
+#   cli_binary_test.sh locate SPOTCHECK URL_FILE
+#       `spotcheck locate` (spec §7.4) on a namespace a kept `spotcheck redis` run left: lookups,
+#       a list walked page by page equals the one-page list, bad input is exit 2 and one line, an
+#       empty namespace is refused, and no record key or value changes (read-only)
 #   cli_binary_test.sh password SPOTCHECK REDIS_TEST_SERVER
 #       a private password-protected redis-server: the password from --url-file and from
 #       REDISCLI_AUTH (never on the command line) works, and is never printed
@@ -97,6 +101,53 @@ case $mode in
     left=$(redis-cli -p "$port" --scan --pattern "${ns}*" | wc -l)
     [[ $left -eq 0 ]] || fail "$left keys of $ns left on the server"
     echo "ok: SIG$signal: exit $rc, $keys_before keys before the signal, none left"
+    ;;
+  locate)
+    need_url_file "${3:-}"
+    ns="{spotcheck:locate:$RANDOM$RANDOM}:"
+    trap 'redis-cli -p "$port" --scan --pattern "${ns}*" | xargs -r redis-cli -p "$port" UNLINK >/dev/null' EXIT
+    "$spotcheck" redis --url "$url" --namespace "$ns" --keep --scenario contention --duration 2 --seed 5 >/dev/null 2>&1 ||
+      fail "the run that fills the namespace failed"
+    # The state (Ready / Unavailable) may change between two commands as the run's leases expire.
+    stateless() { grep '^actor ' | sed 's/: [A-Za-z]*, /: /'; }
+    snapshot() {  # every key but the provider's scan bookkeeping, with its value
+      redis-cli -p "$port" --scan --pattern "${ns}*" | grep -v ':scan' | sort | while read -r key; do
+        printf '%s %s\n' "$key" "$(redis-cli -p "$port" --no-raw DUMP "$key" | sha256sum | cut -c1-16)"
+      done
+    }
+    before=$(snapshot)
+    [[ -n $before ]] || fail "the run left no keys"
+    one=$("$spotcheck" locate --url "$url" --namespace "$ns" --kind actor --page-size 1000)
+    rc=$?
+    echo "$one"
+    [[ $rc -eq 0 ]] || fail "list: expected exit 0, got $rc"
+    [[ $(tail -1 <<<"$one") == *"; the end of the list" ]] || fail "one page of 1000 did not reach the end"
+    entries=$(grep -c '^actor ' <<<"$one")
+    [[ $entries -ge 2 ]] || fail "expected at least 2 actors, got $entries"
+    paged=$("$spotcheck" locate --url "$url" --namespace "$ns" --kind actor --page-size 1 --pages 1000)
+    [[ $(stateless <<<"$paged") == "$(stateless <<<"$one")" ]] || fail "pages of 1 differ from one page"
+    first=$("$spotcheck" locate --url "$url" --namespace "$ns" --kind actor --page-size 1)
+    token=$(tail -1 <<<"$first" | sed -n 's/.*; more: --continuation //p')
+    [[ -n $token ]] || fail "no continuation after a page of 1"
+    second=$("$spotcheck" locate --url "$url" --namespace "$ns" --kind actor --page-size 1 --continuation "$token")
+    [[ $(stateless <<<"$second") == "$(stateless <<<"$one" | sed -n 2p)" ]] || fail "the continuation did not resume after the first entry"
+    id=$(grep '^actor ' <<<"$one" | head -1 | sed 's/^actor \([^:]*:[^:]*\): .*/\1/')
+    looked=$("$spotcheck" locate --url "$url" --namespace "$ns" actor "$id")
+    [[ $(stateless <<<"$looked") == "$(stateless <<<"$one" | head -1)" ]] || fail "lookup '$looked' differs from the list's entry"
+    [[ $("$spotcheck" locate --url "$url" --namespace "$ns" spot "$id") == "spot $id: no record" ]] || fail "a Spot lookup found the Actor"
+    for bad in "--kind blob" "actor" "--kind actor --page-size 0" "--kind actor --continuation lq1.x" "actor a --kind actor"; do
+      # shellcheck disable=SC2086
+      out=$("$spotcheck" locate --url "$url" --namespace "$ns" $bad 2>&1)
+      rc=$?
+      [[ $rc -eq 2 ]] || fail "'$bad': expected exit 2, got $rc"
+      [[ $(printf '%s\n' "$out" | wc -l) -eq 1 && $out == "spotcheck locate: "* ]] || fail "'$bad': not one line: $out"
+    done
+    empty_ns="{spotcheck:locate-empty:$RANDOM$RANDOM}:"
+    out=$("$spotcheck" locate --url "$url" --namespace "$empty_ns" actor a 2>&1)
+    [[ $? -eq 2 && $out == *"holds no keys"* ]] || fail "an empty namespace was not refused: $out"
+    [[ $(redis-cli -p "$port" --scan --pattern "${empty_ns}*" | wc -l) -eq 0 ]] || fail "keys written into $empty_ns"
+    [[ $(snapshot) == "$before" ]] || fail "locate changed keys of $ns"
+    echo "ok: $entries actors listed in one page and in pages of 1; lookups; refusals; nothing written"
     ;;
   cluster-untagged)
     need_url_file "${3:-}"

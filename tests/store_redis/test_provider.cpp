@@ -183,6 +183,28 @@ TEST_F(RedisProvider, AnotherClientOfTheNamespaceContinuesAScanButAnotherNamespa
   EXPECT_EQ(other.session->clear_namespace(), "");
 }
 
+// A read-only session (spotcheck locate) reads and scans, and refuses every write before sending it.
+TEST_F(RedisProvider, AReadOnlySessionReadsAndScansButRefusesEveryWrite) {
+  put("k1", "v1");
+  RedisStoreOptions options = test_options(_url, kScanTtlMs);
+  options.key_namespace = ns();
+  options.read_only = true;
+  RedisStores reader = open_redis_stores(options, test_clock());
+  ASSERT_NE(reader.location, nullptr) << reader.error;
+  const ReadResult read = reader.location->read("k1", kNoDeadline);
+  ASSERT_TRUE(std::holds_alternative<Found>(read));
+  EXPECT_EQ(std::get<Found>(read).value, "v1");
+  const ScanResult scanned = reader.location->scan(ScanRequest{"k", "l", std::nullopt, 10}, kNoDeadline);
+  ASSERT_TRUE(std::holds_alternative<ScanPage>(scanned));
+  EXPECT_EQ(std::get<ScanPage>(scanned).entries.size(), 1U);
+  const WriteResult written = reader.location->write(WriteRequest{{}, {Put{"k2", "v"}}}, kNoDeadline);
+  ASSERT_TRUE(std::holds_alternative<StoreError>(written));
+  EXPECT_EQ(std::get<StoreError>(written).kind, StoreErrorKind::kInvalidArgument);
+  EXPECT_TRUE(std::holds_alternative<StoreError>(reader.relocation->put(PayloadPut{"r", "p", 0}, kNoDeadline)));
+  EXPECT_TRUE(std::holds_alternative<StoreError>(reader.relocation->remove("r", kNoDeadline)));
+  EXPECT_TRUE(std::holds_alternative<Missing>(store().read("k2", kNoDeadline))) << "nothing was written";
+}
+
 TEST_F(RedisProvider, ANamespaceWithForeignKeysIsRefusedUnlessAdopted) {
   RedisStoreOptions options = test_options(_url);
   raw({"SET", options.key_namespace + "somebody-elses-key", "x"});

@@ -299,6 +299,9 @@ WriteResult RedisLocationStore::write(const WriteRequest& request, DeadlineUs de
   if (auto error = validate(request)) {
     return *error;
   }
+  if (_session->options().read_only) {
+    return StoreError{StoreErrorKind::kInvalidArgument, "a read-only session writes nothing"};
+  }
   const ArgList args = write_args(request);
   const std::array<std::string_view, 1> keys{_sequence_key};
   const ScriptCall call = _session->eval(ScriptId::kWrite, keys, args.views(), deadline_us);

@@ -29,6 +29,9 @@ PutResult RedisRelocationStore::put(const PayloadPut& request, DeadlineUs deadli
   if (auto error = validate_key(request.reference)) {
     return *error;
   }
+  if (_session->options().read_only) {
+    return StoreError{StoreErrorKind::kInvalidArgument, "a read-only session writes nothing"};
+  }
   if (request.payload.size() > kMaxValueBytes) {
     return StoreError{StoreErrorKind::kInvalidArgument, "payload larger than the provider limit"};
   }
@@ -88,6 +91,9 @@ GetResult RedisRelocationStore::get(const Key& reference, DeadlineUs deadline_us
 DeleteResult RedisRelocationStore::remove(const Key& reference, DeadlineUs deadline_us) {
   if (auto error = validate_key(reference)) {
     return *error;
+  }
+  if (_session->options().read_only) {
+    return StoreError{StoreErrorKind::kInvalidArgument, "a read-only session writes nothing"};
   }
   const std::string key = relocation_key(_session->key_namespace(), reference);
   const std::array<std::string_view, 1> keys{key};

@@ -36,6 +36,10 @@ struct RedisStoreOptions {
   // namespace is never marked as the provider's: the marker is written only into a namespace that
   // holds no key at all, and a foreign key at the marker's name is never changed.
   bool adopt_foreign_namespace = false;
+  // A session for read-only tools (`spotcheck locate`): every write, payload put and payload
+  // delete through its stores is refused (StoreError kInvalidArgument) before it is sent. Reads
+  // and scans run as usual (a scan keeps the provider's own bookkeeping keys, never a record).
+  bool read_only = false;
 };
 
 // Outcome of one script call, with the meaning of a failure already decided.
