@@ -1,19 +1,9 @@
 // The store's truth about host runs and counters, for property `store-truth` (spec §3.1, §3.3,
 // §4): every applied change of an owner lease row, a MeshNode descriptor row and a counter, held
-// against the transitions those sections allow. Fed one applied write at a time, whole (all of
-// its store.applied parts), after the StoreVersion lockstep passed.
-//
-//   owner lease  created once per OwnerId (OwnerId is never reused), by a write that issues its
-//                LeaseGeneration from the lease-generation counter in the same request; renewed
-//                under the same OwnerId and LeaseGeneration with a later ExpiresAt and an
-//                UpdatedAt that never goes back; deleted (released) at most once.
-//   descriptor   Revision 1..2^63-1, published only while the publisher's own owner lease row
-//                holds its host run; a host run's next put raises its Revision (a same-Revision
-//                RENEW never re-stores, §4); a put over another host run's row only once that
-//                run's owner lease is gone, another run's, or expired at the StoreNow it applied.
-//   counter      each increment leaves exactly the stored value plus its delta; a generation
-//                counter (counter/...) only rises, by one, within 1..2^63-2; a capacity counter
-//                (capacity/...) never goes below 0.
+// against the transitions those sections allow — model/host_row_transitions.h, the model's
+// table; this ledger keeps the rows the store holds, decodes what a write stored, and asks it. Fed
+// one applied write at a time, whole (all of its store.applied parts), after the StoreVersion
+// lockstep passed.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +13,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "model/host_row_transitions.h"
 
 namespace spotcheck::properties {
 
@@ -67,29 +59,17 @@ class HostRowsLedger {
   std::optional<std::string> apply(const AppliedWrite& write, const AppliedPart& part);
 
  private:
-  struct Lease {
-    std::string owner_id;
-    std::int64_t lease_gen = 0;
-    std::int64_t expires_at_ms = 0;
-    std::int64_t updated_at_ms = 0;
-  };
-  struct Descriptor {
-    std::string owner_id;
-    std::int64_t lease_gen = 0;
-    std::int64_t revision = 0;
-  };
-
   std::optional<std::string> judge_lease(const AppliedWrite& write, const AppliedPart& part);
   std::optional<std::string> judge_descriptor(const AppliedWrite& write, const AppliedPart& part);
   std::optional<std::string> judge_counter(const AppliedPart& part);
-  // Why `holder`'s descriptor row may not be taken over at `store_now_ms`, or "".
-  std::string live_holder(const Descriptor& holder, std::int64_t store_now_ms) const;
+  // The live lease row of OwnerId `owner_id`, if the store holds one.
+  std::optional<model::LeaseRow> lease_of(std::string_view owner_id) const;
 
-  std::map<std::string, Lease, std::less<>> _leases;         // live lease rows, by key
+  std::map<std::string, model::LeaseRow, std::less<>> _leases;  // live lease rows, by key
   // Every renew, by "<OwnerId>|<ExpiresAt it wrote>".
   std::map<std::string, RenewFact, std::less<>> _renews;
   std::set<std::string, std::less<>> _lease_keys_ever;       // every lease key ever created
-  std::map<std::string, Descriptor, std::less<>> _descriptors;  // stored descriptor rows, by key
+  std::map<std::string, model::DescriptorRow, std::less<>> _descriptors;  // stored descriptor rows, by key
   // The highest Revision each host run (owner id and lease generation) published, per row key.
   std::map<std::string, std::int64_t, std::less<>> _revisions;
   std::map<std::string, std::int64_t, std::less<>> _counters;  // by key; absent counts as 0

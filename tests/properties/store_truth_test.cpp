@@ -817,7 +817,7 @@ TEST_F(StoreTruthHosts, ALeaseRowMustTakeTheGenerationItsWriteIssued) {
   expect_violation(h,
                    applied(seconds(1), {Part{"owner-lease/owner-a", "put", 0, 3,
                                              lease_bytes("owner-a", 1, store_ms(seconds(16)), store_ms(seconds(1)))}}),
-                   "store-truth", {"a new owner lease holds LeaseGeneration 1", "issued none from counter/lease-generation"});
+                   "store-truth", {"a new owner lease holds LeaseGeneration 1", "issued none from the lease-generation counter"});
 }
 
 TEST_F(StoreTruthHosts, ARenewKeepsTheGenerationAndExtendsTheExpiry) {
