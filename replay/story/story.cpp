@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "impl/check/check.h"
 #include "impl/platform/event_kinds.h"
@@ -88,6 +89,37 @@ std::vector<std::string> fault_targets(const TraceLine& line, const ProcessNames
   return {};
 }
 
+// The store's own account of a write to a subject's record (store.applied, the store host's
+// ground truth): a subject object's authority row ("authority/<kind>/<id>") or a subject host
+// run's owner lease row ("owner-lease/<OwnerId>"). These are the writes the story's protocol
+// events read and claim.
+bool store_write_about_subjects(const TraceLine& line, const ViolationSubjects& s) {
+  if (line.kind != kinds::kStoreApplied) {
+    return false;
+  }
+  const std::optional<std::string> key = text_field(line, "key");
+  if (!key.has_value()) {
+    return false;
+  }
+  constexpr std::string_view kAuthority = "authority/";
+  constexpr std::string_view kLease = "owner-lease/";
+  if (key->starts_with(kAuthority)) {
+    const std::size_t slash = key->find('/', kAuthority.size());
+    return slash != std::string::npos && contains(s.objects, key->substr(slash + 1));
+  }
+  return key->starts_with(kLease) && contains(s.host_runs, key->substr(kLease.size()));
+}
+
+// The OwnerId of an owner lease row's store write, or nullopt.
+std::optional<std::string> lease_row_owner(const TraceLine& line) {
+  constexpr std::string_view kLease = "owner-lease/";
+  const std::optional<std::string> key = text_field(line, "key");
+  if (line.kind != kinds::kStoreApplied || !key.has_value() || !key->starts_with(kLease)) {
+    return std::nullopt;
+  }
+  return key->substr(kLease.size());
+}
+
 bool about_subjects(const TraceLine& line, const ViolationSubjects& s) {
   if (const auto id = text_field(line, ViolationSubjects::kObjectField); id && contains(s.objects, *id)) {
     return true;
@@ -154,6 +186,10 @@ Relevant relevant_events(const StoryInput& input, const scenarios::Violation& vi
       }
     }
   }
+  std::vector<bool> store_write(input.lines.size(), false);
+  for (std::size_t i = 0; i < input.lines.size(); ++i) {
+    store_write[i] = !taken[i] && store_write_about_subjects(input.lines[i], input.subjects);
+  }
   // Pass 2: add the faults that hit those nodes, the store or the whole world.
   for (std::size_t i = 0; i < input.lines.size(); ++i) {
     const TraceLine& line = input.lines[i];
@@ -161,8 +197,9 @@ Relevant relevant_events(const StoryInput& input, const scenarios::Violation& vi
     for (const std::string& target : fault_targets(line, input.names)) {
       fault = fault || relevant.nodes.count(target) > 0;
     }
-    if (taken[i] || fault) {
-      relevant.events.push_back(StoryEvent{line, is_key(line, violation, input.subjects), fault && !taken[i]});
+    if (taken[i] || fault || store_write[i]) {
+      relevant.events.push_back(
+          StoryEvent{line, is_key(line, violation, input.subjects), fault && !taken[i], store_write[i] && !fault});
     }
   }
   return relevant;
@@ -174,7 +211,57 @@ struct Folded {
   std::uint64_t request_events = 0;
   std::uint64_t renewals = 0;
   std::uint64_t publish_retries = 0;
+  std::uint64_t lease_writes = 0;
+  std::uint64_t confirmed_writes = 0;
 };
+
+// The (record key, StoreVersion) a protocol event reports it applied or adopted: an authority.*
+// event's row, a lease.registered / lease.renewed's lease row.
+std::optional<std::pair<std::string, std::int64_t>> claimed_write(const TraceLine& line) {
+  const std::optional<std::int64_t> version = number_field(line, "version");
+  if (!version.has_value()) {
+    return std::nullopt;
+  }
+  if (line.kind.starts_with("authority.")) {
+    const auto kind = text_field(line, "kind");
+    const auto id = text_field(line, ViolationSubjects::kObjectField);
+    if (kind && id) {
+      return std::make_pair("authority/" + *kind + "/" + *id, *version);
+    }
+  }
+  if (line.kind == kinds::kLeaseRegistered || line.kind == kinds::kLeaseRenewed) {
+    if (const auto owner = text_field(line, "owner")) {
+      return std::make_pair("owner-lease/" + *owner, *version);
+    }
+  }
+  return std::nullopt;
+}
+
+// Folds the store's writes a protocol event of the story confirms (same key and StoreVersion):
+// the story keeps the store's account where it tells something the protocol's events do not — a
+// write applied late, unseen, or never reported. Returns how many it folded.
+std::uint64_t fold_confirmed_writes(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold) {
+  std::set<std::pair<std::string, std::int64_t>> claimed;
+  for (const StoryEvent& e : relevant) {
+    if (auto write = claimed_write(e.line)) {
+      claimed.insert(std::move(*write));
+    }
+  }
+  std::uint64_t folded = 0;
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    const StoryEvent& e = relevant[i];
+    if (!e.store || e.key || fold[i]) {
+      continue;
+    }
+    const auto key = text_field(e.line, "key");
+    const auto version = number_field(e.line, "new_version");
+    if (key && version && claimed.contains({*key, *version})) {
+      fold[i] = true;
+      ++folded;
+    }
+  }
+  return folded;
+}
 
 // The events of requests that changed nothing — they used their object, or found it owned
 // elsewhere — by index into `relevant`: a request's events are those of its task from its
@@ -225,15 +312,18 @@ bool failed_publish(const TraceLine& line) {
   return outcome == "conflict" || outcome == "store_error";
 }
 
-// Folds every event `repeat` picks of a host run but its last (key events and folded ones aside);
-// returns how many it folded.
-template <class Repeat>
-std::uint64_t fold_all_but_last(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold, Repeat repeat) {
+std::optional<std::string> owner_field(const TraceLine& line) { return text_field(line, "owner"); }
+
+// Folds every event `repeat` picks of a host run (`owner_of`) but its last (key events and folded
+// ones aside); returns how many it folded.
+template <class Repeat, class OwnerOf = decltype(&owner_field)>
+std::uint64_t fold_all_but_last(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold, Repeat repeat,
+                                OwnerOf owner_of = &owner_field) {
   std::uint64_t folded = 0;
   std::set<std::string> seen_later;
   for (std::size_t i = relevant.size(); i-- > 0;) {
     const TraceLine& line = relevant[i].line;
-    const auto owner = text_field(line, "owner");
+    const auto owner = owner_of(line);
     if (!repeat(line) || !owner || relevant[i].key || fold[i]) {
       continue;
     }
@@ -253,6 +343,10 @@ Folded fold_routine(std::vector<StoryEvent> relevant) {
   folded.renewals =
       fold_all_but_last(relevant, fold, [](const TraceLine& line) { return line.kind == kinds::kLeaseRenewed; });
   folded.publish_retries = fold_all_but_last(relevant, fold, failed_publish);
+  folded.confirmed_writes = fold_confirmed_writes(relevant, fold);
+  // The store's account of those renewals: every write of a host run's lease row but its last.
+  folded.lease_writes = fold_all_but_last(
+      relevant, fold, [](const TraceLine& line) { return lease_row_owner(line).has_value(); }, &lease_row_owner);
   for (std::size_t i = 0; i < relevant.size(); ++i) {
     if (!fold[i]) {
       folded.events.push_back(std::move(relevant[i]));
@@ -303,6 +397,11 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   story.folded_request_events = folded.request_events;
   story.folded_renewals = folded.renewals;
   story.folded_publish_retries = folded.publish_retries;
+  story.folded_lease_writes = folded.lease_writes;
+  story.folded_confirmed_writes = folded.confirmed_writes;
+  for (const StoryEvent& e : folded.events) {
+    story.store_writes += e.store ? 1 : 0;
+  }
   story.relevant = folded.events.size();
   story.events = keep_within_bound(std::move(folded.events), events_max);
   story.left_out = story.relevant - story.events.size();
@@ -322,12 +421,20 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
   out << "  objects: " << join(story.objects) << "\n";
   out << "  host runs: " << join(story.owners) << "\n";
   out << "  nodes: " << join(story.nodes) << "\n";
-  if (story.folded_requests + story.folded_renewals + story.folded_publish_retries > 0) {
+  if (story.folded_requests + story.folded_renewals + story.folded_publish_retries + story.folded_lease_writes +
+          story.folded_confirmed_writes >
+      0) {
     out << "  (folded: " << story.folded_requests << " request(s) that changed nothing (used, owned elsewhere), "
         << story.folded_request_events << " event(s); " << story.folded_renewals
         << " lease renewal(s) before each host run's last";
     if (story.folded_publish_retries > 0) {
       out << "; " << story.folded_publish_retries << " failed descriptor publish attempt(s) before each host run's last";
+    }
+    if (story.folded_confirmed_writes > 0) {
+      out << "; " << story.folded_confirmed_writes << " store write(s) an event of the story reports (same key, StoreVersion)";
+    }
+    if (story.folded_lease_writes > 0) {
+      out << "; " << story.folded_lease_writes << " store write(s) of a lease row before each host run's last";
     }
     out << ")\n";
   }
@@ -340,12 +447,13 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
     if (text.size() > kLineCharsMax) {
       text = text.substr(0, kLineCharsMax - 3) + "...";
     }
-    out << (e.key ? "  * " : e.fault ? "  ! " : "    ") << text << "\n";
+    out << (e.key ? "  * " : e.fault ? "  ! " : e.store ? "  = " : "    ") << text << "\n";
   }
   if (story.events.empty()) {
     out << "  (no event of the trace names the violation's subjects)\n";
   }
-  out << "  * the violating event or one the message cites;  ! a fault on an involved node, the store or the world\n";
+  out << "  * the violating event or one the message cites;  ! a fault on an involved node, the store or the world;"
+         "  = the store's own account of a write to a subject's record\n";
 }
 
 }  // namespace spotcheck::replay

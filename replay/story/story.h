@@ -1,6 +1,7 @@
 // The story of a violation: from a run's kept trace, the events about the object(s) and host
-// run(s) the violation message names, plus the faults that hit the nodes involved, ending at the
-// violating event. Routine events are folded into counts: a request that changed nothing
+// run(s) the violation message names, the store's own account of every write to their records
+// (store.applied of their authority rows and lease rows: what those events read), plus the faults
+// that hit the nodes involved, ending at the violating event. Routine events are folded into counts: a request that changed nothing
 // (request.start to request.end "used" or "owned-elsewhere", none of its events key), every lease renewal of a host
 // run but its last, and every failed descriptor publish attempt of a host run but its last (unless key). Bounded: the last `events_max` such events (the violating event and the events
 // the message cites always among them), with a count of those left out.
@@ -23,6 +24,7 @@ struct StoryEvent {
   TraceLine line;
   bool key = false;    // the violating event, or an event the message cites ("#123")
   bool fault = false;  // a fault that hit an involved node (or the store / the whole world)
+  bool store = false;  // the store's own account (store.applied) of a write to a subject's record
 };
 
 struct Story {
@@ -40,6 +42,15 @@ struct Story {
   // Failed descriptor publish attempts (outcome conflict / store_error) of a host run but its last:
   // a restarted node retrying every 200 ms while its dead run's row is still valid.
   std::uint64_t folded_publish_retries = 0;
+  // The store's writes of a subject host run's lease row (its renewals) but its last.
+  std::uint64_t folded_lease_writes = 0;
+  // The store's writes an event of the story reports applied (an authority.* or lease event with
+  // the same key and StoreVersion): told once, by the protocol's event.
+  std::uint64_t folded_confirmed_writes = 0;
+  // Shown and left-out events that are the store's own account of a write to a subject's record
+  // (a subject object's authority row, a subject host run's lease row): the writes the protocol's
+  // events read and claim.
+  std::uint64_t store_writes = 0;
 };
 
 Story tell_story(const std::vector<std::string>& event_lines, const scenarios::Violation& violation,

@@ -137,6 +137,46 @@ TEST(Story, FoldsRoutineRequestsAndEarlierRenewals) {
   EXPECT_NE(text.str().find("(folded: 1 request(s) that changed nothing"), std::string::npos) << text.str();
 }
 
+// The store's own account of the writes the subjects' events read: every store.applied of a
+// subject object's authority row and of a subject host run's lease row, marked "=" — but those a
+// protocol event of the story reports (same key and StoreVersion), and all but a lease row's last
+// write, are folded; other rows' writes stay out.
+TEST(Story, TellsTheStoresWritesOfTheSubjectsRecords) {
+  const std::string a = kOwnerA;
+  const std::string b = kOwnerB;
+  const std::string lease_a = "owner-lease/" + a;
+  std::vector<std::string> trace = {
+      "#0 t=0us node-0 process.add routing_id=100 drift_ppm=0",
+      "#1 t=10us world store.applied node=0 key=\"" + lease_a + "\" mutation=\"put\" part=1 mutations=1",
+      "#2 t=11us node-0 task=1 lease.registered owner=\"" + a + "\" lease_gen=1",
+      "#3 t=20us world store.applied node=0 key=\"authority/actor/player:1\" mutation=\"put\" part=1 mutations=1 "
+      "new_version=4",
+      "#4 t=21us node-0 task=1 authority.reserve kind=\"actor\" id=\"player:1\" owner=\"" + a + "\" version=4",
+      "#5 t=25us world store.applied node=0 key=\"authority/actor/player:1\" mutation=\"put\" part=1 mutations=1 "
+      "new_version=6",
+      "#6 t=31us world store.applied node=1 key=\"owner-lease/" + b + "\" mutation=\"put\" part=1 mutations=1",
+      "#7 t=32us world store.applied node=0 key=\"authority/actor/player:2\" mutation=\"put\" part=1 mutations=1",
+      "#8 t=40us world store.applied node=0 key=\"" + lease_a + "\" mutation=\"put\" part=1 mutations=1",
+      "#9 t=50us world store.applied node=0 key=\"" + lease_a + "\" mutation=\"put\" part=1 mutations=1",
+      "#10 t=60us node-0 task=1 object.work id=\"player:1\" owner=\"" + a + "\"",
+  };
+  scenarios::Violation v{"single-owner", "late", 60, 10};
+  v.subjects.add_object("player:1");
+  v.subjects.add_host_run(kOwnerA);
+  const Story story = tell_story(trace, v);
+  // #3 is told by the protocol's own #4 (same key and StoreVersion): folded; #5 (a write no event
+  // reports) stays; #6 and #7 are other records'.
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{2, 4, 5, 9, 10}));
+  EXPECT_EQ(story.folded_confirmed_writes, 1u);
+  EXPECT_EQ(story.folded_lease_writes, 2u);  // #1 and #8: the lease row's writes before its last
+  EXPECT_EQ(story.store_writes, 2u);         // #5 and #9
+  std::ostringstream text;
+  print_story(story, v, text);
+  EXPECT_NE(text.str().find("  = #5 "), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("1 store write(s) an event of the story reports"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("2 store write(s) of a lease row"), std::string::npos) << text.str();
+}
+
 // A restarted node retrying its descriptor while its dead run's row is valid: every failed attempt
 // of a host run but its last is counted, not told; the publish that succeeded stays.
 TEST(Story, FoldsFailedPublishAttemptsBeforeEachHostRunsLast) {
