@@ -17,7 +17,10 @@ using messaging::FinalResultReply;
 
 // Reserves `id` on node 1 from `source` like CreationClient does, and returns the right command.
 CreateCommand reserve_by_hand(CreationNode& source, const std::string& target_rid_hex, const std::string& id,
-                              const OperationId& op) {
+                              const OperationId& op, records::ObjectKind kind = records::ObjectKind::kActor,
+                              const std::string& type = "Player") {
+  const records::AuthorityKind authority =
+      records::is_spot(kind) ? records::AuthorityKind::kSpot : records::AuthorityKind::kActor;
   Result<DescriptorList> list =
       read_descriptor_list(source.store(), source.platform(), LocationConfig{}, source.mesh_name());
   EXPECT_TRUE(list.ok());
@@ -31,16 +34,16 @@ CreateCommand reserve_by_hand(CreationNode& source, const std::string& target_ri
   CreationRequestRecord request;
   request.operation = OperationKey{source.rid_hex(), self.lease_generation, op};
   request.source = messaging::WireHostRun{self.owner_id, self.lease_generation};
-  request.object_kind = records::ObjectKind::kActor;
+  request.object_kind = kind;
   request.id = id;
-  request.stable_type = "Player";
+  request.stable_type = type;
   request.deadline_store_ms = source.lease().estimated_store_now_ms() + 20'000;
   request.reservation_id = op.hex();
   const std::string bytes = encode(request);
   const records::PendingCreation pending{op.hex(), creation_request_reference(op.hex()), records::sha256_hex(bytes),
                                          bytes.size()};
   Result<AuthoritySnapshot> reserved = source.authority().reserve(
-      ReserveRequest{AuthorityKey{records::AuthorityKind::kActor, id}, records::ObjectKind::kActor, "Player", "", pending},
+      ReserveRequest{AuthorityKey{authority, id}, kind, type, "", pending},
       target, {store::Put{creation_request_key(op.hex()), bytes}});
   EXPECT_TRUE(reserved.ok()) << describe(reserved.error());
   CreateCommand command;
@@ -48,9 +51,9 @@ CreateCommand reserve_by_hand(CreationNode& source, const std::string& target_ri
   command.source_rid_hex = source.rid_hex();
   command.source = request.source;
   command.target = messaging::WireHostRun{reserved.value().record.owner_id, reserved.value().record.owner_lease_generation};
-  command.object_kind = records::ObjectKind::kActor;
+  command.object_kind = kind;
   command.id = id;
-  command.stable_type = "Player";
+  command.stable_type = type;
   command.object_generation = reserved.value().record.object_generation;
   command.store_version = reserved.value().version.value;
   command.reservation_id = op.hex();
@@ -82,11 +85,11 @@ struct Variant {
   const char* reason;
 };
 
-TEST_F(CreationTest, CreateCommandsAreVerifiedBeforeTheFactory) {
-  make();
-  const std::vector<Variant> variants = {
+// Every field a create command must match, spoiled one at a time: refused before the factory.
+std::vector<Variant> spoiled_fields(Cluster& cluster) {
+  return {
       {"target host run", [](CreateCommand& c) { ++c.target.lease_generation; }, "another target host run"},
-      {"source rid", [this](CreateCommand& c) { c.source_rid_hex = cluster->rid_hex(1); }, "source RID"},
+      {"source rid", [&cluster](CreateCommand& c) { c.source_rid_hex = cluster.rid_hex(1); }, "source RID"},
       {"source host run", [](CreateCommand& c) { ++c.source.lease_generation; }, "another operation or source"},
       {"operation id", [](CreateCommand& c) { ++c.op_id.low; }, "another operation or source"},
       {"store version", [](CreateCommand& c) { ++c.store_version; }, "not the one the source secured"},
@@ -94,29 +97,49 @@ TEST_F(CreationTest, CreateCommandsAreVerifiedBeforeTheFactory) {
       {"reservation", [](CreateCommand& c) { c.reservation_id = "someone-else"; }, "not the one the source secured"},
       {"stable type", [](CreateCommand& c) { c.stable_type = "Monster"; }, "not the one the source secured"},
   };
+}
+
+// Command 49 (Actor) or 47 (User Spot): each spoiled field is refused (`cancelled`) before any
+// factory runs; the right command creates, once.
+void expect_create_commands_verified(Cluster& cluster, CountingFactory& factory, records::ObjectKind kind,
+                                     const std::string& type) {
+  const std::vector<Variant> variants = spoiled_fields(cluster);
   for (std::size_t i = 0; i < variants.size(); ++i) {
     const Variant& variant = variants[i];
     std::optional<FinalResultReply> reply;
-    cluster->run_on(0, [&](CreationNode& n) {
-      CreateCommand command = reserve_by_hand(n, cluster->rid_hex(1), "v" + std::to_string(i), OperationId{100 + i, 1});
+    cluster.run_on(0, [&](CreationNode& n) {
+      CreateCommand command =
+          reserve_by_hand(n, cluster.rid_hex(1), "v" + std::to_string(i), OperationId{100 + i, 1}, kind, type);
+      EXPECT_EQ(command.code(), kind == records::ObjectKind::kActor ? messaging::CommandCode::kActorCreate
+                                                                    : messaging::CommandCode::kUserSpotCreate);
       variant.spoil(command);
-      reply = exchange(n, cluster->rid(1), command);
+      reply = exchange(n, cluster.rid(1), command);
     });
     ASSERT_TRUE(reply.has_value()) << variant.name;
     EXPECT_EQ(reply->outcome, ReplyOutcome::kCancelled) << variant.name;
     EXPECT_NE(reply->message.find(variant.reason), std::string::npos) << variant.name << ": " << reply->message;
     EXPECT_EQ(factory.total(), 0) << variant.name << " reached the factory";
   }
-  // The right command creates, once.
   std::optional<FinalResultReply> created;
-  cluster->run_on(0, [&](CreationNode& n) {
-    created = exchange(n, cluster->rid(1), reserve_by_hand(n, cluster->rid_hex(1), "good", OperationId{200, 1}));
+  cluster.run_on(0, [&](CreationNode& n) {
+    created = exchange(n, cluster.rid(1), reserve_by_hand(n, cluster.rid_hex(1), "good", OperationId{200, 1}, kind, type));
   });
   ASSERT_TRUE(created.has_value());
-  EXPECT_EQ(created->outcome, ReplyOutcome::kCreated);
+  EXPECT_EQ(created->outcome, ReplyOutcome::kCreated) << created->message;
   ASSERT_TRUE(created->ref.has_value());
   EXPECT_EQ(created->ref->id, "good");
   EXPECT_EQ(factory.of("good"), 1);
+}
+
+TEST_F(CreationTest, CreateCommandsAreVerifiedBeforeTheFactory) {
+  make();
+  expect_create_commands_verified(*cluster, factory, records::ObjectKind::kActor, "Player");
+}
+
+// Command 47: a User Spot's create command, each field spoiled the same way.
+TEST_F(CreationTest, UserSpotCreateCommandsAreVerifiedBeforeTheFactoryToo) {
+  make();
+  expect_create_commands_verified(*cluster, factory, records::ObjectKind::kUserSpot, "Room");
 }
 
 TEST_F(CreationTest, CommandTwentyReachesTheCallerExactlyOnce) {
@@ -167,6 +190,8 @@ TEST_F(CreationTest, CloseCommandsTargetOnlyTheRefsGenerationAndAnswerOnce) {
       {[](CloseCommand& c) { ++c.target.lease_generation; }, ReplyOutcome::kCancelled},
       {[](CloseCommand& c) { ++c.object_generation; }, ReplyOutcome::kStaleGeneration},
       {[](CloseCommand& c) { ++c.owner_generation; }, ReplyOutcome::kMoving},
+      {[](CloseCommand& c) { ++c.store_version; }, ReplyOutcome::kCancelled},     // §7.2: the record read
+      {[](CloseCommand& c) { c.deadline_store_ms -= 60'000; }, ReplyOutcome::kCancelled},  // deadline passed
       {[](CloseCommand&) {}, ReplyOutcome::kClosed},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {

@@ -174,6 +174,10 @@ CloseTarget::Decision CloseTarget::decide(const messaging::CloseCommand& command
   if (!(messaging::WireHostRun{self.owner_id, self.lease_generation} == command.target)) {
     return Decision::answer(ReplyOutcome::kCancelled, "the command names another target host run");
   }
+  if (_context.lease.estimated_store_now_ms() > command.deadline_store_ms) {
+    // §7.2: the deadline must still hold; the source has given up on this call.
+    return Decision::answer(ReplyOutcome::kCancelled, "the command's deadline passed");
+  }
   const ObjectRef ref{command.kind, command.id, command.object_generation, {}, {}};
   for (int attempt = 0; attempt < kRereadsMax; ++attempt) {
     Result<AuthorityRead> read = _context.authority.read(AuthorityKey{command.kind, command.id});
@@ -196,6 +200,12 @@ CloseTarget::Decision CloseTarget::decide(const messaging::CloseCommand& command
     if (current->record.owner_id != self.owner_id || current->record.owner_lease_generation != self.lease_generation ||
         current->record.authority_owner_generation != command.owner_generation) {
       return Decision::answer(ReplyOutcome::kMoving, "the owner changed");
+    }
+    if (current->version.value != command.store_version) {
+      // §7.2: the current record must be the one the source read (same StoreVersion).
+      return Decision::answer(ReplyOutcome::kCancelled, "the record changed since the source read it (StoreVersion " +
+                                                            std::to_string(command.store_version) + " -> " +
+                                                            std::to_string(current->version.value) + ")");
     }
     Result<Done> removed = _context.authority.remove(*current);
     if (removed.ok()) {
