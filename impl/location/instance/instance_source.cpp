@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "impl/check/check.h"
+#include "impl/location/creation/in_mesh.h"
 #include "impl/location/descriptor/descriptor_list.h"
 #include "impl/location/events/instance_events.h"
 #include "impl/platform/event_fields.h"
@@ -44,6 +45,18 @@ messaging::InstanceSpotRequest command_of(const InstanceCall& call, const Instan
   return command;
 }
 
+// The outcome an InMesh refusal (creation::choose_mesh) answers an Instance Spot request with.
+InstanceOutcomeKind in_mesh_outcome(creation::ManagerErrorKind kind) {
+  switch (kind) {
+    case creation::ManagerErrorKind::kNotFound:
+      return InstanceOutcomeKind::kNotFound;
+    case creation::ManagerErrorKind::kInvalidOperation:
+      return InstanceOutcomeKind::kInvalidOperation;
+    default:
+      return InstanceOutcomeKind::kNotConfigured;
+  }
+}
+
 }  // namespace
 
 InstanceSource::InstanceSource(const LocationConfig& config, platform::Platform& platform,
@@ -62,7 +75,15 @@ InstanceSource::InstanceSource(const LocationConfig& config, platform::Platform&
 
 PreparedRequest InstanceSource::prepare(const InstanceCall& call) {
   PreparedRequest prepared;
-  Result<DescriptorList> list = read_descriptor_list(_store, _platform, _config, _mesh_name);
+  const std::vector<std::string> own{_mesh_name};
+  const std::vector<std::string>& meshes = _source_config.object_meshes.value_or(own);
+  std::variant<std::string, creation::ManagerError> chosen = creation::choose_mesh(call.in_mesh, meshes);
+  if (const auto* refused = std::get_if<creation::ManagerError>(&chosen)) {
+    prepared.outcome = InstanceOutcome{in_mesh_outcome(refused->kind), 0, {}, {}, refused->message};
+    return prepared;
+  }
+  const std::string mesh_name = std::get<std::string>(std::move(chosen));
+  Result<DescriptorList> list = read_descriptor_list(_store, _platform, _config, mesh_name);
   if (!list.ok()) {
     prepared.outcome = InstanceOutcome{InstanceOutcomeKind::kStoreError, 0, {}, {}, describe(list.error())};
     return prepared;
@@ -86,7 +107,7 @@ PreparedRequest InstanceSource::prepare(const InstanceCall& call) {
   const std::int64_t left_ms = (call.deadline_us - _platform.clock.now_us()) / platform::kMicrosPerMilli;
   InstanceRequest& request = prepared.request;
   request.stable_type = type.stable_type;
-  request.mesh_name = _mesh_name;
+  request.mesh_name = mesh_name;
   request.spot_id = call.spot_id;
   request.source_rid_hex = _rid_hex;
   request.source = messaging::WireHostRun{_lease.host_run().owner_id, _lease.host_run().lease_generation};
@@ -99,8 +120,8 @@ PreparedRequest InstanceSource::prepare(const InstanceCall& call) {
   return prepared;
 }
 
-TargetNode InstanceSource::placement_target(const std::string& stable_type) {
-  Result<DescriptorList> list = read_descriptor_list(_store, _platform, _config, _mesh_name);
+TargetNode InstanceSource::placement_target(const std::string& mesh_name, const std::string& stable_type) {
+  Result<DescriptorList> list = read_descriptor_list(_store, _platform, _config, mesh_name);
   if (!list.ok()) {
     return {};
   }
@@ -155,7 +176,7 @@ std::optional<std::string> InstanceSource::stale_route_retry(const InstanceCall&
     }
     const AuthorityAnswer answer = read_authority(request, call.deadline_us, "stale_route");
     if (answer.kind == AuthorityAnswer::Kind::kMissing) {
-      std::string target = placement_target(request.stable_type).rid_hex;  // cold: the same first message again
+      std::string target = placement_target(request.mesh_name, request.stable_type).rid_hex;  // cold: the same first message again
       if (!target.empty()) {
         return target;
       }
@@ -261,7 +282,7 @@ InstanceOutcome InstanceSource::deliver_once(const InstanceCall& call, const Ins
     if (answer.kind != AuthorityAnswer::Kind::kMissing || _platform.clock.now_us() >= call.deadline_us) {
       return outcome;
     }
-    TargetNode next = placement_target(request.stable_type);  // Close released it: one new incarnation
+    TargetNode next = placement_target(request.mesh_name, request.stable_type);  // Close released it: one new incarnation
     if (next.rid_hex.empty()) {
       return outcome;
     }

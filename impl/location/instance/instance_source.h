@@ -25,6 +25,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -40,6 +41,10 @@ namespace spotcheck::location::instance {
 
 struct InstanceCall {
   std::string spot_id;
+  // InMesh (§7): the Mesh to activate the Spot in; empty = the host's one object-role Mesh. A
+  // named Mesh the host does not have is kNotFound; omitted with none kNotConfigured, with two or
+  // more kInvalidOperation — the same rule as creation's (creation/in_mesh.h).
+  std::string in_mesh;
   std::optional<std::string> stable_type;  // omitted: chosen by the §7.1 rule
   std::string args;
   std::string first_message;
@@ -49,8 +54,15 @@ struct InstanceCall {
 };
 
 struct InstanceSourceConfig {
+  constexpr InstanceSourceConfig() = default;
+  // NOLINTNEXTLINE(google-explicit-constructor): `InstanceSourceConfig config = {timeout}` reads well.
+  constexpr InstanceSourceConfig(platform::TimeUs send_timeout) : send_timeout_us(send_timeout) {}
+
   // The send timeout: how long the source waits for one reply before it counts as no answer.
   platform::TimeUs send_timeout_us = platform::seconds(1);
+  // The host's object-role Meshes (InstanceCall::in_mesh chooses among them); nullopt = only the
+  // source's own Mesh.
+  std::optional<std::vector<std::string>> object_meshes;
 };
 
 // The node a request is addressed to: its RID and, when the source read its descriptor, its
@@ -89,7 +101,7 @@ class InstanceSource {
   };
   AuthorityAnswer read_authority(const InstanceRequest& request, platform::TimeUs deadline_us, std::string_view why);
   // A placement target for a new activation (the descriptor list re-read); empty RID if none.
-  TargetNode placement_target(const std::string& stable_type);
+  TargetNode placement_target(const std::string& mesh_name, const std::string& stable_type);
   InstanceOutcome deliver_once(const InstanceCall& call, const InstanceRequest& request, TargetNode target);
   // One command-50 exchange with `target`: the reply's outcome, or no answer within the send
   // timeout (kDeadlineExceeded; the target may have admitted the request).
