@@ -43,7 +43,10 @@ bool LivenessChecker::judged(const OpenRequest& request) const {
   if (!_faults_stopped) {
     return false;
   }
-  return request.start_us >= _faults_stopped_us || _options.judge_requests_open_at_stop;
+  // Started after faults.stopped: by event order, not time — a request that started at the very
+  // instant faults stopped, but before the stop, may already have met a fault (seed 1190 of
+  // default: frozen by node-freeze-drop at t=60 s, the stop a few events later).
+  return request.start_event > _faults_stopped_event || _options.judge_requests_open_at_stop;
 }
 
 std::string LivenessChecker::describe(const OpenRequest& request) const {
@@ -70,7 +73,6 @@ std::optional<std::string> LivenessChecker::on_event(const sim::TraceEvent& even
   if (kind == kinds::kFaultsStopped) {
     if (!_faults_stopped) {
       _faults_stopped = true;
-      _faults_stopped_us = event.time_us;
       _faults_stopped_event = event.index;
     }
     return std::nullopt;

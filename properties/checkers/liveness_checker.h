@@ -67,7 +67,6 @@ class LivenessChecker final : public PropertyChecker {
   LivenessOptions _options;
   LocalClock _local_clock;
   bool _faults_stopped = false;
-  TimeUs _faults_stopped_us = 0;
   std::uint64_t _faults_stopped_event = 0;
   StringMap<OpenRequest> _open;
   StringSet _ended;

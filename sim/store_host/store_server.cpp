@@ -236,7 +236,7 @@ bool StoreServer::damage_payload(ProcessId node, const store::Key& reference, Pa
                                  TimeUs invisible_for_us, std::size_t flip_at) {
   const store::GetResult held = _relocation->get(reference, platform::kNever);
   const auto* found = std::get_if<store::PayloadFound>(&held);
-  if (found == nullptr || _payload_reads.size() >= kPayloadsTrackedMax) {
+  if (found == nullptr || (_payload_reads.size() >= kPayloadsTrackedMax && !_payload_reads.contains(reference))) {
     return false;
   }
   PayloadReads& reads = _payload_reads[reference];
@@ -408,6 +408,9 @@ void StoreServer::send_reply(ProcessId node, const char* operation, TimeUs deadl
     const TimeUs pause_us = freeze_length_us(_pause_random, _faults.pause_on_reply_max_us);
     deliver_reply = [this, node, operation, pause_us, deliver = std::move(deliver_reply)] {
       deliver();
+      if (_faults.pause_on_reply <= 0.0) {
+        return;  // the reply arrived after the faults stopped (e.g. its node was paused): no pause now
+      }
       _world.record_event(kinds::kStorePausedCaller, events::StoreHold{.node = node, .op = operation, .hold_us = pause_us});
       _world.pause(node, pause_us);
     };

@@ -218,9 +218,14 @@ void StoreServer::post(ProcessId node, const char* operation, TimeUs deadline_us
     return;
   }
   // When the store serves it: the refusal of an outage, or the apply; then the reply.
-  std::function<void()> serve = [this, node, operation, deadline_us, renew_fault, freeze, apply = std::move(apply),
+  std::function<void()> serve = [this, node, operation, deadline_us, drawn_renew_fault = renew_fault,
+                                 drawn_freeze = freeze, apply = std::move(apply),
                                  on_reply = std::move(on_reply)]() mutable {
     std::optional<Result> result;
+    // A fault drawn as the request left applies only while faults are on: one served after they
+    // stopped (held, queued by a stall) is served plainly.
+    const RenewFault renew_fault = _faults.renew_loss > 0.0 ? drawn_renew_fault : RenewFault::kNone;
+    const FreezeDrop freeze = _faults.freeze_drop > 0.0 ? drawn_freeze : FreezeDrop::kNone;
     if (renew_fault == RenewFault::kRefused) {
       _world.record_event(kinds::kStoreRefused, events::StoreOp{.node = node, .op = operation});
       result = Result{store::StoreError{store::StoreErrorKind::kUnavailable, "renew refused"}};

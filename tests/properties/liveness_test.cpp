@@ -38,6 +38,17 @@ TEST_F(Liveness, RequestsDuringFaultsAreNotJudged) {
   EXPECT_FALSE(h.suite.finish(RunEnd{seconds(30), s.next_index()}).has_value());
 }
 
+// Order, not time: a request that starts at the very instant faults stop, but before the stop
+// event, may already have met a fault (default seed 1190: a node frozen by node-freeze-drop at
+// t=60 s, a few events before faults.stopped at t=60 s) — not judged; one after it is.
+TEST_F(Liveness, ARequestStartedAtTheStopInstantButBeforeTheStopIsNotJudged) {
+  EXPECT_LEGAL(start(seconds(60), 0, 1, seconds(2)));  // frozen right after: never ends in time
+  EXPECT_LEGAL(stop(seconds(60)));
+  EXPECT_LEGAL(start(seconds(60), 1, 2, seconds(2)));  // after the stop: judged, never ends either
+  // Only request 2 is overdue (request 1, the earlier, would be named first if it were judged).
+  expect_violation(h, tick(seconds(63)), "liveness", {"request 2 of host run owner-1", "has not ended"});
+}
+
 TEST_F(Liveness, RequestAfterFaultsStopEndingLate) {
   EXPECT_LEGAL(stop(seconds(1)));
   EXPECT_LEGAL(start(seconds(2), 1, 7, seconds(2)));
