@@ -9,6 +9,7 @@
 
 #include "impl/check/check.h"
 #include "impl/location/events/descriptor_events.h"
+#include "impl/location/lease/owner_lease.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/keys/counter_keys.h"
@@ -56,9 +57,8 @@ void apply_lease(NodeView& view, const LeaseSeen& seen) {
   }
   view.lease_version = seen.version;
   view.lease_expires_at_ms = seen.record->expires_at_epoch_ms;
-  view.lease_valid = seen.record->owner_id == view.descriptor.owner_id &&
-                     seen.record->lease_generation == view.descriptor.lease_generation &&
-                     seen.record->expires_at_epoch_ms > seen.now_ms;
+  view.lease_valid =
+      lease_holds(*seen.record, view.descriptor.owner_id, view.descriptor.lease_generation, seen.now_ms);
 }
 
 void emit_list_read(platform::Platform& platform, std::string_view mesh_name, const DescriptorList& list) {

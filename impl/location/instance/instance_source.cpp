@@ -1,6 +1,7 @@
 #include "impl/location/instance/instance_source.h"
 
 #include <algorithm>
+#include <span>
 #include <variant>
 
 #include "impl/check/check.h"
@@ -75,8 +76,9 @@ InstanceSource::InstanceSource(const LocationConfig& config, platform::Platform&
 
 PreparedRequest InstanceSource::prepare(const InstanceCall& call) {
   PreparedRequest prepared;
-  const std::vector<std::string> own{_mesh_name};
-  const std::vector<std::string>& meshes = _source_config.object_meshes.value_or(own);
+  const std::span<const std::string> meshes = _source_config.object_meshes.has_value()
+                                                  ? std::span<const std::string>(*_source_config.object_meshes)
+                                                  : std::span<const std::string>(&_mesh_name, 1);
   std::variant<std::string, creation::ManagerError> chosen = creation::choose_mesh(call.in_mesh, meshes);
   if (const auto* refused = std::get_if<creation::ManagerError>(&chosen)) {
     prepared.outcome = InstanceOutcome{in_mesh_outcome(refused->kind), 0, {}, {}, refused->message};

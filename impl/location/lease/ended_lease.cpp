@@ -24,9 +24,8 @@ Result<LeaseEnd> read_lease_end(store::LocationStore& store, platform::Platform&
   if (!record.ok()) {
     return Error::of(ErrorKind::kStoreError, "another host run's owner lease record does not decode");
   }
-  const bool valid = record.value().owner_id == run.owner_id && record.value().lease_generation == run.lease_generation &&
-                     record.value().expires_at_epoch_ms > found.now_ms;
-  return LeaseEnd{!valid, store::ExpectVersion{key, found.version}, found.now_ms};
+  const bool holds = lease_holds(record.value(), run.owner_id, run.lease_generation, found.now_ms);
+  return LeaseEnd{!holds, store::ExpectVersion{key, found.version}, found.now_ms};
 }
 
 }  // namespace spotcheck::location

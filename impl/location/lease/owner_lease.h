@@ -30,6 +30,7 @@
 #include "impl/location/lease/admission_deadline.h"
 #include "impl/platform/platform.h"
 #include "impl/records/authority_record.h"
+#include "impl/records/owner_lease_record.h"
 #include "impl/store/spi/location_store.h"
 
 namespace spotcheck::location {
@@ -45,6 +46,13 @@ struct HostRun {
 // Whether an authority row is owned by `run`: its (ownerId, ownerLeaseGeneration) are run's (§3.3).
 inline bool owned_by(const records::AuthorityRecord& record, const HostRun& run) {
   return record.owner_id == run.owner_id && record.owner_lease_generation == run.lease_generation;
+}
+
+// Whether an owner-lease record read at StoreNow `now_ms` holds the host run (`owner_id`,
+// `lease_generation`): that run's record, its ExpiresAt after StoreNow (§3.1, §5).
+inline bool lease_holds(const records::OwnerLeaseRecord& lease, std::string_view owner_id,
+                        std::uint64_t lease_generation, store::StoreNowMs now_ms) {
+  return lease.owner_id == owner_id && lease.lease_generation == lease_generation && lease.expires_at_epoch_ms > now_ms;
 }
 
 class OwnerLease {

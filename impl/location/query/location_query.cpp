@@ -6,6 +6,7 @@
 #include "impl/check/check.h"
 #include "impl/location/authority/authority_snapshot.h"
 #include "impl/location/instance/instance_request.h"
+#include "impl/location/lease/owner_lease.h"
 #include "impl/location/query/query_continuation.h"
 #include "impl/records/authority_record.h"
 #include "impl/records/owner_lease_record.h"
@@ -30,6 +31,24 @@ std::pair<std::string, std::string> range_of(records::ObjectKind kind) {
 }
 
 bool valid_filter_text(const std::optional<std::string>& text) { return !text.has_value() || !text->empty(); }
+
+// The entry of a decoded row, its state Creating until LocationQuery::state_of judges an Active row.
+LocationEntry entry_fields(records::AuthorityKind authority, std::string_view id, const records::AuthorityRecord& record) {
+  return LocationEntry{authority,
+                       std::string(id),
+                       record.allocation.object_kind,
+                       record.allocation.stable_type,
+                       record.object_generation,
+                       record.allocation.descriptor.mesh_name,
+                       record.allocation.descriptor.routing_id_hex,
+                       LocationState::kCreating};
+}
+
+bool matches(const LocationEntry& entry, const ListFilter& filter) {
+  return entry.object_kind == filter.object_kind &&
+         (!filter.stable_type.has_value() || entry.stable_type == *filter.stable_type) &&
+         (!filter.mesh_name.has_value() || entry.mesh_name == *filter.mesh_name);
+}
 
 }  // namespace
 
@@ -72,38 +91,22 @@ Result<bool> LocationQuery::owner_live(const std::string& owner_id, std::uint64_
   bool live = false;
   if (const auto* found = std::get_if<store::Found>(&read)) {
     const records::RecordResult<records::OwnerLeaseRecord> lease = records::decode_owner_lease_record(found->value);
-    live = lease.ok() && lease.value().owner_id == owner_id && lease.value().lease_generation == lease_generation &&
-           lease.value().expires_at_epoch_ms > found->now_ms;
+    live = lease.ok() && lease_holds(lease.value(), owner_id, lease_generation, found->now_ms);
   }
   _owners.emplace_back(owner, live);
   return live;
 }
 
-Result<LocationEntry> LocationQuery::entry_of(records::AuthorityKind authority, std::string_view id,
-                                              std::string_view bytes) {
-  const records::RecordResult<records::AuthorityRecord> decoded = records::decode_authority_record(bytes);
-  if (!decoded.ok()) {
-    return Error::of(ErrorKind::kRecordInvalid, "the record of " + std::string(id) + " does not decode");
-  }
-  const records::AuthorityRecord& record = decoded.value();
-  LocationEntry entry{authority,
-                      std::string(id),
-                      record.allocation.object_kind,
-                      record.allocation.stable_type,
-                      record.object_generation,
-                      record.allocation.descriptor.mesh_name,
-                      record.allocation.descriptor.routing_id_hex,
-                      LocationState::kCreating};
+Result<LocationState> LocationQuery::state_of(const records::AuthorityRecord& record) {
   if (record.allocation.state == records::AllocationState::kReserved) {
-    return entry;
+    return LocationState::kCreating;
   }
   const Result<bool> live = owner_live(record.owner_id, record.owner_lease_generation);
   if (!live.ok()) {
     return live.error();
   }
   const bool data_lost = instance::is_data_lost(record.payload);
-  entry.state = live.value() && !data_lost ? LocationState::kReady : LocationState::kUnavailable;
-  return entry;
+  return live.value() && !data_lost ? LocationState::kReady : LocationState::kUnavailable;
 }
 
 Result<std::optional<LocationEntry>> LocationQuery::lookup(records::AuthorityKind authority, std::string_view id) {
@@ -116,11 +119,17 @@ Result<std::optional<LocationEntry>> LocationQuery::lookup(records::AuthorityKin
   if (found == nullptr) {
     return std::optional<LocationEntry>{};  // no record: empty, never a Missing entry
   }
-  Result<LocationEntry> entry = entry_of(authority, id, found->value);
-  if (!entry.ok()) {
-    return entry.error();
+  const records::RecordResult<records::AuthorityRecord> record = records::decode_authority_record(found->value);
+  if (!record.ok()) {
+    return Error::of(ErrorKind::kRecordInvalid, "the record of " + std::string(id) + " does not decode");
   }
-  return std::optional<LocationEntry>{std::move(entry.value())};
+  LocationEntry entry = entry_fields(authority, id, record.value());
+  const Result<LocationState> state = state_of(record.value());
+  if (!state.ok()) {
+    return state.error();
+  }
+  entry.state = state.value();
+  return std::optional<LocationEntry>{std::move(entry)};
 }
 
 Result<LocationPage> LocationQuery::list(const ListFilter& filter, std::uint32_t max_entries,
@@ -175,24 +184,30 @@ Result<LocationPage> LocationQuery::list(const ListFilter& filter, std::uint32_t
         last_scanned = row.key;
         continue;
       }
-      Result<LocationEntry> entry = entry_of(key->kind, key->id, row.value);
-      if (!entry.ok() && entry.error().kind != ErrorKind::kRecordInvalid) {
-        return entry.error();
+      const records::RecordResult<records::AuthorityRecord> record = records::decode_authority_record(row.value);
+      if (!record.ok()) {
+        last_scanned = row.key;  // not a row this list can show
+        continue;
       }
-      const bool shown = entry.ok() && entry.value().object_kind == filter.object_kind &&
-                         (!filter.stable_type.has_value() || entry.value().stable_type == *filter.stable_type) &&
-                         (!filter.mesh_name.has_value() || entry.value().mesh_name == *filter.mesh_name);
+      LocationEntry entry = entry_fields(key->kind, key->id, record.value());
+      if (!matches(entry, filter)) {
+        last_scanned = row.key;  // filtered out: its owner's lease is never read
+        continue;
+      }
       // The first entry always fits (the field limits keep one entry far inside 4 MiB).
-      if (shown && !page.entries.empty() &&
-          (page.entries.size() == max_entries || page_bytes + encoded_size(entry.value()) > _limits.page_bytes_max)) {
+      if (!page.entries.empty() &&
+          (page.entries.size() == max_entries || page_bytes + encoded_size(entry) > _limits.page_bytes_max)) {
         page.continuation = encode_continuation(filter, last_scanned);  // this entry begins the next page
         return page;
       }
-      last_scanned = row.key;
-      if (shown) {
-        page_bytes += encoded_size(entry.value());
-        page.entries.push_back(std::move(entry.value()));
+      const Result<LocationState> state = state_of(record.value());
+      if (!state.ok()) {
+        return state.error();
       }
+      entry.state = state.value();
+      last_scanned = row.key;
+      page_bytes += encoded_size(entry);
+      page.entries.push_back(std::move(entry));
     }
     if (!scan.continuation.has_value()) {
       return page;  // the end of the range: the last page of the cycle

@@ -29,6 +29,7 @@
 #include "impl/location/errors.h"
 #include "impl/location/result.h"
 #include "impl/platform/time.h"
+#include "impl/records/authority_record.h"
 #include "impl/records/enums.h"
 #include "impl/records/keys.h"
 #include "impl/store/spi/location_store.h"
@@ -90,9 +91,9 @@ class LocationQuery {
                             const std::optional<std::string>& continuation = std::nullopt);
 
  private:
-  // The entry a decoded row makes, its state judged against its owner's lease (read once per
-  // owner and LeaseGeneration within one call); Error when that read failed or the row does not decode.
-  Result<LocationEntry> entry_of(records::AuthorityKind authority, std::string_view id, std::string_view bytes);
+  // A row's state: Reserved -> Creating; Active -> Ready or Unavailable by its owner's lease (read
+  // once per owner and LeaseGeneration within one call) and DataLost; Error when that read failed.
+  Result<LocationState> state_of(const records::AuthorityRecord& record);
   Result<bool> owner_live(const std::string& owner_id, std::uint64_t lease_generation);
 
   store::LocationStore& _store;

@@ -299,8 +299,8 @@ WriteResult RedisLocationStore::write(const WriteRequest& request, DeadlineUs de
   if (auto error = validate(request)) {
     return *error;
   }
-  if (_session->options().read_only) {
-    return StoreError{StoreErrorKind::kInvalidArgument, "a read-only session writes nothing"};
+  if (auto refused = _session->refuse_if_read_only()) {
+    return *refused;
   }
   const ArgList args = write_args(request);
   const std::array<std::string_view, 1> keys{_sequence_key};

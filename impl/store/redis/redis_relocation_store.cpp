@@ -29,8 +29,8 @@ PutResult RedisRelocationStore::put(const PayloadPut& request, DeadlineUs deadli
   if (auto error = validate_key(request.reference)) {
     return *error;
   }
-  if (_session->options().read_only) {
-    return StoreError{StoreErrorKind::kInvalidArgument, "a read-only session writes nothing"};
+  if (auto refused = _session->refuse_if_read_only()) {
+    return *refused;
   }
   if (request.payload.size() > kMaxValueBytes) {
     return StoreError{StoreErrorKind::kInvalidArgument, "payload larger than the provider limit"};
@@ -92,8 +92,8 @@ DeleteResult RedisRelocationStore::remove(const Key& reference, DeadlineUs deadl
   if (auto error = validate_key(reference)) {
     return *error;
   }
-  if (_session->options().read_only) {
-    return StoreError{StoreErrorKind::kInvalidArgument, "a read-only session writes nothing"};
+  if (auto refused = _session->refuse_if_read_only()) {
+    return *refused;
   }
   const std::string key = relocation_key(_session->key_namespace(), reference);
   const std::array<std::string_view, 1> keys{key};

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -98,6 +99,14 @@ class RedisSession {
   CallResult command(std::span<const std::string_view> argv);
 
   const RedisStoreOptions& options() const { return _options; }
+  // The refusal every write of a read-only session gets before it is sent
+  // (RedisStoreOptions::read_only), or nullopt.
+  std::optional<StoreError> refuse_if_read_only() const {
+    if (!_options.read_only) {
+      return std::nullopt;
+    }
+    return StoreError{StoreErrorKind::kInvalidArgument, "a read-only session writes nothing"};
+  }
   const std::string& key_namespace() const { return _options.key_namespace; }
   // The namespace carried the provider's marker when this session opened it.
   bool found_marker() const { return _found_marker; }
