@@ -8,6 +8,8 @@
 #include "properties/checkers/first_message_checker.h"
 #include "properties/checkers/generations_checker.h"
 #include "properties/checkers/liveness_checker.h"
+#include "properties/checkers/object_messages_checker.h"
+#include "properties/checkers/route_cache_checker.h"
 #include "properties/checkers/single_owner_checker.h"
 #include "properties/checkers/store_truth_checker.h"
 
@@ -44,6 +46,14 @@ constexpr PropertyInfo kProperties[] = {
      "on every in-process instance of an Instance Spot, the restored one included, the first message runs before "
      "any other message (§7.1)",
      &make<FirstMessageChecker>},
+    {ObjectMessagesChecker::kName,
+     "one sender's regular messages to one object run in the order sent, none twice, never on an instance of "
+     "another ObjectGeneration; a send reported ran did run",
+     &make<ObjectMessagesChecker>},
+    {RouteCacheChecker::kName,
+     "the location cache holds only Ready locations and never answers past RouteCacheMaxAge or its owner's last "
+     "admission time (§7.3)",
+     &make<RouteCacheChecker>},
     {StoreTruthChecker::kName,
      "every authority row change the store applied is a legal §6.1 transition, and every write the protocol "
      "calls applied is one the store applied",

@@ -38,8 +38,10 @@ enum class PlantedBug : std::uint8_t {
   kIgnoreInMesh,                  // a creation places in the node's own Mesh, whatever InMesh names (§7)
   kRecoverySkipsFirstMessage,     // a restored Instance Spot accepts messages without its first (§7.1)
   kDataLostWithoutReread,         // a restore's first Missing read of the stored request is DataLost (§10)
+  kCacheOutlivesOwnerAdmission,   // a cached location is kept for RouteCacheMaxAge, past its owner's admission (§7.3)
+  kResendMessageOnNoReply,        // a regular message with no reply is sent again: it may run twice (§7.3)
 };
-inline constexpr std::size_t kPlantedBugCount = 14;
+inline constexpr std::size_t kPlantedBugCount = 16;
 
 // True when this build compiles the planted branches (the CMake option SPOTCHECK_PLANTED_BUGS).
 inline constexpr bool kPlantedBugsCompiled = SPOTCHECK_PLANTED_BUGS != 0;

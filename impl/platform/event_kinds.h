@@ -110,6 +110,19 @@ inline constexpr std::string_view kInstanceRecovered = "instance.recovered";
 inline constexpr std::string_view kMessagingUndecodable = "messaging.undecodable";
 inline constexpr std::string_view kMessagingLateReply = "messaging.late_reply";
 
+// The object runtime (impl/location/objects): hosted instances, their turns, regular messages and
+// the location cache (§5, §7.1, §7.3).
+inline constexpr std::string_view kObjectActivated = "object.activated";
+inline constexpr std::string_view kObjectDeactivated = "object.deactivated";
+inline constexpr std::string_view kObjectTurn = "object.turn";
+inline constexpr std::string_view kObjectTurnRefused = "object.turn_refused";
+inline constexpr std::string_view kObjectMessageRefused = "object.message_refused";
+inline constexpr std::string_view kObjectMessageSent = "object.message_sent";
+inline constexpr std::string_view kObjectMessageAnswered = "object.message_answered";
+inline constexpr std::string_view kCacheFilled = "cache.filled";
+inline constexpr std::string_view kCacheHit = "cache.hit";
+inline constexpr std::string_view kCacheDropped = "cache.dropped";
+
 // ==== the harness: workloads (scenarios/), the fault injector (faults/), docs/properties.md ====
 // ---- emitted by a workload (scenario code, on the node) ----------------------------------------
 // A request began: {owner, request (number, unique per host run), deadline_us (the node's local
@@ -276,6 +289,16 @@ inline constexpr std::array kAll = {
     kInstanceRecovered,
     kMessagingUndecodable,
     kMessagingLateReply,
+    kObjectActivated,
+    kObjectDeactivated,
+    kObjectTurn,
+    kObjectTurnRefused,
+    kObjectMessageRefused,
+    kObjectMessageSent,
+    kObjectMessageAnswered,
+    kCacheFilled,
+    kCacheHit,
+    kCacheDropped,
     kRequestStart,
     kRequestEnd,
     kObjectWork,

@@ -48,9 +48,13 @@ enum class Mark : std::uint8_t {
   kPayloadFoundOnReread,             // §10: a stored first message that read missing was found on a re-read
   kRecoveryDataLost,                 // §10: a restore found the stored first message lost or other bytes: DataLost
   kPayloadDamageHit,                 // store-payload-damage lost or corrupted a stored payload (the store host; a fault)
+  kRouteCacheHit,                    // §7.3: a message went over a cached Ready location
+  kRouteCacheDropped,                // §7.3: a cached location went before its bound (refused, or no reply)
+  kTurnRefusedAdmission,             // §5: a queued message or due timer did not start: admission closed
+  kTimerFired,                       // §5: a timer callback started as a turn of its object
 };
-inline constexpr std::size_t kMarkCount = 32;
-static_assert(static_cast<std::size_t>(Mark::kPayloadDamageHit) + 1 == kMarkCount,
+inline constexpr std::size_t kMarkCount = 36;
+static_assert(static_cast<std::size_t>(Mark::kTimerFired) + 1 == kMarkCount,
               "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
@@ -112,6 +116,11 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
      "(§10)"},
     {"payload-damage-hit",
      "store-payload-damage lost or corrupted a stored payload as it was read again (fault; §10)"},
+    {"route-cache-hit", "a regular message went to the owner a cached Ready location named (§7.3)"},
+    {"route-cache-dropped",
+     "a cached location went before its bound: its owner refused a message sent over it, or no reply came (§7.3)"},
+    {"turn-refused-admission", "a queued message or due timer callback did not start: admission was closed (§5)"},
+    {"timer-fired", "a timer callback started as a turn of its object (§5)"},
 }};
 
 constexpr bool every_mark_named() {

@@ -1,5 +1,7 @@
 #include "properties/checkers/single_owner_checker.h"
 
+#include "impl/location/events/object_events.h"
+
 #include "properties/common/describe.h"
 #include "properties/common/read_event.h"
 #include "impl/location/events/creation_events.h"
@@ -42,6 +44,9 @@ std::optional<std::string> SingleOwnerChecker::on_event(const sim::TraceEvent& e
   }
   if (event.kind == kinds::kObjectWork) {
     return on_work(event);
+  }
+  if (event.kind == kinds::kObjectTurn) {
+    return on_turn(event);
   }
   // A factory run starts new work under the owner lease, admitted like a handler (spec §5); so does
   // an Instance Spot message after the first. The first message was accepted with its factory run
@@ -150,25 +155,44 @@ std::optional<std::string> SingleOwnerChecker::on_work(const sim::TraceEvent& ev
     return read.problem;
   }
   const sim::events::ObjectWork& work = read.event;
-  const std::string_view id = work.id;
-  const HostRunRef actor{work.owner, work.lease_gen};
-  const std::int64_t object_gen = work.object_gen;
-  const std::int64_t owner_gen = work.owner_gen;
   const std::string_view kind = work.has_kind ? work.kind : std::string_view("actor");
-  const std::string object_text = describe_object(kind, id);
-  const OwnerAct act{actor, work.has_clock, work.now_us, work.deadline_us};
-  auto subject = [&] { return where(event) + " object.work: " + describe(actor) + " ran the handler of " + object_text; };  // built only for a violation
-  if (auto problem = check_lease_for_act(event, act, subject)) {
+  return on_handler(event, HandlerRun{kind, work.id, work.object_gen, work.owner_gen,
+                                      OwnerAct{HostRunRef{work.owner, work.lease_gen}, work.has_clock != 0,
+                                               work.now_us, work.deadline_us},
+                                      "ran the handler of"});
+}
+
+// A turn of the object runtime (a message or a timer callback) is a handler run with its clock.
+std::optional<std::string> SingleOwnerChecker::on_turn(const sim::TraceEvent& event) {
+  const auto read = read_event<location::events::ObjectTurn>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  const location::events::ObjectTurn& turn = read.event;
+  return on_handler(event, HandlerRun{turn.kind, turn.id, turn.object_gen, turn.owner_gen,
+                                      OwnerAct{HostRunRef{turn.owner, turn.lease_gen}, true, turn.now_us,
+                                               turn.deadline_us},
+                                      turn.turn == "timer" ? "ran a timer callback of" : "ran a message of"});
+}
+
+std::optional<std::string> SingleOwnerChecker::on_handler(const sim::TraceEvent& event, const HandlerRun& run) {
+  const std::string object_text = describe_object(run.kind, run.id);
+  const HostRunRef& actor = run.act.actor;
+  auto subject = [&] {  // built only for a violation
+    return where(event) + " " + std::string(event.kind) + ": " + describe(actor) + " " + std::string(run.what) + " " +
+           object_text;
+  };
+  if (auto problem = check_lease_for_act(event, run.act, subject)) {
     return problem;
   }
-  EpochFacts& epoch = _epochs.at(object_key(kind, id), object_gen, owner_gen);
+  EpochFacts& epoch = _epochs.at(object_key(run.kind, run.id), run.object_gen, run.owner_gen);
   if (!epoch.claim_owner(actor, event.index)) {
-    return where(event) + " object.work: " + describe(actor) + " ran the handler of " +
-           epoch_text(object_text, object_gen, owner_gen) + ", which " + describe(epoch.owner) + " owns (" +
+    return where(event) + " " + std::string(event.kind) + ": " + describe(actor) + " " + std::string(run.what) + " " +
+           epoch_text(object_text, run.object_gen, run.owner_gen) + ", which " + describe(epoch.owner) + " owns (" +
            cite(epoch.owner_event) + "): two host runs accept work for one object";
   }
   epoch.note_use(ApplyBounds::exact(_leases.clock().at(event.time_us)), event.index);
-  return check_epoch(event, epoch, object_text, object_gen, owner_gen);
+  return check_epoch(event, epoch, object_text, run.object_gen, run.owner_gen);
 }
 
 // A handler runs only while the host run may accept new work (spec §5): its lease not lost, the

@@ -6,7 +6,8 @@
 //   * applied authority.* events: each owner epoch (object, ObjectGeneration,
 //     AuthorityOwnerGeneration) has one owner host run; it starts with the Commit or NewOwner that
 //     made it Active and ends with the next NewOwner or the row's removal;
-//   * owner acts: object.work (the node ran the object's handler) and the owner-only writes
+//   * owner acts: object.work (the node ran the object's handler), object.turn (the object
+//     runtime started a message or timer callback of an instance) and the owner-only writes
 //     Commit, Preserve and Delete (performed by the row's owner, spec §6.1);
 //   * the acting host run's lease facts (lease.registered/renewed ExpiresAt, lease.lost).
 // Factory runs (creation.factory_run, instance.factory_run) and Instance Spot message runs after the
@@ -45,6 +46,7 @@ class SingleOwnerChecker final : public PropertyChecker {
  private:
   std::optional<std::string> on_authority(const sim::TraceEvent& event, const AuthorityEvent& change);
   std::optional<std::string> on_work(const sim::TraceEvent& event);
+  std::optional<std::string> on_turn(const sim::TraceEvent& event);
   // An act of a host run as an object's owner: a handler, factory or message run.
   struct OwnerAct {
     HostRunRef actor;
@@ -52,6 +54,16 @@ class SingleOwnerChecker final : public PropertyChecker {
     std::int64_t now_us = 0;
     std::int64_t deadline_us = 0;
   };
+  // A handler run (object.work, object.turn): the object's epoch is claimed by the acting host run.
+  struct HandlerRun {
+    std::string_view kind;
+    std::string_view id;
+    std::int64_t object_gen = 0;
+    std::int64_t owner_gen = 0;
+    OwnerAct act;
+    std::string_view what;  // "ran the handler of", ...
+  };
+  std::optional<std::string> on_handler(const sim::TraceEvent& event, const HandlerRun& run);
   template <class ActEvent, class What>
   std::optional<std::string> on_clocked_act(const sim::TraceEvent& event, What&& what) const;
   std::optional<std::string> check_lease_for_act(const sim::TraceEvent& event, const OwnerAct& act,

@@ -64,6 +64,15 @@ std::string incarnation_key(std::string_view object, std::int64_t object_gen) {
   return key;
 }
 
+std::string host_run_object_key(std::string_view owner, std::int64_t lease_gen, std::string_view object) {
+  std::string key(owner);
+  key += '\0';
+  append_number(key, lease_gen);
+  key += '\0';
+  key += object;
+  return key;
+}
+
 std::string epoch_key(std::string_view object, std::int64_t object_gen, std::int64_t owner_gen) {
   std::string key = incarnation_key(object, object_gen);
   key += '\0';

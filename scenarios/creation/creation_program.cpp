@@ -55,7 +55,16 @@ records::MeshNodeDescriptorRecord make_descriptor(platform::RoutingId rid, const
   return d;
 }
 
-enum class Op { kGetOrCreateActor, kCreateActor, kGetOrCreateSpot, kCreateSpot, kDestroy, kFind, kRetryOwnOperation };
+enum class Op {
+  kGetOrCreateActor,
+  kCreateActor,
+  kGetOrCreateSpot,
+  kCreateSpot,
+  kDestroy,
+  kFind,
+  kRetryOwnOperation,
+  kSendMessage
+};
 
 class Program {
  public:
@@ -65,6 +74,7 @@ class Program {
     _node = std::make_unique<lc::CreationNode>(*env.config, *env.creation, platform, *_store,
                                                make_descriptor(platform.transport.self(), _workload),
                                                _factories);
+    install_behaviors();
   }
 
   void run() {
@@ -72,7 +82,7 @@ class Program {
       park_forever(_platform);  // no lease: this host run can do nothing (the generation is exhausted)
     }
     for (std::uint32_t c = 0; c < _workload.clients_per_node; ++c) {
-      _platform.tasks.spawn("client", [this] { client_loop(); });
+      _platform.tasks.spawn("client", [this, c] { client_loop(c); });
     }
     supervise_node(_platform, *_node, _env.request_restart);
   }
@@ -93,11 +103,43 @@ class Program {
     _factories.add(records::ObjectKind::kUserSpot, std::string(kSpotType), factory);
   }
 
+  // The application's message handler of both types: it takes a while, and sometimes starts a
+  // timer whose callback runs as a later turn of the same instance.
+  void install_behaviors() {
+    auto handler = [this](loc::objects::TurnContext& context, const loc::objects::TurnInput& input) -> std::string {
+      if (_workload.handler_delay_max_us > 0) {
+        _platform.clock.sleep_for(_platform.random.between(0, _workload.handler_delay_max_us));
+      }
+      if (!input.timer && _workload.timer_probability > 0 && _platform.random.chance(_workload.timer_probability)) {
+        context.start_timer(_platform.random.between(platform::millis(100), _workload.timer_delay_max_us),
+                            "tick " + input.payload);
+      }
+      return "done " + input.payload;
+    };
+    _node->behaviors().add(records::AuthorityKind::kActor, std::string(kActorType), handler);
+    _node->behaviors().add(records::AuthorityKind::kSpot, std::string(kSpotType), handler);
+  }
+
+  // A regular message to an actor or a room by its ID (a pool room, or one this node created).
+  std::string_view send_message(const std::string& actor, TimeUs deadline, std::uint32_t client) {
+    loc::objects::ObjectKey key{records::AuthorityKind::kActor, actor};
+    if (_platform.random.chance(0.3)) {
+      key = loc::objects::ObjectKey{records::AuthorityKind::kSpot,
+                                    !_spots.empty() && _platform.random.chance(0.3)
+                                        ? _spots[_platform.random.below(_spots.size())].id
+                                        : spot_id()};
+    }
+    const loc::objects::SendResult sent =
+        _node->messages().send(key, "m" + std::to_string(++_messages), deadline, client);
+    return loc::objects::to_string(sent.outcome);
+  }
+
   Op pick_op() {
+    // A zero weight draws nothing more: a workload without messages keeps its draws.
     const std::uint32_t weights[] = {_workload.get_or_create_actor_weight, _workload.create_actor_weight,
                                      _workload.get_or_create_spot_weight,  _workload.create_spot_weight,
                                      _workload.destroy_weight,             _workload.find_weight,
-                                     _workload.retry_own_operation_weight};
+                                     _workload.retry_own_operation_weight, _workload.send_message_weight};
     std::uint64_t total = 0;
     for (const std::uint32_t w : weights) {
       total += w;
@@ -116,17 +158,18 @@ class Program {
   std::string actor_id() { return "player:" + std::to_string(_platform.random.below(_workload.actor_ids)); }
   std::string spot_id() { return "room:" + std::to_string(_platform.random.below(_workload.spot_ids)); }
 
-  void client_loop() {
+  // Client `c`'s requests, one after another (its regular messages are its stream c).
+  void client_loop(std::uint32_t c) {
     for (int i = 0; i < kClientRequestsMax; ++i) {
       _platform.clock.sleep_for(_platform.random.between(_workload.think_min_us, _workload.think_max_us));
       if (_platform.clock.now_us() >= _workload.traffic_stop_us || !_node->lease().admission_open()) {
         continue;  // traffic over (keep the host run alive), or not admitted: no new request
       }
-      one_request();
+      one_request(c);
     }
   }
 
-  void one_request() {
+  void one_request(std::uint32_t client) {
     const std::string owner = _node->lease().host_run().owner_id;
     const std::int64_t request = static_cast<std::int64_t>(++_requests);
     const TimeUs now = _platform.clock.now_us();
@@ -141,7 +184,7 @@ class Program {
                                                    .now_us = now,
                                                    .has_id = true,
                                                    .id = id});
-    const std::string_view outcome = perform(op, id, deadline);
+    const std::string_view outcome = perform(op, id, deadline, client);
     const TimeUs end = _platform.clock.now_us();
     platform::emit_event(_platform.events, kinds::kRequestEnd,
                          sim::events::RequestEnd{.owner = owner,
@@ -231,7 +274,7 @@ class Program {
     return own_outcome(options, manager.create_actor(call.id, std::string(kActorType), deadline, options));
   }
 
-  std::string_view perform(Op op, const std::string& id, TimeUs deadline) {
+  std::string_view perform(Op op, const std::string& id, TimeUs deadline, std::uint32_t client) {
     lc::Manager& manager = _node->manager();
     constexpr auto kActor = records::ObjectKind::kActor;
     constexpr auto kSpot = records::ObjectKind::kUserSpot;
@@ -263,6 +306,8 @@ class Program {
       }
       case Op::kDestroy:
         return destroy(id, deadline);
+      case Op::kSendMessage:
+        return send_message(id, deadline, client);
       case Op::kFind: {
         auto found = manager.find_actor(id);
         if (found.ok() && found.value().has_value()) {
@@ -315,6 +360,7 @@ class Program {
   lc::FactoryRegistry _factories;
   std::unique_ptr<lc::CreationNode> _node;
   std::uint64_t _requests = 0;
+  std::uint64_t _messages = 0;
   std::deque<lc::ObjectRef> _spots;
   std::deque<lc::ObjectRef> _kept;
 };

@@ -35,6 +35,18 @@ faults::FaultPlan storm_faults(platform::TimeUs stop_us) {
   return p;
 }
 
+// message-storm: create-storm's faults, and what closes a node's admission while messages keep
+// arriving from the others: a node cut off from the store for longer than its lease's fencing
+// window, and a node paused on a store reply long enough for its lease to run out (§5).
+faults::FaultPlan message_storm_faults(platform::TimeUs stop_us) {
+  faults::FaultPlan p = storm_faults(stop_us);
+  p.partition_gap_us = seconds(20);
+  p.partition_length_us = seconds(12);
+  p.node_pause_on_reply = 0.002;
+  p.node_pause_on_reply_max_us = seconds(14);
+  return p;
+}
+
 }  // namespace
 
 CreationScenarioConfig creation_scenario_config(const std::string& name) {
@@ -67,6 +79,28 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
                         platform::Mark::kCreationResultReadUnknown, platform::Mark::kOperationIdReusedAcrossRuns};
     return c;
   }
+  if (name == "message-storm") {
+    CreationScenarioConfig c = creation_scenario_config("create-storm");
+    c.name = "message-storm";
+    c.description =
+        "create-storm's 6 nodes send regular messages to the actors and rooms they create and destroy, over the "
+        "location cache; handlers start timers; node-store partitions and long pauses close admission meanwhile";
+    c.workload.actors_limit = 0;
+    c.workload.send_message_weight = 45;
+    c.workload.get_or_create_actor_weight = 20;
+    c.workload.create_actor_weight = 5;
+    c.workload.get_or_create_spot_weight = 10;
+    c.workload.create_spot_weight = 3;
+    c.workload.destroy_weight = 8;
+    c.workload.find_weight = 4;
+    c.workload.retry_own_operation_weight = 5;
+    c.workload.handler_delay_max_us = millis(30);
+    c.workload.timer_probability = 0.3;
+    c.plan = message_storm_faults;
+    c.required_marks = {platform::Mark::kRouteCacheHit, platform::Mark::kRouteCacheDropped,
+                        platform::Mark::kTurnRefusedAdmission, platform::Mark::kTimerFired};
+    return c;
+  }
   SPOTCHECK_ASSERT_ABORT(false && "unknown creation scenario");
   return CreationScenarioConfig{};
 }
@@ -74,6 +108,7 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
 std::vector<std::unique_ptr<Scenario>> make_creation_scenarios() {
   std::vector<std::unique_ptr<Scenario>> out;
   out.push_back(std::make_unique<CreationScenario>(creation_scenario_config("create-storm")));
+  out.push_back(std::make_unique<CreationScenario>(creation_scenario_config("message-storm")));
   return out;
 }
 

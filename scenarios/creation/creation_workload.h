@@ -53,6 +53,14 @@ struct CreationWorkload {
   double reject_probability = 0.1;
   double throw_probability = 0.1;
   platform::TimeUs factory_delay_max_us = platform::millis(400);
+  // Regular messages (§7.3, the object runtime): a client sends one to an actor or a room by its
+  // ID, over the location cache or a fresh read. The handler takes up to handler_delay_max_us and,
+  // with timer_probability, starts a timer callback 100 ms .. timer_delay_max_us later. Off (0) in
+  // create-storm, whose draws stay as they were; message-storm turns them on.
+  std::uint32_t send_message_weight = 0;
+  platform::TimeUs handler_delay_max_us = 0;
+  double timer_probability = 0.0;
+  platform::TimeUs timer_delay_max_us = platform::seconds(3);
   // Clients issue requests only before this time (the end of traffic).
   platform::TimeUs traffic_stop_us = platform::seconds(60);
 };

@@ -52,6 +52,14 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
      "a restore takes the stored first message's first Missing read as permanent and records DataLost, without the "
      "re-reads a temporarily invisible payload is owed (§10)",
      PlantedBug::kDataLostWithoutReread, kLoc, false, false, true, "instance-route", "store-truth"},
+    {"cache-outlives-owner-admission",
+     "a cached Ready location is kept for RouteCacheMaxAge whatever the owner lease read showed, so a sender routes "
+     "by it past the owner's last admission time (§7.3)",
+     PlantedBug::kCacheOutlivesOwnerAdmission, kLoc, false, true, false, "message-storm", "route-cache"},
+    {"resend-message-on-no-reply",
+     "a regular message whose reply did not come by its deadline is sent once more, so one message may run twice "
+     "(framework 0.26's retry loop, for object messages)",
+     PlantedBug::kResendMessageOnNoReply, kLoc, false, true, false, "message-storm", "object-messages"},
 }};
 
 constexpr bool in_enum_order() {

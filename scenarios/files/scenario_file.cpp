@@ -106,7 +106,7 @@ std::optional<ScenarioFamily> family_of_base(const std::string& base) {
       return ScenarioFamily::kLocation;
     }
   }
-  if (base == "create-storm") {
+  if (base == "create-storm" || base == "message-storm") {
     return ScenarioFamily::kCreation;
   }
   if (base == "instance-route") {

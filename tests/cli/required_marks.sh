@@ -8,7 +8,7 @@ fail() { echo "required_marks: $*" >&2; exit 1; }
 
 seeds=60
 required_all=""
-for scenario in default authority-race lease-pause store-outage churn create-storm instance-route synthetic; do
+for scenario in default authority-race lease-pause store-outage churn create-storm message-storm instance-route synthetic; do
   out="$("$bin" run --scenario "$scenario" --seeds "$seeds" --jobs 2 --quiet --require-marks)" ||
     fail "$scenario: --require-marks failed in $seeds seeds: $(grep -E '^(required marks|violations|run failures)' <<< "$out" | tr '\n' ' ')"
   grep -q '^required marks  all [0-9]* fired$' <<< "$out" || fail "$scenario: no 'required marks' line: $out"

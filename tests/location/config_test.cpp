@@ -69,5 +69,35 @@ TEST(LocationConfig, RetryBoundsMustBePositive) {
   EXPECT_EQ(error->kind, ConfigErrorKind::kBoundNotPositive);
 }
 
+// §7.3: RouteCacheMaxAge 15 s and MessageFollowDuration 30 s by default; 0 disables either; with
+// both on, the cache is at least 5 s shorter than the follow period; negative is an error.
+TEST(LocationConfig, RouteCacheRulesOfSection7_3) {
+  LocationConfig config;
+  EXPECT_EQ(config.route_cache_max_age_us, seconds(15));
+  EXPECT_EQ(config.message_follow_duration_us, seconds(30));
+  config.route_cache_max_age_us = seconds(25);  // == 30 - 5: allowed
+  EXPECT_FALSE(validate(config).has_value());
+  config.route_cache_max_age_us = seconds(25) + 1;  // 1 us too long
+  std::optional<ConfigError> error = validate(config);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->kind, ConfigErrorKind::kRouteCacheRule);
+  EXPECT_NE(error->message.find("at least 5 s shorter"), std::string::npos) << error->message;
+  config.message_follow_duration_us = 0;  // Message Follow off: the cache alone has no gap rule
+  EXPECT_FALSE(validate(config).has_value());
+  config.message_follow_duration_us = seconds(30);
+  config.route_cache_max_age_us = 0;  // the cache off
+  EXPECT_FALSE(validate(config).has_value());
+  config.route_cache_max_age_us = -1;
+  error = validate(config);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->kind, ConfigErrorKind::kRouteCacheRule);
+  config.route_cache_max_age_us = seconds(1);
+  config.message_follow_duration_us = seconds(5);  // 1 > 5 - 5
+  error = validate(config);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->kind, ConfigErrorKind::kRouteCacheRule);
+  EXPECT_EQ(to_string(ConfigErrorKind::kRouteCacheRule), "route_cache_rule");
+}
+
 }  // namespace
 }  // namespace spotcheck::location

@@ -75,6 +75,22 @@ TEST(OwnerLease, ATimingAtTheBoundaryIsATypedStartupErrorAndWritesNothing) {
   EXPECT_EQ(world.events.of_kind(kinds::kLeaseStartupChecked)[1].num("accepted"), 1);
 }
 
+// §7.3: the location cache's configuration rules are startup errors too (a cache not 5 s shorter
+// than Message Follow): the host run does not start and writes nothing.
+TEST(OwnerLease, ARouteCacheRuleBrokenIsATypedStartupErrorAndWritesNothing) {
+  World world;
+  Host host(world, 7, 1);
+  LocationConfig config;
+  config.route_cache_max_age_us = config.message_follow_duration_us - seconds(5) + 1;
+  OwnerLease refused(config, host.platform, world.store);
+  const Result<Done> registered = refused.register_lease();
+  ASSERT_FALSE(registered.ok());
+  EXPECT_EQ(registered.error_kind(), ErrorKind::kConfiguration);
+  EXPECT_EQ(testing::counter_value(world.store, keys::lease_generation_counter()), 0);
+  ASSERT_EQ(world.events.count(kinds::kLeaseStartupChecked), 1U);
+  EXPECT_EQ(world.events.of_kind(kinds::kLeaseStartupChecked)[0].num("accepted"), 0);
+}
+
 TEST(OwnerLease, LeaseGenerationIsNeverZeroAndNeverReused) {
   World world;
   const LocationConfig config;

@@ -310,4 +310,37 @@ TEST(StoredRecords, CreationRequestHoldsNoPlacementOrCapacity) {
 }
 
 }  // namespace
+// 52 / 53: a regular object message (its stream and sequence, the generation and owner it was sent
+// to, opaque payload bytes) and every outcome of its reply come back; an unknown outcome word is
+// no command.
+TEST(Codec, ObjectMessageAndReplyRoundTrip) {
+  messaging::ObjectMessage message;
+  message.request = 7;
+  message.op_id = OperationId{3, 4};
+  message.source_rid_hex = "0000000000a10001";
+  message.source = messaging::WireHostRun{"owner-s", 2};
+  message.target = messaging::WireHostRun{"owner-t", 5};
+  message.kind = records::AuthorityKind::kSpot;
+  message.id = "room:1";
+  message.object_generation = 12;
+  message.owner_generation = 3;
+  message.stream = 1;
+  message.sequence = 9;
+  message.payload = std::string("bin\0ary", 7);
+  const std::string bytes = messaging::encode(Command{message});
+  EXPECT_NE(bytes.find("\"cmd\":52"), std::string::npos) << bytes;
+  EXPECT_EQ(std::get<messaging::ObjectMessage>(*messaging::decode(bytes)), message);
+  for (const auto outcome : {messaging::MessageOutcome::kRan, messaging::MessageOutcome::kNotHere,
+                             messaging::MessageOutcome::kStaleGeneration, messaging::MessageOutcome::kNotAdmitted,
+                             messaging::MessageOutcome::kNoHandler}) {
+    const messaging::ObjectMessageReply reply{7, OperationId{3, 4}, outcome, "echo"};
+    const std::string reply_bytes = messaging::encode(Command{reply});
+    EXPECT_NE(reply_bytes.find("\"cmd\":53"), std::string::npos) << reply_bytes;
+    EXPECT_EQ(std::get<messaging::ObjectMessageReply>(*messaging::decode(reply_bytes)), reply);
+    EXPECT_EQ(messaging::parse_message_outcome(messaging::to_string(outcome)), outcome);
+  }
+  EXPECT_FALSE(messaging::decode(R"({"cmd":53,"request":1,"op":"00000000000000030000000000000004","outcome":"maybe","reply":""})")
+                   .has_value());
+}
+
 }  // namespace spotcheck::location::creation

@@ -192,6 +192,11 @@ TEST_F(CreationTest, CloseCommandsTargetOnlyTheRefsGenerationAndAnswerOnce) {
       {[](CloseCommand& c) { ++c.owner_generation; }, ReplyOutcome::kMoving},
       {[](CloseCommand& c) { ++c.store_version; }, ReplyOutcome::kCancelled},     // §7.2: the record read
       {[](CloseCommand& c) { c.deadline_store_ms -= 60'000; }, ReplyOutcome::kCancelled},  // deadline passed
+      // §7.2 / §12: the source's host run is fixed too: a command whose source RID is not its
+      // sender, or whose source host run's lease has ended (an earlier or unknown run), never acts.
+      {[](CloseCommand& c) { c.source_rid_hex = "00000000000000ff"; }, ReplyOutcome::kCancelled},
+      {[](CloseCommand& c) { ++c.source.lease_generation; }, ReplyOutcome::kCancelled},
+      {[](CloseCommand& c) { c.source.owner_id = "a-host-run-that-never-was"; }, ReplyOutcome::kCancelled},
       {[](CloseCommand&) {}, ReplyOutcome::kClosed},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {

@@ -22,6 +22,7 @@
 #include "impl/location/events/instance_events.h"
 #include "impl/location/events/lease_events.h"
 #include "impl/location/events/messaging_events.h"
+#include "impl/location/events/object_events.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "faults/out_of_contract.h"
@@ -197,6 +198,13 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kInstanceDataLost}, as<le::InstanceDataLost>());
   add({kMessagingUndecodable}, as<le::MessagingUndecodable>());
   add({kMessagingLateReply}, as<le::MessagingLateReply>());
+  add({kObjectActivated, kObjectDeactivated}, as<le::ObjectHosted>());
+  add({kObjectTurn}, as<le::ObjectTurn>());
+  add({kObjectTurnRefused, kObjectMessageRefused}, as<le::ObjectRefused>());
+  add({kObjectMessageSent}, as<le::ObjectMessageSent>());
+  add({kObjectMessageAnswered}, as<le::ObjectMessageAnswered>());
+  add({kCacheFilled}, as<le::RouteCacheFilled>());
+  add({kCacheHit, kCacheDropped}, as<le::RouteCacheUse>());
   add({kRequestStart}, as<se::RequestStart>());
   add({kRequestStart}, as<se::AuthorityRequestStart>());  // the authority workload's order
   add({kRequestEnd}, as<se::RequestEnd>());

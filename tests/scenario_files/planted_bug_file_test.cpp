@@ -34,11 +34,11 @@ std::string error_of(const std::string& json) {
 }
 
 // The file that plants `bug` in the scenario that catches it, judged by that property alone where
-// the family takes "properties" (create-storm judges with every property).
+// the family takes "properties" (create-storm and message-storm judge with every property).
 std::string file_planting(const PlantedBugInfo& bug) {
   std::string json = R"({"scenarioVersion": 1, "name": "planted", "base": ")" + std::string(bug.caught_in) +
                      R"(", "plantedBugs": [")" + std::string(bug.name) + "\"]";
-  if (bug.caught_in != "create-storm") {
+  if (bug.caught_in != "create-storm" && bug.caught_in != "message-storm") {
     json += R"(, "properties": [")" + std::string(bug.caught_by) + "\"]";
   }
   if (bug.bug == planted::PlantedBug::kUnfencedWrites) {
@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(Catalogue, PlantedBugFile, ::testing::ValuesIn(planted_
 
 TEST(PlantedBugFile, EveryBugCanBePlantedWhereItIsCaught) {
   for (const PlantedBugInfo& bug : planted_bugs()) {
-    const auto family = bug.caught_in == "create-storm"     ? ScenarioFamily::kCreation
+    const auto family = bug.caught_in == "create-storm" || bug.caught_in == "message-storm" ? ScenarioFamily::kCreation
                         : bug.caught_in == "instance-route" ? ScenarioFamily::kInstance
                                                             : ScenarioFamily::kLocation;
     EXPECT_TRUE(bug.plantable_in(family)) << bug.name;

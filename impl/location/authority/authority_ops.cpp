@@ -53,8 +53,11 @@ AuthorityOps::AuthorityOps(const LocationConfig& config, platform::Platform& pla
 // ---- read -------------------------------------------------------------------------------------
 
 Result<AuthorityRead> AuthorityOps::read(const AuthorityKey& key) {
-  const store::ReadResult read = _store.read(
-      key.store_key(), _platform.clock.now_us() + _config.store_request_timeout_us);
+  return read(key, _platform.clock.now_us() + _config.store_request_timeout_us);
+}
+
+Result<AuthorityRead> AuthorityOps::read(const AuthorityKey& key, TimeUs deadline_us) {
+  const store::ReadResult read = _store.read(key.store_key(), deadline_us);
   if (const auto* missing = std::get_if<store::Missing>(&read)) {
     return AuthorityRead{std::nullopt, missing->now_ms};
   }

@@ -58,6 +58,8 @@ class AuthorityOps {
 
   // Missing(StoreNow) or Found(record, StoreVersion, StoreNow). Never creates a generation.
   Result<AuthorityRead> read(const AuthorityKey& key);
+  // The same, with the store request's deadline (local) given by the caller.
+  Result<AuthorityRead> read(const AuthorityKey& key, TimeUs deadline_us);
 
   Result<AuthoritySnapshot> reserve(const ReserveRequest& request, const NodeView& target,
                                     const Attached& attached = {});

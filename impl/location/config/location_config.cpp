@@ -13,6 +13,24 @@ std::optional<ConfigError> require_positive(TimeUs value_us, const char* name) {
                          " us"};
 }
 
+// §7.3: 0 disables the cache or Message Follow; with both on, the cache is at least 5 s shorter.
+std::optional<ConfigError> check_route_cache(const LocationConfig& config) {
+  if (config.route_cache_max_age_us < 0 || config.message_follow_duration_us < 0) {
+    return ConfigError{ConfigErrorKind::kRouteCacheRule,
+                       "RouteCacheMaxAge and MessageFollowDuration must not be negative (0 disables)"};
+  }
+  if (config.route_cache_max_age_us == 0 || config.message_follow_duration_us == 0) {
+    return std::nullopt;
+  }
+  if (config.route_cache_max_age_us > config.message_follow_duration_us - kRouteCacheFollowGapUs) {
+    return ConfigError{ConfigErrorKind::kRouteCacheRule,
+                       "RouteCacheMaxAge (" + std::to_string(config.route_cache_max_age_us) +
+                           " us) must be at least 5 s shorter than MessageFollowDuration (" +
+                           std::to_string(config.message_follow_duration_us) + " us)"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view to_string(ConfigErrorKind kind) {
@@ -25,6 +43,10 @@ std::string_view to_string(ConfigErrorKind kind) {
       return "bound_not_positive";
     case ConfigErrorKind::kNotWholeMilliseconds:
       return "not_whole_milliseconds";
+    case ConfigErrorKind::kRouteCacheRule:
+      return "route_cache_rule";
+    case ConfigErrorKind::kStoreRegistration:
+      return "store_registration";
   }
   return "unknown";
 }
@@ -52,6 +74,9 @@ std::optional<ConfigError> validate(const LocationConfig& config) {
   if (config.renew_attempts_max == 0 || config.indeterminate_rereads_max == 0 ||
       config.contention_attempts_max == 0) {
     return ConfigError{ConfigErrorKind::kBoundNotPositive, "retry bounds must be at least 1"};
+  }
+  if (auto e = check_route_cache(config)) {
+    return e;
   }
   // All four values are positive, so neither side overflows for realistic inputs; compare in
   // 128 bits anyway so no configuration can wrap around.

@@ -40,6 +40,10 @@ struct CreationConfig {
   std::size_t request_bytes_max = 1'048'576;
   std::size_t result_bytes_max = 1'048'576;
 
+  // §2: how many Relocation Stores the Framework configuration registered for this host (the
+  // simulator hosts one for every node; 0 models a configuration that registered none).
+  std::size_t relocation_stores = 1;
+
   // Deliberate protocol bugs a test plants (impl/planted/planted_bugs.h; here only
   // kFactoryBeforeVerify, kNeverCancelAbandoned and kIgnoreInMesh are read); empty in production.
   planted::PlantedBugs planted_bugs;

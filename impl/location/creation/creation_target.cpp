@@ -1,5 +1,7 @@
 #include "impl/location/creation/creation_target.h"
 
+#include "impl/location/objects/object_host.h"
+
 #include <algorithm>
 #include <exception>
 #include <utility>
@@ -94,6 +96,14 @@ void CreationTarget::handle(platform::RoutingId from, CreateCommand command) {
       case OpState::kRunning:
         return;  // the running task answers
       case OpState::kAnswered: {
+        if (known->reply->outcome == messaging::ReplyOutcome::kCancelled &&
+            known->object_generation != command.object_generation) {
+          // A Framework failure stored no final result: the same request may try again, and this
+          // command is that new attempt (another Reserve, another generation), not a resend of the
+          // cancelled one. (message-storm seed 1476: a GetOrCreate retried with its own
+          // OperationId was answered the first attempt's 'cancelled' for good.)
+          break;
+        }
         FinalResultReply again = *known->reply;
         again.request = command.request;  // freshly built for this command's correlation
         reply(from, std::move(again), true);
@@ -109,18 +119,18 @@ void CreationTarget::handle(platform::RoutingId from, CreateCommand command) {
         break;
     }
   }
-  _ops.remember(op_key, Remembered{OpState::kRunning, std::nullopt, operation});
+  _ops.remember(op_key, Remembered{OpState::kRunning, std::nullopt, operation, command.object_generation});
   _context.platform.tasks.spawn("creation-target", [this, from, command, op_key] { run(from, command, op_key); });
 }
 
 void CreationTarget::resend_stored(platform::RoutingId from, const CreateCommand& command, const std::string& op_key) {
   std::optional<FinalResultReply> stored = stored_reply(command);
   if (stored.has_value()) {
-    _ops.remember(op_key, Remembered{OpState::kAnswered, *stored, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kAnswered, *stored, operation_of(command), command.object_generation});
     reply(from, std::move(*stored), true);
     return;
   }
-  _ops.remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command)});
+  _ops.remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command), command.object_generation});
 }
 
 std::optional<FinalResultReply> CreationTarget::stored_reply(const CreateCommand& command) {
@@ -352,11 +362,11 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
   }
   Verification verification = verify(command, from);
   if (verification.retryable()) {
-    _ops.remember(op_key, Remembered{OpState::kRetryable, std::nullopt, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kRetryable, std::nullopt, operation_of(command), command.object_generation});
     return;
   }
   if (verification.answer.has_value()) {
-    _ops.remember(op_key, Remembered{OpState::kAnswered, *verification.answer, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kAnswered, *verification.answer, operation_of(command), command.object_generation});
     reply(from, std::move(*verification.answer), false);
     return;
   }
@@ -364,13 +374,13 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
   const Verified& verified = *verification.verified;
   if (Result<Done> admitted = _context.lease.admit("creation_factory"); !admitted.ok()) {
     FinalResultReply cancelled = cancel(command, nullptr, "admission closed");
-    _ops.remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command), command.object_generation});
     reply(from, std::move(cancelled), false);
     return;
   }
   if (_context.lease.estimated_store_now_ms() > command.deadline_store_ms) {
     FinalResultReply cancelled = cancel(command, &verified, "the request's deadline passed");
-    _ops.remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command), command.object_generation});
     reply(from, std::move(cancelled), false);
     return;
   }
@@ -401,12 +411,27 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
     result.app_reply.clear();  // a result over 1 MiB is never stored: the reply is dropped
     result.message = "the application reply exceeds the stored-result limit";
   }
+  // The instance exists once the factory approved, dispatch closed; it opens once Ready is
+  // recorded, and the instance goes if the result is not Created or stays unknown.
+  const objects::HostedObject hosted{objects::ObjectKey{records::authority_kind(command.object_kind), command.id},
+                                     command.object_generation, verified.row.record.authority_owner_generation,
+                                     command.stable_type};
+  if (commit && _context.objects != nullptr) {
+    _context.objects->activate(hosted);
+  }
   std::optional<FinalResultReply> answer = record_result(command, verified, result, commit);
+  if (commit && _context.objects != nullptr) {
+    if (answer.has_value() && answer->outcome == messaging::ReplyOutcome::kCreated) {
+      _context.objects->open(hosted.key, hosted.object_generation);  // Ready is recorded
+    } else {
+      _context.objects->deactivate(hosted.key, hosted.object_generation);  // not Ready, or unknown
+    }
+  }
   if (!answer.has_value()) {
-    _ops.remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command)});
+    _ops.remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command), command.object_generation});
     return;  // the outcome is unknown: the source re-reads the stored result
   }
-  _ops.remember(op_key, Remembered{OpState::kAnswered, *answer, operation_of(command)});
+  _ops.remember(op_key, Remembered{OpState::kAnswered, *answer, operation_of(command), command.object_generation});
   reply(from, std::move(*answer), false);
 }
 

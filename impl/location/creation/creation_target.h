@@ -39,6 +39,10 @@
 #include "impl/platform/platform.h"
 #include "impl/store/spi/location_store.h"
 
+namespace spotcheck::location::objects {
+class ObjectHost;
+}  // namespace spotcheck::location::objects
+
 namespace spotcheck::location::creation {
 
 struct NodeContext {
@@ -52,6 +56,9 @@ struct NodeContext {
   std::string mesh_name;
   std::string rid_hex;
   std::vector<std::string> object_meshes;  // never empty (CreationConfig::object_meshes)
+  // The host run's object runtime: a created object is hosted here, a removed one goes; nullptr
+  // for a node that hosts no objects (its creations and closes still work).
+  objects::ObjectHost* objects = nullptr;
 };
 
 class CreationTarget {
@@ -76,6 +83,7 @@ class CreationTarget {
     OpState state = OpState::kRunning;
     std::optional<messaging::FinalResultReply> reply;
     OperationKey operation;
+    std::uint64_t object_generation = 0;  // of the command the entry is for (a resend carries the same)
   };
   struct Verified;
   struct Verification;

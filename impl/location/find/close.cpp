@@ -5,6 +5,8 @@
 
 #include "impl/check/check.h"
 #include "impl/location/events/creation_events.h"
+#include "impl/location/lease/ended_lease.h"
+#include "impl/location/objects/object_host.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 
@@ -24,6 +26,28 @@ using platform::as_i64;
 
 std::string op_key_of(const messaging::CloseCommand& command) {
   return command.source_rid_hex + "/" + std::to_string(command.source.lease_generation) + "/" + command.op_id.hex();
+}
+
+// The row of this host run's instance was removed (or may have been: an unknown outcome is taken
+// as removed here, so nothing runs on an instance whose row may be gone).
+void unhost(const creation::NodeContext& context, const AuthoritySnapshot& row) {
+  if (context.objects != nullptr) {
+    context.objects->deactivate(objects::ObjectKey{row.key.kind, row.key.id}, row.record.object_generation);
+  }
+}
+
+// Closing (§7.2): before the owner removes the row, its instance starts no new turn, so no turn
+// starts after the removal applied; open again when the removal did not apply.
+void hold(const creation::NodeContext& context, const AuthoritySnapshot& row) {
+  if (context.objects != nullptr) {
+    context.objects->close_dispatch(objects::ObjectKey{row.key.kind, row.key.id}, row.record.object_generation);
+  }
+}
+
+void reopen(const creation::NodeContext& context, const AuthoritySnapshot& row) {
+  if (context.objects != nullptr) {
+    context.objects->open(objects::ObjectKey{row.key.kind, row.key.id}, row.record.object_generation);
+  }
 }
 
 }  // namespace
@@ -78,7 +102,13 @@ ManagerResult<bool> CloseClient::run(const ObjectRef& ref, TimeUs deadline_us, c
     if (current->record.owner_id != self.owner_id || current->record.owner_lease_generation != self.lease_generation) {
       return exchange(*current, deadline_us, op);
     }
+    hold(_context, *current);
     Result<Done> removed = _context.authority.remove(*current);
+    if (removed.ok() || removed.error_kind() == ErrorKind::kIndeterminate) {
+      unhost(_context, *current);  // removed, or perhaps: nothing runs on it again
+    } else {
+      reopen(_context, *current);
+    }
     if (removed.ok()) {
       return true;
     }
@@ -169,7 +199,23 @@ void CloseTarget::handle(platform::RoutingId from, messaging::CloseCommand comma
   _context.platform.tasks.spawn("close-target", [this, from, command, op_key] { run(from, command, op_key); });
 }
 
-CloseTarget::Decision CloseTarget::decide(const messaging::CloseCommand& command) {
+std::optional<CloseTarget::Decision> CloseTarget::verify_source(platform::RoutingId from,
+                                                                const messaging::CloseCommand& command) {
+  if (command.source_rid_hex != messaging::routing_id_hex(from)) {
+    return Decision::answer(ReplyOutcome::kCancelled, "the command's source RID is not the node that sent it");
+  }
+  Result<LeaseEnd> source = read_lease_end(_context.store, _context.platform, _context.config,
+                                           HostRun{command.source.owner_id, command.source.lease_generation});
+  if (!source.ok()) {
+    return Decision::retryable();  // nothing known: a resend tries again
+  }
+  if (source.value().ended) {
+    return Decision::answer(ReplyOutcome::kCancelled, "the source host run's owner lease has ended");
+  }
+  return std::nullopt;
+}
+
+CloseTarget::Decision CloseTarget::decide(platform::RoutingId from, const messaging::CloseCommand& command) {
   const HostRun& self = _context.lease.host_run();
   if (!(messaging::WireHostRun{self.owner_id, self.lease_generation} == command.target)) {
     return Decision::answer(ReplyOutcome::kCancelled, "the command names another target host run");
@@ -177,6 +223,9 @@ CloseTarget::Decision CloseTarget::decide(const messaging::CloseCommand& command
   if (_context.lease.estimated_store_now_ms() > command.deadline_store_ms) {
     // §7.2: the deadline must still hold; the source has given up on this call.
     return Decision::answer(ReplyOutcome::kCancelled, "the command's deadline passed");
+  }
+  if (std::optional<Decision> refused = verify_source(from, command)) {
+    return *refused;
   }
   const ObjectRef ref{command.kind, command.id, command.object_generation, {}, {}};
   for (int attempt = 0; attempt < kRereadsMax; ++attempt) {
@@ -207,7 +256,13 @@ CloseTarget::Decision CloseTarget::decide(const messaging::CloseCommand& command
                                                             std::to_string(command.store_version) + " -> " +
                                                             std::to_string(current->version.value) + ")");
     }
+    hold(_context, *current);  // Closing (§7.2)
     Result<Done> removed = _context.authority.remove(*current);
+    if (removed.ok() || removed.error_kind() == ErrorKind::kIndeterminate) {
+      unhost(_context, *current);  // removed, or perhaps: nothing runs on it again
+    } else {
+      reopen(_context, *current);
+    }
     if (removed.ok()) {
       return Decision::answer(ReplyOutcome::kClosed);
     }
@@ -223,7 +278,7 @@ CloseTarget::Decision CloseTarget::decide(const messaging::CloseCommand& command
 }
 
 void CloseTarget::run(platform::RoutingId from, const messaging::CloseCommand& command, const std::string& op_key) {
-  Decision decision = decide(command);
+  Decision decision = decide(from, command);
   if (!decision.outcome.has_value()) {
     _ops.remember(op_key, Remembered{decision.unsettled ? OpState::kUnsettled : OpState::kRetryable, std::nullopt});
     return;

@@ -63,7 +63,10 @@ class CloseTarget {
     static Decision retryable() { return Decision{}; }
     static Decision unknown() { return Decision{std::nullopt, {}, true}; }
   };
-  Decision decide(const messaging::CloseCommand& command);
+  Decision decide(platform::RoutingId from, const messaging::CloseCommand& command);
+  // §7.2: the command fixes the source's host run: it comes from that source's RID and that host
+  // run is still alive (its owner lease holds); a command of a source run that ended never acts.
+  std::optional<Decision> verify_source(platform::RoutingId from, const messaging::CloseCommand& command);
   void reply(platform::RoutingId to, messaging::FinalResultReply reply);
 
   creation::NodeContext _context;

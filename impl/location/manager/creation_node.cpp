@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "impl/check/check.h"
+#include "impl/platform/marks.h"
 
 namespace spotcheck::location::creation {
 
@@ -15,6 +16,7 @@ CreationNode::CreationNode(const LocationConfig& config, const CreationConfig& c
       _authority(config, platform, store, _lease),
       _publisher(config, platform, store, _lease),
       _dispatcher(platform, dispatcher),
+      _objects(platform, _lease, _dispatcher, _behaviors),
       _config(config),
       _creation(creation),
       _store(store),
@@ -22,13 +24,17 @@ CreationNode::CreationNode(const LocationConfig& config, const CreationConfig& c
       _close_target(context()),
       _client(context()),
       _close_client(context()),
-      _manager(platform, _client, _close_client, _authority) {
+      _manager(platform, _client, _close_client, _authority),
+      _messages(config, platform, store, _lease, _authority, _dispatcher, _descriptor.routing_id_hex) {
   SPOTCHECK_ASSERT(_descriptor.routing_id_hex == messaging::routing_id_hex(platform.transport.self()));
   _dispatcher.on_create([this](platform::RoutingId from, messaging::CreateCommand command) {
     _target.handle(from, std::move(command));
   });
   _dispatcher.on_close([this](platform::RoutingId from, messaging::CloseCommand command) {
     _close_target.handle(from, std::move(command));
+  });
+  _dispatcher.on_object_message([this](platform::RoutingId from, messaging::ObjectMessage message) {
+    _objects.handle(from, std::move(message));
   });
 }
 
@@ -38,15 +44,37 @@ NodeContext CreationNode::context() {
     meshes.push_back(_descriptor.mesh_name);
   }
   return NodeContext{_config,     _creation, _platform,   _store, _lease, _authority, _dispatcher,
-                     _descriptor.mesh_name, _descriptor.routing_id_hex, std::move(meshes)};
+                     _descriptor.mesh_name, _descriptor.routing_id_hex, std::move(meshes), &_objects};
+}
+
+// The registrations this host run starts with: one Location Store (the node's), the Relocation
+// Stores the configuration registered, and a factory per capability a server publishes.
+FrameworkRegistration CreationNode::registration() const {
+  FrameworkRegistration registration;
+  registration.object_role = _descriptor.object_role;
+  registration.location_stores = 1;
+  registration.relocation_stores = _creation.relocation_stores;
+  if (_descriptor.object_role == records::ObjectRole::kServer) {
+    for (const records::ObjectCapability& capability : _descriptor.object_capabilities) {
+      registration.factories.push_back(
+          FactoryRegistration{capability.object_kind, capability.stable_type, capability.policy});
+    }
+  }
+  return registration;
 }
 
 Result<Done> CreationNode::start(std::uint32_t attempts_max) {
   SPOTCHECK_ASSERT(attempts_max > 0);
+  if (const std::optional<ConfigError> invalid = validate(registration())) {
+    platform::sometimes(_platform.events, platform::Mark::kStartupRefused);
+    return Error::of(ErrorKind::kConfiguration, invalid->message);  // before any store request or socket
+  }
   Result<Done> registered = Error::of(ErrorKind::kStoreError, "not attempted");
   for (std::uint32_t attempt = 0; attempt < attempts_max; ++attempt) {
     registered = _lease.register_lease();
-    if (registered.ok() || registered.error_kind() == ErrorKind::kGenerationExhausted) {
+    if (registered.ok() || registered.error_kind() == ErrorKind::kGenerationExhausted ||
+        registered.error_kind() == ErrorKind::kConfiguration) {
+      break;  // registered, or a startup error (§5 timing, §7.3 cache rules): no retry helps
       break;
     }
     _platform.clock.sleep_for(_platform.random.between(platform::millis(100), platform::seconds(1)));

@@ -1,6 +1,8 @@
 // One host run of an object-server node with creation wired in: owner lease (renewed in the
 // background), MeshNode descriptor, message dispatcher, the creation and close targets for
-// commands 47/48/49, and the Manager. The scenario and the tests run one per simulated process;
+// commands 47/48/49, the Manager, and the object runtime: the instances this host run hosts
+// (objects(), their message handlers registered in behaviors()) and regular messages to any
+// object by its ID (messages(), with the location cache of §7.3). The scenario and the tests run one per simulated process;
 // everything dies with the host run.
 //
 //   CreationNode node(config, creation_config, platform, store, descriptor, factories);
@@ -14,6 +16,7 @@
 #include <memory>
 
 #include "impl/location/authority/authority_ops.h"
+#include "impl/location/config/framework_registration.h"
 #include "impl/location/creation/creation_client.h"
 #include "impl/location/creation/creation_target.h"
 #include "impl/location/creation/factory.h"
@@ -22,6 +25,9 @@
 #include "impl/location/find/close.h"
 #include "impl/location/lease/owner_lease.h"
 #include "impl/location/messaging/dispatcher.h"
+#include "impl/location/objects/object_behaviors.h"
+#include "impl/location/objects/object_client.h"
+#include "impl/location/objects/object_host.h"
 
 namespace spotcheck::location::creation {
 
@@ -35,7 +41,9 @@ class CreationNode {
   CreationNode(const CreationNode&) = delete;
   CreationNode& operator=(const CreationNode&) = delete;
 
-  // Registers the owner lease (at most `attempts_max` tries, pausing between them), prepares the
+  // Checks the store registrations (§2) first — a breach is a kConfiguration error before any
+  // store request or message —, then registers the owner lease (at most `attempts_max` tries,
+  // pausing between them; its §5 timing check is a kConfiguration error too), prepares the
   // descriptor and starts the renew task and the dispatcher.
   Result<Done> start(std::uint32_t attempts_max = 1'000);
   // Publishes the descriptor once; true when this host run's descriptor is in the store.
@@ -53,11 +61,15 @@ class CreationNode {
   AuthorityOps& authority() { return _authority; }
   DescriptorPublisher& publisher() { return _publisher; }
   messaging::Dispatcher& dispatcher() { return _dispatcher; }
+  objects::ObjectBehaviors& behaviors() { return _behaviors; }
+  objects::ObjectHost& objects() { return _objects; }
+  objects::ObjectClient& messages() { return _messages; }
   const std::string& rid_hex() const { return _descriptor.routing_id_hex; }
   const std::string& mesh_name() const { return _descriptor.mesh_name; }
 
  private:
   NodeContext context();
+  FrameworkRegistration registration() const;
 
   platform::Platform& _platform;
   records::MeshNodeDescriptorRecord _descriptor;
@@ -65,6 +77,8 @@ class CreationNode {
   AuthorityOps _authority;
   DescriptorPublisher _publisher;
   messaging::Dispatcher _dispatcher;
+  objects::ObjectBehaviors _behaviors;
+  objects::ObjectHost _objects;
   const LocationConfig& _config;
   const CreationConfig& _creation;
   store::LocationStore& _store;
@@ -73,6 +87,7 @@ class CreationNode {
   CreationClient _client;
   find::CloseClient _close_client;
   Manager _manager;
+  objects::ObjectClient _messages;
   bool _published = false;
 };
 

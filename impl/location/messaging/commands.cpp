@@ -17,6 +17,9 @@ constexpr std::string_view kOutcomeNames[] = {"existing", "created",   "rejected
                                               "failed",   "cancelled", "closed",
                                               "not_found", "stale_generation", "moving"};
 constexpr std::size_t kOutcomeCount = sizeof(kOutcomeNames) / sizeof(kOutcomeNames[0]);
+constexpr std::string_view kMessageOutcomeNames[] = {"ran", "not_here", "stale_generation", "not_admitted",
+                                                     "no_handler"};
+constexpr std::size_t kMessageOutcomeCount = sizeof(kMessageOutcomeNames) / sizeof(kMessageOutcomeNames[0]);
 
 std::optional<records::AuthorityKind> authority_kind_of(std::string_view text) {
   if (text == "actor") {
@@ -129,6 +132,26 @@ void fields(Io& io, M& r) {
   io("outcome", r.outcome);
 }
 
+template <class Io, FieldsOf<ObjectMessage> M>
+void fields(Io& io, M& c) {
+  route_fields(io, c);
+  io("kind", c.kind);
+  io("id", c.id);
+  io("objectGen", c.object_generation);
+  io("ownerGen", c.owner_generation);
+  io("stream", c.stream);
+  io("seq", c.sequence);
+  io("payload", c.payload);
+}
+
+template <class Io, FieldsOf<ObjectMessageReply> M>
+void fields(Io& io, M& r) {
+  io("request", r.request);
+  io("op", r.op_id);
+  io("outcome", r.outcome);
+  io("reply", r.reply);
+}
+
 // Writes one field into a JSON object: numbers as JSON numbers (unsigned stay unsigned), enums
 // and OperationId as their text.
 class JsonWriter {
@@ -147,6 +170,7 @@ class JsonWriter {
     _object[key] = std::string(records::to_string(kind));
   }
   void operator()(const char* key, ReplyOutcome outcome) { _object[key] = std::string(to_string(outcome)); }
+  void operator()(const char* key, MessageOutcome outcome) { _object[key] = std::string(to_string(outcome)); }
   void operator()(const char* key, const WireHostRun& run) { _object[key] = nested(run); }
   void operator()(const char* key, const std::optional<WireRef>& ref) {
     _object[key] = ref.has_value() ? nested(*ref) : json(nullptr);
@@ -200,6 +224,7 @@ class JsonReader {
   }
   void operator()(const char* key, records::AuthorityKind& kind) { kind = known(authority_kind_of(text_of(key))); }
   void operator()(const char* key, ReplyOutcome& outcome) { outcome = known(parse_reply_outcome(text_of(key))); }
+  void operator()(const char* key, MessageOutcome& outcome) { outcome = known(parse_message_outcome(text_of(key))); }
   void operator()(const char* key, WireHostRun& run) { read_nested(_object.at(key), run); }
   void operator()(const char* key, std::optional<WireRef>& ref) {
     const json& value = _object.at(key);
@@ -272,6 +297,21 @@ std::optional<ReplyOutcome> parse_reply_outcome(std::string_view text) {
   return std::nullopt;
 }
 
+std::string_view to_string(MessageOutcome outcome) {
+  const auto index = static_cast<std::size_t>(outcome);
+  SPOTCHECK_ASSERT(index < kMessageOutcomeCount);
+  return kMessageOutcomeNames[index];
+}
+
+std::optional<MessageOutcome> parse_message_outcome(std::string_view text) {
+  for (std::size_t i = 0; i < kMessageOutcomeCount; ++i) {
+    if (kMessageOutcomeNames[i] == text) {
+      return static_cast<MessageOutcome>(i);
+    }
+  }
+  return std::nullopt;
+}
+
 std::string encode(const Command& command) {
   return std::visit(
       [](const auto& message) {
@@ -305,6 +345,10 @@ std::optional<Command> decode(std::string_view bytes) {
         return decode_as<InstanceSpotRequest>(j, cmd);
       case static_cast<std::uint64_t>(CommandCode::kInstanceSpotReply):
         return decode_as<InstanceSpotReply>(j, cmd);
+      case static_cast<std::uint64_t>(CommandCode::kObjectMessage):
+        return decode_as<ObjectMessage>(j, cmd);
+      case static_cast<std::uint64_t>(CommandCode::kObjectMessageReply):
+        return decode_as<ObjectMessageReply>(j, cmd);
       default:
         return std::nullopt;
     }

@@ -10,9 +10,12 @@
 //   20 final result      FinalResultReply, the one reply of 47/48/49
 //   50 instanceSpotRequest  InstanceSpotRequest: §7.1's creation info and the first message
 //   51 instanceSpotReply    InstanceSpotReply, the one reply of 50 (the target's InstanceOutcome)
+//   52 objectMessage        ObjectMessage: a regular message to a Ready Actor / Spot (§7.3)
+//   53 objectMessageReply   ObjectMessageReply, the one reply of 52 (MessageOutcome)
 //
-// §7.1 names no command number for the Instance Spot request or its reply: 50 and 51 are this
-// slice's choice (unused by the spec's numbered commands 20, 39, 44, 47, 48, 49).
+// §7.1 names no command number for the Instance Spot request or its reply, nor the spec for a
+// regular object message: 50..53 are this slice's choice (unused by the spec's numbered commands
+// 20, 39, 44, 47, 48, 49).
 //
 // The network correlation ("request") and the reply route (the envelope's sender) are never
 // stored in the Location Store (§7 "Stored final result").
@@ -38,6 +41,8 @@ enum class CommandCode : std::uint32_t {
   kActorCreate = 49,
   kInstanceSpotRequest = 50,
   kInstanceSpotReply = 51,
+  kObjectMessage = 52,
+  kObjectMessageReply = 53,
 };
 
 // One host run on the wire (§3.1).
@@ -166,7 +171,54 @@ struct InstanceSpotReply {
   friend bool operator==(const InstanceSpotReply&, const InstanceSpotReply&) = default;
 };
 
-using Command = std::variant<CreateCommand, CloseCommand, FinalResultReply, InstanceSpotRequest, InstanceSpotReply>;
+// 52: one regular message to the Ready object (kind, id) of ObjectGeneration `object_generation`
+// whose owner the sender read as `target` (AuthorityOwnerGeneration `owner_generation`). A sender
+// (`stream`: one sequential flow of sends of the sending host run, e.g. one client task) numbers
+// its messages to one object (`sequence`, from 1) so the order it sent them in can be checked
+// where they run.
+struct ObjectMessage {
+  std::uint64_t request = 0;
+  OperationId op_id;
+  std::string source_rid_hex;
+  WireHostRun source;
+  WireHostRun target;
+  records::AuthorityKind kind = records::AuthorityKind::kActor;
+  std::string id;
+  std::uint64_t object_generation = 0;
+  std::uint64_t owner_generation = 0;
+  std::uint64_t stream = 0;
+  std::uint64_t sequence = 0;
+  std::string payload;  // the application's bytes, opaque
+
+  CommandCode code() const { return CommandCode::kObjectMessage; }
+  friend bool operator==(const ObjectMessage&, const ObjectMessage&) = default;
+};
+
+// How the owner ended one regular message. Only kRan says it ran; every other outcome says it
+// did not and never will (the sender may look the object up again and send it once more).
+enum class MessageOutcome {
+  kRan,              // one turn of the object ran it; `reply` is the application's answer
+  kNotHere,          // this host run hosts no instance of the object (never did, or it is gone)
+  kStaleGeneration,  // the instance here is of another ObjectGeneration (§7.1): not run
+  kNotAdmitted,      // §5: the turn could not start (admission closed, or the instance went)
+  kNoHandler,        // no message handler is registered for the object's stable type
+};
+std::string_view to_string(MessageOutcome outcome);
+std::optional<MessageOutcome> parse_message_outcome(std::string_view text);
+
+// 53: the one reply of 52, freshly built for the connection that asked.
+struct ObjectMessageReply {
+  std::uint64_t request = 0;
+  OperationId op_id;
+  MessageOutcome outcome = MessageOutcome::kNotHere;
+  std::string reply;  // the application's answer for kRan
+
+  CommandCode code() const { return CommandCode::kObjectMessageReply; }
+  friend bool operator==(const ObjectMessageReply&, const ObjectMessageReply&) = default;
+};
+
+using Command = std::variant<CreateCommand, CloseCommand, FinalResultReply, InstanceSpotRequest, InstanceSpotReply,
+                             ObjectMessage, ObjectMessageReply>;
 
 std::string encode(const Command& command);
 // nullopt for anything that is not a well-formed command of this codec.

@@ -17,16 +17,19 @@ namespace {
 // What a reply names for messaging.late_reply: its request, operation and outcome.
 struct ReplyView {
   std::uint64_t request = 0;
-  std::string op_hex;
+  OperationId op;
   std::string_view outcome;
 };
 
 ReplyView view_of(const Command& reply) {
   if (const auto* final_result = std::get_if<FinalResultReply>(&reply)) {
-    return ReplyView{final_result->request, final_result->op_id.hex(), to_string(final_result->outcome)};
+    return ReplyView{final_result->request, final_result->op_id, to_string(final_result->outcome)};
+  }
+  if (const auto* object_reply = std::get_if<ObjectMessageReply>(&reply)) {
+    return ReplyView{object_reply->request, object_reply->op_id, to_string(object_reply->outcome)};
   }
   const auto& instance_reply = std::get<InstanceSpotReply>(reply);
-  return ReplyView{instance_reply.request, instance_reply.op_id.hex(), to_string(instance_reply.outcome.kind)};
+  return ReplyView{instance_reply.request, instance_reply.op_id, to_string(instance_reply.outcome.kind)};
 }
 
 CommandCode code_of(const Command& command) {
@@ -95,18 +98,26 @@ void Dispatcher::dispatch(platform::RoutingId from, Command command) {
     }
     return;
   }
+  if (auto* message = std::get_if<ObjectMessage>(&command)) {
+    if (_on_object_message) {
+      _on_object_message(from, std::move(*message));
+    }
+    return;
+  }
   deliver_reply(from, std::move(command));
 }
 
 void Dispatcher::deliver_reply(platform::RoutingId from, Command reply) {
-  SPOTCHECK_ASSERT(std::holds_alternative<FinalResultReply>(reply) || std::holds_alternative<InstanceSpotReply>(reply));
+  SPOTCHECK_ASSERT(std::holds_alternative<FinalResultReply>(reply) || std::holds_alternative<InstanceSpotReply>(reply) ||
+                   std::holds_alternative<ObjectMessageReply>(reply));
   const ReplyView view = view_of(reply);
   auto it = _calls.find(view.request);
   if (it == _calls.end() || it->second.reply.has_value() || it->second.taken ||
-      it->second.reply_code != code_of(reply)) {
+      it->second.reply_code != code_of(reply) ||
+      (it->second.operation.has_value() && !(*it->second.operation == view.op))) {
     platform::emit_event(
         _platform.events, kinds::kMessagingLateReply,
-        events::MessagingLateReply{routing_id_hex(from), static_cast<std::int64_t>(view.request), view.op_hex,
+        events::MessagingLateReply{routing_id_hex(from), static_cast<std::int64_t>(view.request), view.op.hex(),
                                    view.outcome});
     return;
   }
@@ -118,12 +129,14 @@ void Dispatcher::send(platform::RoutingId to, const Command& command) {
   _platform.transport.send(to, encode(command));
 }
 
-Dispatcher::PendingCall Dispatcher::open_call(CommandCode reply_code) {
-  SPOTCHECK_ASSERT(reply_code == CommandCode::kFinalResult || reply_code == CommandCode::kInstanceSpotReply);
+Dispatcher::PendingCall Dispatcher::open_call(CommandCode reply_code, std::optional<OperationId> operation) {
+  SPOTCHECK_ASSERT(reply_code == CommandCode::kFinalResult || reply_code == CommandCode::kInstanceSpotReply ||
+                   reply_code == CommandCode::kObjectMessageReply);
   SPOTCHECK_ASSERT(_calls.size() < _config.open_calls_max);
   const std::uint64_t request = _next_request;
   ++_next_request;
-  auto [it, inserted] = _calls.emplace(request, Call{_platform.tasks.make_gate(), reply_code, std::nullopt, false});
+  auto [it, inserted] =
+      _calls.emplace(request, Call{_platform.tasks.make_gate(), reply_code, std::move(operation), std::nullopt, false});
   SPOTCHECK_ASSERT(inserted);
   SPOTCHECK_ASSERT(!it->second.gate->is_open());
   return PendingCall(this, request);
@@ -159,6 +172,10 @@ std::optional<FinalResultReply> Dispatcher::PendingCall::wait(platform::TimeUs d
 
 std::optional<InstanceSpotReply> Dispatcher::PendingCall::wait_instance(platform::TimeUs deadline_us) {
   return wait_as<InstanceSpotReply>(deadline_us);
+}
+
+std::optional<ObjectMessageReply> Dispatcher::PendingCall::wait_object(platform::TimeUs deadline_us) {
+  return wait_as<ObjectMessageReply>(deadline_us);
 }
 
 std::optional<Command> Dispatcher::PendingCall::wait_reply(platform::TimeUs deadline_us, CommandCode reply_code) {

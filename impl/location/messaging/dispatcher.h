@@ -1,6 +1,6 @@
 // The per-node message dispatcher over platform::Transport: one task receives every message of
-// this host run, decodes it (commands.h), hands commands (47/48/49, 50) to their handlers and
-// routes replies (20, 51) to the caller waiting for them (request/reply correlation).
+// this host run, decodes it (commands.h), hands commands (47/48/49, 50, 52) to their handlers and
+// routes replies (20, 51, 53) to the caller waiting for them (request/reply correlation).
 //
 // A caller opens a PendingCall for one reply command (20 or 51; a fresh request id, unique in
 // this host run), sends its command
@@ -38,6 +38,7 @@ class Dispatcher {
   using CreateHandler = std::function<void(platform::RoutingId from, CreateCommand command)>;
   using CloseHandler = std::function<void(platform::RoutingId from, CloseCommand command)>;
   using InstanceRequestHandler = std::function<void(platform::RoutingId from, InstanceSpotRequest command)>;
+  using ObjectMessageHandler = std::function<void(platform::RoutingId from, ObjectMessage command)>;
 
   explicit Dispatcher(platform::Platform& platform, DispatcherConfig config = {});
   Dispatcher(const Dispatcher&) = delete;
@@ -48,6 +49,8 @@ class Dispatcher {
   void on_close(CloseHandler handler) { _on_close = std::move(handler); }
   // Without a handler (none set, or reset to {}) an Instance Spot request is dropped unanswered.
   void on_instance_request(InstanceRequestHandler handler) { _on_instance_request = std::move(handler); }
+  // Without a handler a regular object message is dropped unanswered.
+  void on_object_message(ObjectMessageHandler handler) { _on_object_message = std::move(handler); }
 
   // Spawns the receive task. stop() ends it at its next wake-up; wait for running() == false
   // before destroying the dispatcher (or let the host run end: the task is unwound first).
@@ -70,6 +73,7 @@ class Dispatcher {
     // 20, wait_instance() for one opened for command 51.
     std::optional<FinalResultReply> wait(platform::TimeUs deadline_us);
     std::optional<InstanceSpotReply> wait_instance(platform::TimeUs deadline_us);
+    std::optional<ObjectMessageReply> wait_object(platform::TimeUs deadline_us);
     void close();
 
    private:
@@ -82,8 +86,12 @@ class Dispatcher {
     Dispatcher* _dispatcher;
     std::uint64_t _request;
   };
-  // A call whose reply is command `reply_code`: kFinalResult (20) or kInstanceSpotReply (51).
-  PendingCall open_call(CommandCode reply_code = CommandCode::kFinalResult);
+  // A call whose reply is command `reply_code`: kFinalResult (20), kInstanceSpotReply (51) or
+  // kObjectMessageReply (53). With `operation`, only a reply naming that OperationId is the
+  // call's: one of another operation (a reply to an earlier host run of this node that used the
+  // same request number) is late and leaves the call open.
+  PendingCall open_call(CommandCode reply_code = CommandCode::kFinalResult,
+                        std::optional<OperationId> operation = std::nullopt);
 
   std::size_t open_calls() const { return _calls.size(); }
 
@@ -91,12 +99,13 @@ class Dispatcher {
   struct Call {
     std::unique_ptr<platform::Gate> gate;
     CommandCode reply_code = CommandCode::kFinalResult;
+    std::optional<OperationId> operation;  // when set, the only OperationId a reply may name
     std::optional<Command> reply;  // a command of reply_code
     bool taken = false;
   };
   void loop();
   void dispatch(platform::RoutingId from, Command command);
-  // `reply` is a FinalResultReply or an InstanceSpotReply.
+  // `reply` is a FinalResultReply, an InstanceSpotReply or an ObjectMessageReply.
   void deliver_reply(platform::RoutingId from, Command reply);
 
   platform::Platform& _platform;
@@ -104,6 +113,7 @@ class Dispatcher {
   CreateHandler _on_create;
   CloseHandler _on_close;
   InstanceRequestHandler _on_instance_request;
+  ObjectMessageHandler _on_object_message;
   std::uint64_t _next_request = 1;
   std::map<std::uint64_t, Call> _calls;  // ordered: nothing depends on hash order
   bool _running = false;

@@ -1,0 +1,54 @@
+// What the application registers for the objects a node hosts (spec §2, §5): one message handler
+// per (kind, stable type). The object runtime calls it for each turn of an instance — a regular
+// message or a timer callback — one turn at a time per instance, and only after §5 admission let
+// the turn start. A handler may block (sleep) and may start timers through its TurnContext.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "impl/location/objects/object_key.h"
+#include "impl/platform/time.h"
+
+namespace spotcheck::location::objects {
+
+// What one turn runs on: a message's payload, or a timer's.
+struct TurnInput {
+  bool timer = false;
+  std::string payload;
+};
+
+// The handler's view of its instance during one turn.
+class TurnContext {
+ public:
+  virtual ~TurnContext() = default;
+  virtual const ObjectKey& key() const = 0;
+  virtual std::uint64_t object_generation() const = 0;
+  // A timer callback `after_us` from now, run as a turn of this instance with `payload` (if the
+  // instance is still hosted then and admission lets it start). false: too many timers pending.
+  virtual bool start_timer(platform::TimeUs after_us, std::string payload) = 0;
+};
+
+// Returns the reply of a message turn (ignored for a timer turn).
+using MessageHandler = std::function<std::string(TurnContext& context, const TurnInput& input)>;
+
+class ObjectBehaviors {
+ public:
+  // One handler per (kind, stable type); registering again replaces it.
+  void add(records::AuthorityKind kind, std::string stable_type, MessageHandler handler) {
+    _handlers[{kind, std::move(stable_type)}] = std::move(handler);
+  }
+  const MessageHandler* find(records::AuthorityKind kind, const std::string& stable_type) const {
+    auto it = _handlers.find({kind, stable_type});
+    return it == _handlers.end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::map<std::pair<records::AuthorityKind, std::string>, MessageHandler> _handlers;
+};
+
+}  // namespace spotcheck::location::objects

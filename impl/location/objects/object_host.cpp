@@ -1,0 +1,273 @@
+#include "impl/location/objects/object_host.h"
+
+#include <utility>
+
+#include "impl/check/check.h"
+#include "impl/location/events/object_events.h"
+#include "impl/platform/event_kinds.h"
+#include "impl/platform/marks.h"
+
+namespace spotcheck::location::objects {
+
+using messaging::MessageOutcome;
+using platform::as_i64;
+
+namespace {
+
+constexpr std::string_view kMessageTurn = "message";
+constexpr std::string_view kTimerTurn = "timer";
+
+}  // namespace
+
+// The handler's view of one instance during one turn: it holds the instance's key and
+// incarnation, never a reference into the map (the instance may go while the handler blocks).
+class ObjectHost::Context final : public TurnContext {
+ public:
+  Context(ObjectHost& host, ObjectKey key, std::uint64_t incarnation, std::uint64_t object_generation)
+      : _host(host), _key(std::move(key)), _incarnation(incarnation), _object_generation(object_generation) {}
+  const ObjectKey& key() const override { return _key; }
+  std::uint64_t object_generation() const override { return _object_generation; }
+  bool start_timer(platform::TimeUs after_us, std::string payload) override {
+    return _host.start_timer(_key, _incarnation, after_us, std::move(payload));
+  }
+
+ private:
+  ObjectHost& _host;
+  ObjectKey _key;
+  std::uint64_t _incarnation;
+  std::uint64_t _object_generation;
+};
+
+ObjectHost::ObjectHost(platform::Platform& platform, OwnerLease& lease,
+                       messaging::Dispatcher& dispatcher, const ObjectBehaviors& behaviors, ObjectHostConfig limits)
+    : _platform(platform),
+      _lease(lease),
+      _dispatcher(dispatcher),
+      _behaviors(behaviors),
+      _limits(limits) {
+  SPOTCHECK_ASSERT(_limits.instances_max > 0 && _limits.queue_max > 0);
+}
+
+void ObjectHost::activate(const HostedObject& hosted) {
+  SPOTCHECK_ASSERT(hosted.object_generation > 0 && hosted.owner_generation > 0);
+  SPOTCHECK_ASSERT(!hosted.key.id.empty());
+  auto it = _instances.find(hosted.key);
+  if (it != _instances.end()) {
+    if (it->second.hosted.object_generation >= hosted.object_generation) {
+      // The same incarnation again, or an older one whose factory returned late: its row was
+      // cancelled for the newer one hosted here, so its own Commit cannot apply.
+      return;
+    }
+    // A newer generation replaces an older one the row no longer names (§7.1).
+    deactivate(hosted.key, it->second.hosted.object_generation);
+  }
+  if (_instances.size() >= _limits.instances_max) {
+    emit_hosted(kinds::kObjectDeactivated, hosted, "instances_max");
+    return;
+  }
+  Instance instance;
+  instance.hosted = hosted;
+  instance.incarnation = _next_incarnation++;
+  _instances.emplace(hosted.key, std::move(instance));
+  emit_hosted(kinds::kObjectActivated, hosted, "created");
+}
+
+void ObjectHost::open(const ObjectKey& key, std::uint64_t object_generation) {
+  auto it = _instances.find(key);
+  if (it == _instances.end() || it->second.hosted.object_generation != object_generation || it->second.open) {
+    return;
+  }
+  it->second.open = true;
+  schedule(key);
+}
+
+void ObjectHost::close_dispatch(const ObjectKey& key, std::uint64_t object_generation) {
+  auto it = _instances.find(key);
+  if (it != _instances.end() && it->second.hosted.object_generation == object_generation) {
+    it->second.open = false;
+  }
+}
+
+void ObjectHost::deactivate(const ObjectKey& key, std::uint64_t object_generation) {
+  auto it = _instances.find(key);
+  if (it == _instances.end() || it->second.hosted.object_generation != object_generation) {
+    return;
+  }
+  Instance gone = std::move(it->second);
+  _instances.erase(it);
+  emit_hosted(kinds::kObjectDeactivated, gone.hosted, "removed");
+  for (const Turn& turn : gone.queue) {
+    if (!turn.timer) {
+      refuse(turn.from, turn.message, MessageOutcome::kNotHere, kinds::kObjectTurnRefused);
+    }
+  }
+}
+
+void ObjectHost::handle(platform::RoutingId from, messaging::ObjectMessage message) {
+  const ObjectKey key{message.kind, message.id};
+  auto it = _instances.find(key);
+  const HostRun& self = _lease.host_run();
+  if (it == _instances.end() || message.target.owner_id != self.owner_id ||
+      message.target.lease_generation != self.lease_generation) {
+    refuse(from, message, MessageOutcome::kNotHere, kinds::kObjectMessageRefused);
+    return;
+  }
+  Instance& instance = it->second;
+  if (instance.hosted.object_generation != message.object_generation) {
+    refuse(from, message, MessageOutcome::kStaleGeneration, kinds::kObjectMessageRefused);
+    return;
+  }
+  if (_behaviors.find(key.kind, instance.hosted.stable_type) == nullptr) {
+    refuse(from, message, MessageOutcome::kNoHandler, kinds::kObjectMessageRefused);
+    return;
+  }
+  if (instance.queue.size() >= _limits.queue_max) {
+    refuse(from, message, MessageOutcome::kNotAdmitted, kinds::kObjectMessageRefused);
+    return;
+  }
+  Turn turn;
+  turn.seq = message.sequence;
+  turn.payload = message.payload;
+  turn.from = from;
+  turn.message = std::move(message);
+  instance.queue.push_back(std::move(turn));
+  schedule(key);
+}
+
+ObjectHost::Instance* ObjectHost::find(const ObjectKey& key, std::uint64_t incarnation) {
+  auto it = _instances.find(key);
+  return it == _instances.end() || it->second.incarnation != incarnation ? nullptr : &it->second;
+}
+
+// One task per instance drains its queue, one turn at a time (FIFO).
+void ObjectHost::schedule(const ObjectKey& key) {
+  Instance& instance = _instances.at(key);
+  if (!instance.open || instance.running || instance.queue.empty()) {
+    return;
+  }
+  instance.running = true;
+  const std::uint64_t incarnation = instance.incarnation;
+  _platform.tasks.spawn("object-turns", [this, key, incarnation] { drain(key, incarnation); });
+}
+
+void ObjectHost::drain(const ObjectKey& key, std::uint64_t incarnation) {
+  for (;;) {
+    Instance* instance = find(key, incarnation);
+    if (instance == nullptr) {
+      return;  // removed while a turn ran: its queue was answered by deactivate()
+    }
+    if (instance->queue.empty() || !instance->open) {
+      instance->running = false;  // drained, or Closing: open() starts a new drain
+      return;
+    }
+    Turn turn = std::move(instance->queue.front());
+    instance->queue.pop_front();
+    run_turn(key, incarnation, std::move(turn));
+  }
+}
+
+void ObjectHost::run_turn(const ObjectKey& key, std::uint64_t incarnation, Turn turn) {
+  const HostedObject hosted = find(key, incarnation)->hosted;
+  const HostRun& self = _lease.host_run();
+  const std::string_view turn_kind = turn.timer ? kTimerTurn : kMessageTurn;
+  // §5: starting a message or a timer callback is new work.
+  if (Result<Done> admitted = _lease.admit(turn.timer ? "object_timer" : "object_message"); !admitted.ok()) {
+    platform::sometimes(_platform.events, platform::Mark::kTurnRefusedAdmission);
+    if (turn.timer) {
+      platform::emit_event(_platform.events, kinds::kObjectTurnRefused,
+                           events::ObjectRefused{records::to_string(key.kind), key.id, as_i64(hosted.object_generation),
+                                                 turn_kind, "", as_i64(turn.seq),
+                                                 messaging::to_string(MessageOutcome::kNotAdmitted), self.owner_id,
+                                                 as_i64(self.lease_generation)});
+    } else {
+      refuse(turn.from, turn.message, MessageOutcome::kNotAdmitted, kinds::kObjectTurnRefused);
+    }
+    return;
+  }
+  SPOTCHECK_ASSERT(turn.timer || turn.message.object_generation == hosted.object_generation);
+  if (turn.timer) {
+    platform::sometimes(_platform.events, platform::Mark::kTimerFired);
+  }
+  platform::emit_event(
+      _platform.events, kinds::kObjectTurn,
+      events::ObjectTurn{records::to_string(key.kind), key.id, as_i64(hosted.object_generation),
+                         as_i64(hosted.owner_generation), turn_kind, turn.timer ? "" : turn.message.source.owner_id,
+                         turn.timer ? 0 : as_i64(turn.message.source.lease_generation),
+                         turn.timer ? 0 : as_i64(turn.message.stream), as_i64(turn.seq),
+                         turn.timer ? 0 : as_i64(turn.message.object_generation),
+                         turn.timer ? std::string() : turn.message.op_id.hex(), self.owner_id,
+                         as_i64(self.lease_generation), _platform.clock.now_us(), _lease.admission_deadline_us()});
+  const MessageHandler* handler = _behaviors.find(key.kind, hosted.stable_type);
+  std::string reply;
+  if (handler != nullptr) {
+    Context context(*this, key, incarnation, hosted.object_generation);
+    reply = (*handler)(context, TurnInput{turn.timer, turn.payload});
+  }
+  if (!turn.timer) {
+    answer(turn.from, turn.message, handler != nullptr ? MessageOutcome::kRan : MessageOutcome::kNoHandler,
+           std::move(reply));
+  }
+}
+
+bool ObjectHost::start_timer(const ObjectKey& key, std::uint64_t incarnation, platform::TimeUs after_us,
+                             std::string payload) {
+  Instance* instance = find(key, incarnation);
+  if (instance == nullptr || instance->timers_pending >= _limits.timers_max) {
+    return false;
+  }
+  SPOTCHECK_ASSERT(after_us >= 0);
+  ++instance->timers_pending;
+  const std::uint64_t timer = ++instance->timers_started;
+  const platform::TimeUs due_us = _platform.clock.now_us() + after_us;
+  _platform.tasks.spawn("object-timer", [this, key, incarnation, timer, due_us, payload = std::move(payload)]() mutable {
+    _platform.clock.sleep_until(due_us);
+    timer_due(key, incarnation, timer, std::move(payload));
+  });
+  return true;
+}
+
+void ObjectHost::timer_due(const ObjectKey& key, std::uint64_t incarnation, std::uint64_t timer, std::string payload) {
+  Instance* instance = find(key, incarnation);
+  if (instance == nullptr) {
+    return;  // the instance went: its timers die with it
+  }
+  SPOTCHECK_ASSERT(instance->timers_pending > 0);
+  --instance->timers_pending;
+  if (instance->queue.size() >= _limits.queue_max) {
+    return;
+  }
+  Turn turn;
+  turn.timer = true;
+  turn.seq = timer;
+  turn.payload = std::move(payload);
+  instance->queue.push_back(std::move(turn));
+  schedule(key);
+}
+
+void ObjectHost::refuse(platform::RoutingId from, const messaging::ObjectMessage& message, MessageOutcome outcome,
+                        std::string_view event_kind) {
+  SPOTCHECK_ASSERT(outcome != MessageOutcome::kRan);
+  const HostRun& self = _lease.host_run();
+  platform::emit_event(_platform.events, event_kind,
+                       events::ObjectRefused{records::to_string(message.kind), message.id,
+                                             as_i64(message.object_generation), kMessageTurn, message.source.owner_id,
+                                             as_i64(message.sequence), messaging::to_string(outcome), self.owner_id,
+                                             as_i64(self.lease_generation)});
+  answer(from, message, outcome, {});
+}
+
+void ObjectHost::answer(platform::RoutingId to, const messaging::ObjectMessage& message, MessageOutcome outcome,
+                        std::string reply) {
+  _dispatcher.send(to, messaging::Command{messaging::ObjectMessageReply{message.request, message.op_id, outcome,
+                                                                        std::move(reply)}});
+}
+
+void ObjectHost::emit_hosted(std::string_view kind, const HostedObject& hosted, std::string_view reason) {
+  const HostRun& self = _lease.host_run();
+  platform::emit_event(_platform.events, kind,
+                       events::ObjectHosted{records::to_string(hosted.key.kind), hosted.key.id,
+                                            as_i64(hosted.object_generation), as_i64(hosted.owner_generation),
+                                            hosted.stable_type, self.owner_id, as_i64(self.lease_generation), reason});
+}
+
+}  // namespace spotcheck::location::objects

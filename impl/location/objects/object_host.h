@@ -1,0 +1,106 @@
+// The object runtime of one host run (spec §5, §7.1): the Ready Actors and Spots this host run
+// owns, each an instance with one FIFO queue that runs one application turn at a time, and its
+// timers.
+//
+//   activate(hosted)      the creation target's factory approved the object: its instance exists,
+//                         dispatch closed (messages that arrive are queued, none runs)
+//   open(key, gen)        Ready is recorded: dispatch opens and the queue runs in order
+//   close_dispatch(key, gen)  Closing: the owner is about to remove the row; no turn starts from
+//                         now on (one running may finish); open() again if the removal failed
+//   deactivate(key, gen)  its row was removed (or not made Ready): queued messages are answered
+//                         not_here, unrun
+//   handle(from, 52)      the dispatcher's handler for a regular message: answered at once when
+//                         no instance of that ObjectGeneration is hosted here (not_here /
+//                         stale_generation, §7.1: a message never runs on an instance of another
+//                         generation), else queued
+//
+// Each turn — a message or a timer callback — starts only if admission (§5) lets it: past the
+// local admission deadline, or with the lease lost, the turn does not start (object.turn_refused;
+// a message is answered not_admitted and never runs). A turn that started may finish: the
+// handler makes no store change. A message is answered (command 53) after its turn, once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+
+#include "impl/location/lease/owner_lease.h"
+#include "impl/location/messaging/dispatcher.h"
+#include "impl/location/objects/object_behaviors.h"
+#include "impl/location/objects/object_key.h"
+#include "impl/platform/platform.h"
+
+namespace spotcheck::location::objects {
+
+struct HostedObject {
+  ObjectKey key;
+  std::uint64_t object_generation = 0;
+  std::uint64_t owner_generation = 0;  // AuthorityOwnerGeneration of the row that made it Ready
+  std::string stable_type;
+};
+
+struct ObjectHostConfig {
+  std::size_t instances_max = 100'000;  // hosted at once; past it a new activation is refused
+  std::size_t queue_max = 1'024;        // queued turns per instance; past it: not_admitted
+  std::size_t timers_max = 16;          // pending timers per instance
+};
+
+class ObjectHost {
+ public:
+  ObjectHost(platform::Platform& platform, OwnerLease& lease,
+             messaging::Dispatcher& dispatcher, const ObjectBehaviors& behaviors, ObjectHostConfig limits = {});
+  ObjectHost(const ObjectHost&) = delete;
+  ObjectHost& operator=(const ObjectHost&) = delete;
+
+  void activate(const HostedObject& hosted);
+  void open(const ObjectKey& key, std::uint64_t object_generation);
+  void close_dispatch(const ObjectKey& key, std::uint64_t object_generation);
+  void deactivate(const ObjectKey& key, std::uint64_t object_generation);
+  void handle(platform::RoutingId from, messaging::ObjectMessage message);
+
+  bool hosts(const ObjectKey& key) const { return _instances.count(key) != 0; }
+  std::size_t hosted() const { return _instances.size(); }
+
+ private:
+  struct Turn {
+    bool timer = false;
+    std::uint64_t seq = 0;  // message: the sender's number; timer: the timer's
+    std::string payload;
+    platform::RoutingId from = 0;
+    messaging::ObjectMessage message;  // a message turn's command (for its reply)
+  };
+  struct Instance {
+    HostedObject hosted;
+    std::uint64_t incarnation = 0;  // unique in this host run: a timer of a removed instance finds none
+    std::deque<Turn> queue;
+    bool open = false;  // dispatch: turns run only once the host knows the row is Ready
+    bool running = false;
+    std::size_t timers_pending = 0;
+    std::uint64_t timers_started = 0;
+  };
+  class Context;
+
+  Instance* find(const ObjectKey& key, std::uint64_t incarnation);
+  void schedule(const ObjectKey& key);
+  void drain(const ObjectKey& key, std::uint64_t incarnation);
+  void run_turn(const ObjectKey& key, std::uint64_t incarnation, Turn turn);
+  bool start_timer(const ObjectKey& key, std::uint64_t incarnation, platform::TimeUs after_us, std::string payload);
+  void timer_due(const ObjectKey& key, std::uint64_t incarnation, std::uint64_t timer, std::string payload);
+  void refuse(platform::RoutingId from, const messaging::ObjectMessage& message, messaging::MessageOutcome outcome,
+              std::string_view event_kind);
+  void answer(platform::RoutingId to, const messaging::ObjectMessage& message, messaging::MessageOutcome outcome,
+              std::string reply);
+  void emit_hosted(std::string_view kind, const HostedObject& hosted, std::string_view reason);
+
+  platform::Platform& _platform;
+  OwnerLease& _lease;
+  messaging::Dispatcher& _dispatcher;
+  const ObjectBehaviors& _behaviors;
+  ObjectHostConfig _limits;
+  std::map<ObjectKey, Instance> _instances;  // ordered: nothing depends on hash order
+  std::uint64_t _next_incarnation = 1;
+};
+
+}  // namespace spotcheck::location::objects
