@@ -102,10 +102,18 @@ class Program {
   }
 
  private:
-  // The application's handler: after a first message, sometimes Close the Spot a little later.
+  // The application's handler: after a first message, sometimes Close the Spot a little later; a
+  // later message sometimes closes it at once (its reply has not left yet).
   void on_message(const li::InstanceMessage& message) {
     SPOTCHECK_ASSERT(_env.server && _target != nullptr);
-    if (!message.first || !_platform.random.chance(_workload.close_after_first_probability)) {
+    if (!message.first) {
+      if (_workload.close_on_message_probability > 0 && _platform.random.chance(_workload.close_on_message_probability)) {
+        li::InstanceTarget* target = _target;
+        _platform.tasks.spawn("instance-close-now", [target, spot = message.spot_id] { target->close(spot); });
+      }
+      return;
+    }
+    if (!_platform.random.chance(_workload.close_after_first_probability)) {
       return;
     }
     const TimeUs delay_us = _platform.random.between(0, _workload.close_delay_max_us);

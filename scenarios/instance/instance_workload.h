@@ -29,6 +29,10 @@ struct InstanceWorkload {
   // The application's Close (without Reincarnate) after a first message ran: with this
   // probability per incarnation, uniform in [0, close_delay_max_us] later.
   double close_after_first_probability = 0.6;
+  // A later message ends its Spot (a "goodbye"): its handler asks for Close at once, so the Close
+  // begins while the message's reply is still to leave (the target answers it
+  // request_target_not_found: the message ran, no instance is left to reply from).
+  double close_on_message_probability = 0.1;
   platform::TimeUs close_delay_max_us = platform::millis(1'500);
 };
 

@@ -61,10 +61,20 @@ struct InstanceCluster::InstanceHostRun {
   static void maybe_close_after_first(InstanceCluster& cluster, std::size_t node, const InstanceMessage& message) {
     const ApplicationCloses& closes = cluster._closes;
     InstanceHostRun* run = cluster._runs[node];
-    if (!message.first || closes.close_after_first_probability <= 0 || run == nullptr) {
+    if (run == nullptr) {
       return;
     }
     platform::Random& random = run->platform.random;
+    if (!message.first) {
+      if (closes.close_on_message_probability > 0 && random.chance(closes.close_on_message_probability)) {
+        cluster.world().spawn(cluster.pid(node), "instance-close-now",
+                              [run, spot = message.spot_id] { run->target.close(spot); });
+      }
+      return;
+    }
+    if (closes.close_after_first_probability <= 0) {
+      return;
+    }
     if (!random.chance(closes.close_after_first_probability)) {
       return;
     }

@@ -47,6 +47,8 @@ struct Counters {
 struct ApplicationCloses {
   double close_after_first_probability = 0;
   TimeUs close_delay_max_us = 0;
+  // A later message's handler asks for Close at once (its reply has not left yet).
+  double close_on_message_probability = 0;
 };
 
 class InstanceCluster : public creation::testing::Cluster {

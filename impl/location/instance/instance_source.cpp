@@ -147,6 +147,7 @@ InstanceSource::AuthorityAnswer InstanceSource::read_authority(const InstanceReq
       const bool ready = record.value().allocation.state == records::AllocationState::kActive;
       answer.kind = ready ? AuthorityAnswer::Kind::kReady : AuthorityAnswer::Kind::kCreating;
       answer.owner_rid_hex = record.value().allocation.descriptor.routing_id_hex;
+      answer.object_generation = record.value().object_generation;
     }
   }
   constexpr std::string_view kNames[] = {"missing", "ready", "creating", "store_error"};  // AuthorityAnswer::Kind order
@@ -159,19 +160,20 @@ InstanceSource::AuthorityAnswer InstanceSource::read_authority(const InstanceReq
 }
 
 #if SPOTCHECK_PLANTED_BUGS
-// Framework 0.26's recoverStaleInstanceRoute, planted: it treats errors that may follow admission
-// as if the stale target could not have admitted the operation.
+// Framework 0.26's recoverStaleInstanceRoute, planted as 0.26 had it: on RequestTargetNotFound
+// from an existing route (isInstanceRouteStaleError: "a pre-admission route lookup failure") it
+// re-resolves the Spot until the route changes — Missing: the cold path with the same operation;
+// another route: resubmit there; the same route: wait min(10 ms, time left) and resolve again.
+// But a target completes an already admitted request with RequestTargetNotFound when the Spot
+// closed before its reply (InstanceTarget::on_ready), so the operation runs twice.
 std::optional<std::string> InstanceSource::stale_route_retry(const InstanceCall& call, const InstanceRequest& request,
                                                              const InstanceOutcome& failed) {
   SPOTCHECK_ASSERT(SPOTCHECK_PLANTED(_config.planted_bugs, kRetryStaleInstanceRoute));
-  const InstanceOutcomeKind kind = failed.kind;
-  const bool stale_route_style = kind == InstanceOutcomeKind::kDeadlineExceeded || kind == InstanceOutcomeKind::kFailed ||
-                                 kind == InstanceOutcomeKind::kNotConfigured || kind == InstanceOutcomeKind::kSpotMoving;
-  if (!stale_route_style) {
+  if (failed.kind != InstanceOutcomeKind::kRequestTargetNotFound) {
     return std::nullopt;
   }
   constexpr int kRereadsMax = 4'096;
-  constexpr platform::TimeUs kRefreshWaitUs = platform::millis(20);
+  constexpr platform::TimeUs kRefreshWaitUs = platform::millis(10);
   for (int reread = 0; reread < kRereadsMax; ++reread) {
     if (_platform.clock.now_us() >= call.deadline_us) {
       return std::nullopt;
@@ -182,8 +184,9 @@ std::optional<std::string> InstanceSource::stale_route_retry(const InstanceCall&
       if (!target.empty()) {
         return target;
       }
-    } else if (answer.kind == AuthorityAnswer::Kind::kReady && answer.owner_rid_hex != failed.owner_rid_hex) {
-      return answer.owner_rid_hex;  // a refreshed route
+    } else if (answer.kind == AuthorityAnswer::Kind::kReady && (answer.owner_rid_hex != failed.owner_rid_hex ||
+                                                                 answer.object_generation != failed.object_generation)) {
+      return answer.owner_rid_hex;  // a refreshed route (sameSpotRouteSnapshot was false)
     }
     const platform::TimeUs left_us = std::max<platform::TimeUs>(1, call.deadline_us - _platform.clock.now_us());
     _platform.clock.sleep_for(std::min(kRefreshWaitUs, left_us));  // wait for the route to refresh

@@ -98,6 +98,7 @@ class InstanceSource {
   struct AuthorityAnswer {
     enum class Kind { kMissing, kReady, kCreating, kError } kind = Kind::kError;
     std::string owner_rid_hex;  // kReady
+    std::uint64_t object_generation = 0;  // kReady: with the RID, the route snapshot 0.26 compared
   };
   AuthorityAnswer read_authority(const InstanceRequest& request, platform::TimeUs deadline_us, std::string_view why);
   // A placement target for a new activation (the descriptor list re-read); empty RID if none.

@@ -193,6 +193,14 @@ InstanceOutcome InstanceTarget::on_ready(const InstanceRequest& request, const A
         return outcome(InstanceOutcomeKind::kStoreError, "the owner's admission is closed (§5): the message did not run",
                        record.object_generation);
       }
+      // The message ran. Its reply leaves on the instance's next turn; a Close that began in
+      // between (its handler may have asked for one) leaves no instance to reply from: the request
+      // ends RequestTargetNotFound — after admission, so the source must not send it again.
+      _context.platform.tasks.yield();
+      if (closed_since(request.spot_id, record.object_generation)) {
+        return outcome(InstanceOutcomeKind::kRequestTargetNotFound,
+                       "the message ran, but the Spot closed before its reply", record.object_generation);
+      }
     }
     platform::sometimes(_context.platform.events, platform::Mark::kInstanceReadyDelivery);
     return outcome(InstanceOutcomeKind::kDelivered, {}, record.object_generation, _context.rid_hex);
@@ -294,6 +302,11 @@ std::optional<NodeView> InstanceTarget::self_view() {
     }
   }
   return std::nullopt;
+}
+
+bool InstanceTarget::closed_since(const std::string& spot_id, std::uint64_t object_generation) const {
+  auto it = _instances.find(spot_id);
+  return it == _instances.end() || it->second.object_generation != object_generation || it->second.closing;
 }
 
 const InstanceTarget::LocalInstance* InstanceTarget::closing_here(const std::string& spot_id) const {

@@ -207,6 +207,8 @@ class InstanceTarget {
   std::optional<NodeView> self_view();
   // The in-process incarnation of the Spot whose Close is still running here, or null.
   const LocalInstance* closing_here(const std::string& spot_id) const;
+  // Whether the incarnation (spot_id, object_generation) of this host run is closing or gone.
+  bool closed_since(const std::string& spot_id, std::uint64_t object_generation) const;
   // Waits (bounded by `deadline_us`) until no Close of the Spot runs here; false if the
   // deadline passed first. Emits instance.close_awaited when it has to wait.
   bool await_local_close(const InstanceRequest& request, platform::TimeUs deadline_us, std::string_view where);

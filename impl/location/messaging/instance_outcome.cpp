@@ -28,12 +28,14 @@ std::string_view to_string(InstanceOutcomeKind kind) {
       return "store_error";
     case InstanceOutcomeKind::kDataLost:
       return "data_lost";
+    case InstanceOutcomeKind::kRequestTargetNotFound:
+      return "request_target_not_found";
   }
   return "unknown";
 }
 
 std::optional<InstanceOutcomeKind> parse_instance_outcome_kind(std::string_view text) {
-  constexpr int kKinds = static_cast<int>(InstanceOutcomeKind::kDataLost) + 1;  // the last kind
+  constexpr int kKinds = static_cast<int>(InstanceOutcomeKind::kRequestTargetNotFound) + 1;  // the last kind
   for (int i = 0; i < kKinds; ++i) {
     const auto kind = static_cast<InstanceOutcomeKind>(i);
     if (to_string(kind) == text) {

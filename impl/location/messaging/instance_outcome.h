@@ -25,6 +25,10 @@ enum class InstanceOutcomeKind {
                       // BEFORE admission, so the message did not run
   kDataLost,          // §10: the stored first message this incarnation's row points at is permanently
                       // missing or other bytes; the error is recorded in the row, nothing is guessed
+  kRequestTargetNotFound,  // the message was admitted and RAN, but a Close of the incarnation began before
+                           // its reply left (the reply goes out on the instance's next turn): no
+                           // instance is left to reply from. Framework 0.26 took it for a pre-admission
+                           // route failure and resubmitted; 0.27 keeps it terminal
 };
 
 std::string_view to_string(InstanceOutcomeKind kind);
