@@ -49,8 +49,12 @@ std::optional<std::string> RouteCacheChecker::on_filled(const sim::TraceEvent& e
   }
   const std::int64_t owner_bound =
       fill.read_before_us + (fill.lease_expires_ms - fill.store_now_ms) * 1000 - fill.margin_us;
-  _fills[cache_key(fill.owner, fill.lease_gen, fill.kind, fill.id)] =
-      Fill{event.index, fill.store_version, fill.now_us + fill.max_age_us, owner_bound};
+  // Two tasks of one host run may fill from reads that straddle a change: the cache keeps the
+  // higher StoreVersion, so an older fill after a newer one is not what it holds.
+  Fill& kept = _fills[cache_key(fill.owner, fill.lease_gen, fill.kind, fill.id)];
+  if (fill.store_version >= kept.store_version) {
+    kept = Fill{event.index, fill.store_version, fill.now_us + fill.max_age_us, owner_bound};
+  }
   return std::nullopt;
 }
 
@@ -62,6 +66,13 @@ std::optional<std::string> RouteCacheChecker::on_hit(const sim::TraceEvent& even
   const events::RouteCacheUse& hit = read.event;
   const std::string object = describe_object(hit.kind, hit.id);
   auto it = _fills.find(cache_key(hit.owner, hit.lease_gen, hit.kind, hit.id));
+  if (it != _fills.end() && hit.store_version < it->second.store_version) {
+    return where(event) + " cache.hit: the cache of host run " + std::string(hit.owner) + "/" +
+           std::to_string(hit.lease_gen) + " answered for " + object + " at StoreVersion " +
+           std::to_string(hit.store_version) + " after it had read StoreVersion " +
+           std::to_string(it->second.store_version) + " (" + cite(it->second.event) +
+           "): an entry goes at once on a higher StoreVersion (spec §7.3)";
+  }
   if (it == _fills.end() || it->second.store_version != hit.store_version) {
     return where(event) + " cache.hit: the cache of host run " + std::string(hit.owner) + "/" +
            std::to_string(hit.lease_gen) + " answered for " + object + " at StoreVersion " +

@@ -6,8 +6,10 @@
 //
 // Judged from cache.filled (the row's state, the owner-lease read, the bound the cache kept) and
 // cache.hit (the entry used, and when). The bound is recomputed here from the fill's own
-// observation; the cache's kept bound is not trusted. Online: one entry per (caching host run,
-// object), its last fill.
+// observation; the cache's kept bound is not trusted. A hit at a StoreVersion lower than one the
+// host run had already read for the object is a violation too (§7.3: an entry goes at once on a
+// higher StoreVersion). Online: one entry per (caching host run, object): its fill of the highest
+// StoreVersion (an older fill after it is not what the cache keeps).
 #pragma once
 
 #include <cstdint>
@@ -38,7 +40,7 @@ class RouteCacheChecker final : public PropertyChecker {
     std::int64_t age_bound_us = 0;    // filled at + RouteCacheMaxAge
     std::int64_t owner_bound_us = 0;  // the owner's last admission time by the fill's lease read
   };
-  StringMap<Fill> _fills;  // (caching host run, kind, id) -> its last fill
+  StringMap<Fill> _fills;  // (caching host run, kind, id) -> its fill of the highest StoreVersion
 };
 
 }  // namespace spotcheck::properties

@@ -122,6 +122,16 @@ TEST_F(RouteCache, OnlyReadyIsCachedAndAHitNeedsItsFill) {
                    "route-cache", {"never filled"});
 }
 
+// Two tasks of one host run fill from reads that straddle a change: the cache keeps the higher
+// StoreVersion (legal), and a hit on the older one after the newer was read is a violation.
+TEST_F(RouteCache, AnOlderFillAfterANewerOneIsNotKeptAndAHitOnItIsAViolation) {
+  EXPECT_LEGAL(fill(seconds(1), 9, 12, seconds(7)));
+  EXPECT_LEGAL(fill(seconds(1) + 10, 7, 12, seconds(7)));  // the older read's fill, ignored by the cache
+  EXPECT_LEGAL(hit(seconds(2), 9, seconds(7)));
+  expect_violation(h, hit(seconds(3), 7, seconds(7)), "route-cache",
+                   {"at StoreVersion 7 after it had read StoreVersion 9", "higher StoreVersion"});
+}
+
 // single-owner: an object turn is an owner act — judged against the lease like a handler run.
 TEST(ObjectTurnOwnerAct, ATurnAfterTheLeaseWasLostIsAViolation) {
   History h{"single-owner"};
