@@ -1,7 +1,5 @@
 #include "impl/location/creation/creation_target.h"
 
-#include "impl/location/objects/object_host.h"
-
 #include <algorithm>
 #include <exception>
 #include <utility>
@@ -9,6 +7,7 @@
 
 #include "impl/check/check.h"
 #include "impl/location/events/creation_events.h"
+#include "impl/location/objects/object_host.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/location/creation/operation_key.h"
@@ -119,18 +118,25 @@ void CreationTarget::handle(platform::RoutingId from, CreateCommand command) {
         break;
     }
   }
-  _ops.remember(op_key, Remembered{OpState::kRunning, std::nullopt, operation, command.object_generation});
+  _ops.remember(op_key, remembered(OpState::kRunning, std::nullopt, command));
   _context.platform.tasks.spawn("creation-target", [this, from, command, op_key] { run(from, command, op_key); });
+}
+
+// What the target remembers of one operation: its state and answer, for the command's generation
+// (a resend carries the same; a new attempt of the request, another).
+CreationTarget::Remembered CreationTarget::remembered(OpState state, std::optional<FinalResultReply> reply,
+                                                      const CreateCommand& command) {
+  return Remembered{state, std::move(reply), operation_of(command), command.object_generation};
 }
 
 void CreationTarget::resend_stored(platform::RoutingId from, const CreateCommand& command, const std::string& op_key) {
   std::optional<FinalResultReply> stored = stored_reply(command);
   if (stored.has_value()) {
-    _ops.remember(op_key, Remembered{OpState::kAnswered, *stored, operation_of(command), command.object_generation});
+    _ops.remember(op_key, remembered(OpState::kAnswered, *stored, command));
     reply(from, std::move(*stored), true);
     return;
   }
-  _ops.remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command), command.object_generation});
+  _ops.remember(op_key, remembered(OpState::kUnsettled, std::nullopt, command));
 }
 
 std::optional<FinalResultReply> CreationTarget::stored_reply(const CreateCommand& command) {
@@ -362,11 +368,11 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
   }
   Verification verification = verify(command, from);
   if (verification.retryable()) {
-    _ops.remember(op_key, Remembered{OpState::kRetryable, std::nullopt, operation_of(command), command.object_generation});
+    _ops.remember(op_key, remembered(OpState::kRetryable, std::nullopt, command));
     return;
   }
   if (verification.answer.has_value()) {
-    _ops.remember(op_key, Remembered{OpState::kAnswered, *verification.answer, operation_of(command), command.object_generation});
+    _ops.remember(op_key, remembered(OpState::kAnswered, *verification.answer, command));
     reply(from, std::move(*verification.answer), false);
     return;
   }
@@ -374,13 +380,13 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
   const Verified& verified = *verification.verified;
   if (Result<Done> admitted = _context.lease.admit("creation_factory"); !admitted.ok()) {
     FinalResultReply cancelled = cancel(command, nullptr, "admission closed");
-    _ops.remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command), command.object_generation});
+    _ops.remember(op_key, remembered(OpState::kAnswered, cancelled, command));
     reply(from, std::move(cancelled), false);
     return;
   }
   if (_context.lease.estimated_store_now_ms() > command.deadline_store_ms) {
     FinalResultReply cancelled = cancel(command, &verified, "the request's deadline passed");
-    _ops.remember(op_key, Remembered{OpState::kAnswered, cancelled, operation_of(command), command.object_generation});
+    _ops.remember(op_key, remembered(OpState::kAnswered, cancelled, command));
     reply(from, std::move(cancelled), false);
     return;
   }
@@ -428,10 +434,10 @@ void CreationTarget::run(platform::RoutingId from, const CreateCommand& command,
     }
   }
   if (!answer.has_value()) {
-    _ops.remember(op_key, Remembered{OpState::kUnsettled, std::nullopt, operation_of(command), command.object_generation});
+    _ops.remember(op_key, remembered(OpState::kUnsettled, std::nullopt, command));
     return;  // the outcome is unknown: the source re-reads the stored result
   }
-  _ops.remember(op_key, Remembered{OpState::kAnswered, *answer, operation_of(command), command.object_generation});
+  _ops.remember(op_key, remembered(OpState::kAnswered, *answer, command));
   reply(from, std::move(*answer), false);
 }
 

@@ -87,6 +87,8 @@ class CreationTarget {
   };
   struct Verified;
   struct Verification;
+  static Remembered remembered(OpState state, std::optional<messaging::FinalResultReply> reply,
+                               const messaging::CreateCommand& command);
 
   void run(platform::RoutingId from, const messaging::CreateCommand& command, const std::string& op_key);
   void resend_stored(platform::RoutingId from, const messaging::CreateCommand& command, const std::string& op_key);
