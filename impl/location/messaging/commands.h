@@ -174,8 +174,8 @@ struct InstanceSpotReply {
 // 52: one regular message to the Ready object (kind, id) of ObjectGeneration `object_generation`
 // whose owner the sender read as `target` (AuthorityOwnerGeneration `owner_generation`). A sender
 // (`stream`: one sequential flow of sends of the sending host run, e.g. one client task) numbers
-// its messages to one object (`sequence`, from 1) so the order it sent them in can be checked
-// where they run.
+// its messages (`sequence`, increasing from 1 across all objects) so the order it sent them to one
+// object in can be checked where they run.
 struct ObjectMessage {
   std::uint64_t request = 0;
   OperationId op_id;

@@ -23,7 +23,9 @@ namespace {
 // Lookups of one send: the first (cache or store) and one more after the owner said the route
 // was stale, and one after that (the row may have changed twice).
 constexpr int kRouteAttemptsMax = 3;
-constexpr std::size_t kSequencesMax = 1'000'000;
+// Sender streams one host run keeps a number for (a stream is a caller's sequential flow of
+// sends, e.g. a client task: a handful).
+constexpr std::size_t kStreamsMax = 65'536;
 
 }  // namespace
 
@@ -61,8 +63,8 @@ ObjectClient::ObjectClient(const LocationConfig& config, platform::Platform& pla
       _cache(config.route_cache_max_age_us) {}
 
 SendResult ObjectClient::send(const ObjectKey& key, std::string payload, TimeUs deadline_us, std::uint64_t stream) {
-  SPOTCHECK_ASSERT(_sequences.size() < kSequencesMax);
-  const Outgoing outgoing{messaging::OperationId::random(_platform.random), stream, ++_sequences[{stream, key}],
+  SPOTCHECK_ASSERT(_sequences.size() < kStreamsMax || _sequences.count(stream) != 0);
+  const Outgoing outgoing{messaging::OperationId::random(_platform.random), stream, ++_sequences[stream],
                           std::move(payload)};
   const std::uint64_t sequence = outgoing.sequence;
   for (int attempt = 0; attempt < kRouteAttemptsMax; ++attempt) {

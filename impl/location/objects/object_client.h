@@ -6,8 +6,9 @@
 // is cached, nor a store error). A message the owner answered without running it (not_here,
 // stale_generation: the cached or read route was stale) drops the cache entry and is looked up
 // once more and sent again, with the same sequence number; a message with no reply by the
-// deadline may have run and is never sent again (no_reply). The sender numbers its messages to
-// each object (from 1, in this host run), so where they run their order can be checked.
+// deadline may have run and is never sent again (no_reply). The sender numbers the messages of
+// each stream (increasing, from 1, in this host run), so where they run the order of one stream's
+// messages to one object can be checked.
 #pragma once
 
 #include <cstdint>
@@ -84,7 +85,9 @@ class ObjectClient {
   messaging::Dispatcher& _dispatcher;
   std::string _rid_hex;
   RouteCache _cache;
-  std::map<std::pair<std::uint64_t, ObjectKey>, std::uint64_t> _sequences;  // (stream, object) -> last number
+  // stream -> the last number it sent: one increasing number per stream, so the numbers of one
+  // stream's messages to any one object increase too, whatever the number of objects.
+  std::map<std::uint64_t, std::uint64_t> _sequences;
 };
 
 }  // namespace spotcheck::location::objects
