@@ -28,26 +28,27 @@ std::string op_key_of(const messaging::CloseCommand& command) {
   return command.source_rid_hex + "/" + std::to_string(command.source.lease_generation) + "/" + command.op_id.hex();
 }
 
-// The row of this host run's instance was removed (or may have been: an unknown outcome is taken
-// as removed here, so nothing runs on an instance whose row may be gone).
-void unhost(const creation::NodeContext& context, const AuthoritySnapshot& row) {
-  if (context.objects != nullptr) {
-    context.objects->deactivate(objects::ObjectKey{row.key.kind, row.key.id}, row.record.object_generation);
+// The owner's Delete of a row whose instance it may host. Closing (§7.2) first: the instance
+// starts no new turn, so none starts after the Delete applied. It goes when the Delete applied, or
+// when its outcome is unknown (nothing runs on an instance whose row may be gone), and opens again
+// when the Delete did not apply.
+Result<Done> remove_hosted(const creation::NodeContext& context, const AuthoritySnapshot& row) {
+  objects::ObjectHost* const host = context.objects;
+  const objects::ObjectKey key{row.key.kind, row.key.id};
+  const std::uint64_t generation = row.record.object_generation;
+  if (host != nullptr) {
+    host->close_dispatch(key, generation);
   }
-}
-
-// Closing (§7.2): before the owner removes the row, its instance starts no new turn, so no turn
-// starts after the removal applied; open again when the removal did not apply.
-void hold(const creation::NodeContext& context, const AuthoritySnapshot& row) {
-  if (context.objects != nullptr) {
-    context.objects->close_dispatch(objects::ObjectKey{row.key.kind, row.key.id}, row.record.object_generation);
+  Result<Done> removed = context.authority.remove(row);
+  if (host == nullptr) {
+    return removed;
   }
-}
-
-void reopen(const creation::NodeContext& context, const AuthoritySnapshot& row) {
-  if (context.objects != nullptr) {
-    context.objects->open(objects::ObjectKey{row.key.kind, row.key.id}, row.record.object_generation);
+  if (removed.ok() || removed.error_kind() == ErrorKind::kIndeterminate) {
+    host->deactivate(key, generation);
+  } else {
+    host->open(key, generation);
   }
+  return removed;
 }
 
 }  // namespace
@@ -102,13 +103,7 @@ ManagerResult<bool> CloseClient::run(const ObjectRef& ref, TimeUs deadline_us, c
     if (current->record.owner_id != self.owner_id || current->record.owner_lease_generation != self.lease_generation) {
       return exchange(*current, deadline_us, op);
     }
-    hold(_context, *current);
-    Result<Done> removed = _context.authority.remove(*current);
-    if (removed.ok() || removed.error_kind() == ErrorKind::kIndeterminate) {
-      unhost(_context, *current);  // removed, or perhaps: nothing runs on it again
-    } else {
-      reopen(_context, *current);
-    }
+    Result<Done> removed = remove_hosted(_context, *current);
     if (removed.ok()) {
       return true;
     }
@@ -256,13 +251,7 @@ CloseTarget::Decision CloseTarget::decide(platform::RoutingId from, const messag
                                                             std::to_string(command.store_version) + " -> " +
                                                             std::to_string(current->version.value) + ")");
     }
-    hold(_context, *current);  // Closing (§7.2)
-    Result<Done> removed = _context.authority.remove(*current);
-    if (removed.ok() || removed.error_kind() == ErrorKind::kIndeterminate) {
-      unhost(_context, *current);  // removed, or perhaps: nothing runs on it again
-    } else {
-      reopen(_context, *current);
-    }
+    Result<Done> removed = remove_hosted(_context, *current);
     if (removed.ok()) {
       return Decision::answer(ReplyOutcome::kClosed);
     }
