@@ -40,8 +40,9 @@ enum class PlantedBug : std::uint8_t {
   kDataLostWithoutReread,         // a restore's first Missing read of the stored request is DataLost (§10)
   kCacheOutlivesOwnerAdmission,   // a cached location is kept for RouteCacheMaxAge, past its owner's admission (§7.3)
   kResendMessageOnNoReply,        // a regular message with no reply is sent again: it may run twice (§7.3)
+  kDropQueueOnDeactivate,         // a removed instance drops its queued messages unanswered (§7.1)
 };
-inline constexpr std::size_t kPlantedBugCount = 16;
+inline constexpr std::size_t kPlantedBugCount = 17;
 
 // True when this build compiles the planted branches (the CMake option SPOTCHECK_PLANTED_BUGS).
 inline constexpr bool kPlantedBugsCompiled = SPOTCHECK_PLANTED_BUGS != 0;

@@ -100,6 +100,8 @@ inline constexpr std::string_view kInstanceOutcome = "instance.outcome";
 // Close without Reincarnate ended this incarnation (the row is deleted, the instance dropped).
 inline constexpr std::string_view kInstanceClosing = "instance.closing";
 inline constexpr std::string_view kInstanceClosed = "instance.closed";
+// Close with Reincarnate: the incarnation closed; the next one is asked for with `op_id`.
+inline constexpr std::string_view kInstanceReincarnating = "instance.reincarnating";
 // A new activation met an incarnation of the same Spot still closing in this host run (its
 // Close's Delete applied, the Close not yet ended): it waits for that local Close to end.
 inline constexpr std::string_view kInstanceCloseAwaited = "instance.close_awaited";
@@ -285,6 +287,7 @@ inline constexpr std::array kAll = {
     kInstanceOutcome,
     kInstanceClosing,
     kInstanceClosed,
+    kInstanceReincarnating,
     kInstanceCloseAwaited,
     kInstanceRecovered,
     kMessagingUndecodable,

@@ -52,9 +52,12 @@ enum class Mark : std::uint8_t {
   kRouteCacheDropped,                // §7.3: a cached location went before its bound (refused, or no reply)
   kTurnRefusedAdmission,             // §5: a queued message or due timer did not start: admission closed
   kTimerFired,                       // §5: a timer callback started as a turn of its object
+  kInstanceReincarnated,             // §7.1: Close with Reincarnate made the Spot's next incarnation Ready here
+  kSendRan,                          // §9.3: a Send (no reply route) ran as a turn of its object
+  kRemovalFoundRowGone,              // §7.2: a removal's Delete failed and the row was gone: instance dropped
 };
-inline constexpr std::size_t kMarkCount = 36;
-static_assert(static_cast<std::size_t>(Mark::kTimerFired) + 1 == kMarkCount,
+inline constexpr std::size_t kMarkCount = 39;
+static_assert(static_cast<std::size_t>(Mark::kRemovalFoundRowGone) + 1 == kMarkCount,
               "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
@@ -121,6 +124,12 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
      "a cached location went before its bound: its owner refused a message sent over it, or no reply came (§7.3)"},
     {"turn-refused-admission", "a queued message or due timer callback did not start: admission was closed (§5)"},
     {"timer-fired", "a timer callback started as a turn of its object (§5)"},
+    {"instance-reincarnated",
+     "a Close with Reincarnate made the Spot's next incarnation Ready on the same node (framework 0.27; §7.1)"},
+    {"send-ran", "a Send (no reply route) a handler posted to another object ran as a turn of it (§9.3)"},
+    {"removal-found-row-gone",
+     "an owner's Delete of a hosted object failed and a re-read found its row gone (another removal applied): the "
+     "instance was dropped, not reopened (§7.2)"},
 }};
 
 constexpr bool every_mark_named() {

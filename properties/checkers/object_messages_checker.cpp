@@ -9,13 +9,12 @@ namespace spotcheck::properties {
 
 namespace events = location::events;
 
-namespace {
-
-// (sender host run, object, sender stream)
-std::string stream_key(std::string_view owner, std::int64_t lease_gen, std::int64_t stream, std::string_view kind,
-                       std::string_view id) {
+std::string object_stream_key(std::string_view owner, std::int64_t lease_gen, std::int64_t stream,
+                              std::string_view kind, std::string_view id) {
   return host_run_object_key(owner, lease_gen, object_key(kind, id)) + '\0' + std::to_string(stream);
 }
+
+namespace {
 
 std::string message_key(const std::string& stream, std::int64_t seq) {
   return stream + '\0' + std::to_string(seq);
@@ -36,7 +35,7 @@ std::optional<std::string> ObjectMessagesChecker::on_event(const sim::TraceEvent
   if (event.kind == kinds::kObjectMessageAnswered) {
     return on_answered(event);
   }
-  return std::nullopt;
+  return on_loss_event(event);
 }
 
 std::optional<std::string> ObjectMessagesChecker::on_turn(const sim::TraceEvent& event) {
@@ -55,7 +54,7 @@ std::optional<std::string> ObjectMessagesChecker::on_turn(const sim::TraceEvent&
            " ObjectGeneration " + std::to_string(turn.message_gen) + " ran on the instance of ObjectGeneration " +
            std::to_string(turn.object_gen) + ": a message never runs on an instance of another generation (spec §7.1)";
   }
-  const std::string stream = stream_key(turn.source_owner, turn.source_lease_gen, turn.stream, turn.kind, turn.id);
+  const std::string stream = object_stream_key(turn.source_owner, turn.source_lease_gen, turn.stream, turn.kind, turn.id);
   auto [it, first] = _last_run.try_emplace(stream, LastRun{turn.seq, event.index});
   if (!first) {
     const LastRun before = it->second;
@@ -71,7 +70,7 @@ std::optional<std::string> ObjectMessagesChecker::on_turn(const sim::TraceEvent&
     it->second = LastRun{turn.seq, event.index};
   }
   _ran.insert(message_key(stream, turn.seq));
-  return std::nullopt;
+  return resolve(event, stream, turn.seq, true);
 }
 
 // A sender's `ran` is the owner's word; the owner's own turn event must back it.
@@ -81,7 +80,7 @@ std::optional<std::string> ObjectMessagesChecker::on_answered(const sim::TraceEv
     return read.problem;
   }
   const events::ObjectMessageAnswered& answer = read.event;
-  const std::string stream = stream_key(answer.owner, answer.lease_gen, answer.stream, answer.kind, answer.id);
+  const std::string stream = object_stream_key(answer.owner, answer.lease_gen, answer.stream, answer.kind, answer.id);
   const std::string key = message_key(stream, answer.seq);
   if (answer.outcome != "ran") {
     return std::nullopt;

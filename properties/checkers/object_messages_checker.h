@@ -8,22 +8,40 @@
 // host run and sequence number, the ObjectGeneration it was sent to and the instance's) and
 // object.message_answered (the sender's account). Per (sender host run, kind, ID) the sequence
 // numbers of the turns that ran strictly increase (per sender stream): a number again is a message run twice, a lower
-// one a message run out of order. That a message lost by the network or a crash never runs is
-// allowed (the sender reports no_reply and never sends it again).
+// one a message run out of order.
 //
-// Online and linear: one entry per (sender host run, object) — its last sequence run — and one
-// per message that ran, until its sender's answer.
+// None lost unless a fault lost it (object_messages_loss.cpp): each object.message_sent is tied to
+// the network message that carried it (the net.send its task made next) and followed to its
+// net.drop (a fault lost it) or net.deliver. A delivered message must then run (object.turn) or be
+// answered unrun by the owner (object.message_refused, object.turn_refused) — unless the receiving
+// process died or restarted after the delivery. Two ways to lose one are judged: a later message
+// of the same sender stream to the same object, delivered to the same process after it, ran while
+// it had neither run nor been answered (the FIFO queue skipped it); or the instance it was for was
+// removed on that process (object.deactivated) and, by the end of the run, it was still neither
+// run nor answered (its sender waits out its deadline and never sends it to the next instance).
+// A message still queued at the end of a run with its instance hosted is not lost.
+//
+// Online and linear: one entry per (sender host run, object) — its last sequence run — one per
+// message that ran, until its sender's answer, and one per message between its send and its turn
+// or answer.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "properties/common/string_map.h"
 #include "properties/property_checker.h"
 #include "properties/property_options.h"
 
 namespace spotcheck::properties {
+
+// The key of one sender stream's messages to one object: (sender host run, object, stream).
+std::string object_stream_key(std::string_view owner, std::int64_t lease_gen, std::int64_t stream,
+                              std::string_view kind, std::string_view id);
 
 class ObjectMessagesChecker final : public PropertyChecker {
  public:
@@ -32,10 +50,42 @@ class ObjectMessagesChecker final : public PropertyChecker {
   explicit ObjectMessagesChecker(const PropertyOptions& options);
   std::string_view name() const override { return kName; }
   std::optional<std::string> on_event(const sim::TraceEvent& event) override;
+  std::optional<std::string> finish(const RunEnd& end) override;
 
  private:
   std::optional<std::string> on_turn(const sim::TraceEvent& event);
   std::optional<std::string> on_answered(const sim::TraceEvent& event);
+
+  // object_messages_loss.cpp: where each message went after its send.
+  std::optional<std::string> on_loss_event(const sim::TraceEvent& event);
+  void on_sent(const sim::TraceEvent& event);
+  void on_wire(const sim::TraceEvent& event);
+  void on_delivered(const sim::TraceEvent& event);
+  std::optional<std::string> resolve(const sim::TraceEvent& event, const std::string& stream, std::int64_t seq,
+                                     bool ran);
+
+  struct InFlight {
+    std::string stream;  // object_stream_key(): (sender host run, object, sender stream)
+    std::string kind;
+    std::string id;
+    std::int64_t seq = 0;
+    std::int64_t object_gen = 0;
+    std::uint64_t sent_event = 0;
+  };
+  struct Delivered {
+    InFlight message;
+    std::int32_t node = 0;
+    std::uint64_t node_run = 0;  // _node_runs[node] at the delivery
+  };
+  std::uint64_t node_run(std::int32_t node) const;
+
+  std::map<std::pair<std::int32_t, std::uint64_t>, InFlight> _just_sent;  // (node, task) -> its next net.send
+  std::map<std::int64_t, InFlight> _on_wire;                                // network message -> message
+  std::map<std::uint64_t, Delivered> _delivered;  // delivery event -> a delivered message not yet run or answered
+  // (stream, node) -> seq -> its unresolved deliveries (events), oldest first
+  StringMap<std::map<std::int64_t, std::vector<std::uint64_t>>> _unresolved;
+  std::map<std::int32_t, std::uint64_t> _node_runs;  // node -> process starts and ends seen
+  StringMap<std::uint64_t> _deactivated;             // (node, object, ObjectGeneration) -> last object.deactivated
 
   struct LastRun {
     std::int64_t seq = 0;

@@ -103,8 +103,8 @@ class Program {
     _factories.add(records::ObjectKind::kUserSpot, std::string(kSpotType), factory);
   }
 
-  // The application's message handler of both types: it takes a while, and sometimes starts a
-  // timer whose callback runs as a later turn of the same instance.
+  // The application's message handler of both types: it takes a while, sometimes starts a timer
+  // whose callback runs as a later turn of the same instance, and sometimes Sends to an actor.
   void install_behaviors() {
     auto handler = [this](loc::objects::TurnContext& context, const loc::objects::TurnInput& input) -> std::string {
       if (_workload.handler_delay_max_us > 0) {
@@ -113,6 +113,9 @@ class Program {
       if (!input.timer && _workload.timer_probability > 0 && _platform.random.chance(_workload.timer_probability)) {
         context.start_timer(_platform.random.between(platform::millis(100), _workload.timer_delay_max_us),
                             "tick " + input.payload);
+      }
+      if (!input.timer && _workload.post_probability > 0 && _platform.random.chance(_workload.post_probability)) {
+        context.post(loc::objects::ObjectKey{records::AuthorityKind::kActor, actor_id()}, "relay " + input.payload);
       }
       return "done " + input.payload;
     };

@@ -84,7 +84,7 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
     c.name = "message-storm";
     c.description =
         "create-storm's 6 nodes send regular messages to the actors and rooms they create and destroy, over the "
-        "location cache; handlers start timers; node-store partitions and long pauses close admission meanwhile";
+        "location cache; handlers start timers and Send to actors; node-store partitions and long pauses close admission meanwhile";
     c.workload.actors_limit = 0;
     c.workload.send_message_weight = 45;
     c.workload.get_or_create_actor_weight = 20;
@@ -96,9 +96,11 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
     c.workload.retry_own_operation_weight = 5;
     c.workload.handler_delay_max_us = millis(30);
     c.workload.timer_probability = 0.3;
+    c.workload.post_probability = 0.2;
     c.plan = message_storm_faults;
     c.required_marks = {platform::Mark::kRouteCacheHit, platform::Mark::kRouteCacheDropped,
-                        platform::Mark::kTurnRefusedAdmission, platform::Mark::kTimerFired};
+                        platform::Mark::kTurnRefusedAdmission, platform::Mark::kTimerFired, platform::Mark::kSendRan,
+                        platform::Mark::kRemovalFoundRowGone};
     return c;
   }
   SPOTCHECK_ASSERT_ABORT(false && "unknown creation scenario");

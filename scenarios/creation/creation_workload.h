@@ -61,6 +61,9 @@ struct CreationWorkload {
   platform::TimeUs handler_delay_max_us = 0;
   double timer_probability = 0.0;
   platform::TimeUs timer_delay_max_us = platform::seconds(3);
+  // With this probability a message turn's handler Sends (no reply, §9.3) "relay <payload>" to an
+  // actor of the pool (itself too, sometimes), numbered in its instance's own stream.
+  double post_probability = 0.0;
   // Clients issue requests only before this time (the end of traffic).
   platform::TimeUs traffic_stop_us = platform::seconds(60);
 };

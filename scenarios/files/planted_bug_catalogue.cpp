@@ -60,6 +60,10 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
      "a regular message whose reply did not come by its deadline is sent once more, so one message may run twice "
      "(framework 0.26's retry loop, for object messages)",
      PlantedBug::kResendMessageOnNoReply, kLoc, false, true, false, "message-storm", "object-messages"},
+    {"drop-queue-on-deactivate",
+     "an instance whose row was removed drops the messages still queued for it without answering them, so their "
+     "senders wait out their deadlines and never send them to the ID's next instance: lost with no fault (§7.1)",
+     PlantedBug::kDropQueueOnDeactivate, kLoc, false, true, false, "message-storm", "object-messages"},
 }};
 
 constexpr bool in_enum_order() {

@@ -117,10 +117,16 @@ class Program {
       return;
     }
     const TimeUs delay_us = _platform.random.between(0, _workload.close_delay_max_us);
+    const bool reincarnate =
+        static_cast<double>(delay_us) < _workload.reincarnate_share * static_cast<double>(_workload.close_delay_max_us);
     li::InstanceTarget* target = _target;
-    _platform.tasks.spawn("instance-close", [this, target, delay_us, spot = message.spot_id] {
+    _platform.tasks.spawn("instance-close", [this, target, delay_us, reincarnate, spot = message.spot_id] {
       _platform.clock.sleep_for(delay_us);
-      target->close(spot);
+      if (reincarnate) {
+        target->reincarnate(spot, "initialize", _platform.clock.now_us() + _workload.request_deadline_us);
+      } else {
+        target->close(spot);
+      }
     });
   }
 

@@ -80,7 +80,8 @@ InstanceScenarioConfig instance_scenario_config(const std::string& name) {
                       platform::Mark::kRecoveryCompletedRemoved,
                       platform::Mark::kPayloadFoundOnReread,
                       platform::Mark::kRecoveryDataLost,
-                      platform::Mark::kPayloadDamageHit};
+                      platform::Mark::kPayloadDamageHit,
+                      platform::Mark::kInstanceReincarnated};
   return c;
 }
 

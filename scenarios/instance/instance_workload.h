@@ -26,7 +26,7 @@ struct InstanceWorkload {
   platform::TimeUs request_deadline_us = platform::seconds(10);
   // Clients start requests only before this time.
   platform::TimeUs traffic_stop_us = platform::seconds(40);
-  // The application's Close (without Reincarnate) after a first message ran: with this
+  // The application's Close after a first message ran: with this
   // probability per incarnation, uniform in [0, close_delay_max_us] later.
   double close_after_first_probability = 0.6;
   // A later message ends its Spot (a "goodbye"): its handler asks for Close at once, so the Close
@@ -34,6 +34,11 @@ struct InstanceWorkload {
   // request_target_not_found: the message ran, no instance is left to reply from).
   double close_on_message_probability = 0.1;
   platform::TimeUs close_delay_max_us = platform::millis(1'500);
+  // The share of those delayed Closes that are Close with Reincarnate (framework 0.27): the next
+  // incarnation is activated on the same node at once, its first message the "initialize" payload.
+  // A Close is one with Reincarnate when its drawn delay falls in the first share of
+  // [0, close_delay_max_us] (no draw of its own, so the runs without one are unchanged).
+  double reincarnate_share = 0.3;
 };
 
 }  // namespace spotcheck::scenarios::instance

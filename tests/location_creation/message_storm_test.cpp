@@ -10,6 +10,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "scenarios/creation/creation_scenarios.h"
 #include "tests/campaign/needs_planted_bugs.h"
@@ -48,6 +49,35 @@ TEST(MessageStorm, ARetryAfterACancelledAttemptIsANewAttempt) {
   EXPECT_TRUE(outcome.ok()) << what(outcome);
 }
 
+// message-storm swarm seed 5391 (found 2026-12-07 by single-owner, before this fix; the campaign's
+// Sends have since made it another run): two Closes of room:0 reached its owner at once. The first
+// one's Delete applied, its reply late; the second one's Delete conflicted (the row was gone) and
+// reopened dispatch, so a queued message ran on an instance whose row no longer existed.
+// ObjectHost now counts holds (a failed removal releases only its own), and a removal whose Delete
+// failed drops the instance when a re-read shows the row is no longer its generation (mark
+// removal-found-row-gone). The first swarm seeds from 5000 that reach that path pass. (The Sends
+// of the campaign made 5391 another run, and with them the interleaving is rare: a build without
+// the fix passes swarm seeds 5000..7999. The test that fails without counted holds is
+// ObjectMessagesTest.AnInstanceHeldByTwoRemovalsRunsNothingUntilBothReleased.)
+TEST(MessageStorm, TwoClosesOfOneIdAtItsOwnerNeverReopenAnInstanceWhoseRowIsGone) {
+  const CreationScenario scenario(creation_scenario_config("message-storm"));
+  const auto mark = static_cast<std::size_t>(platform::Mark::kRemovalFoundRowGone);
+  std::vector<std::uint64_t> reached;
+  for (std::uint64_t seed = 5000; seed < 5400 && reached.size() < 2; ++seed) {
+    const SeedOutcome outcome = scenario.run(SeedRequest{seed, true, false});
+    ASSERT_TRUE(outcome.ok()) << "swarm seed " << seed << ": " << what(outcome);
+    if (outcome.marks[mark] > 0) {
+      reached.push_back(seed);
+    }
+  }
+  ASSERT_FALSE(reached.empty()) << "no swarm seed of 5000..5399 reaches removal-found-row-gone";
+  std::cout << "[ regression ] removal-found-row-gone at swarm seed(s)";
+  for (const std::uint64_t seed : reached) {
+    std::cout << " " << seed;
+  }
+  std::cout << "\n";
+}
+
 // Every way a send can end, turns of both kinds, cache hits and drops, and instances removed. (A
 // turn refused for closed admission is the required mark turn-refused-admission: cli_required_marks
 // reaches it in 60 seeds; ObjectMessagesTest.NothingStartsPastTheOwnersAdmissionDeadline tells it.)
@@ -84,7 +114,8 @@ TEST(MessageStorm, TheStormReachesEveryMessagePath) {
   }
   for (const char* key : {"object.message_answered:ran", "object.message_answered:not_found",
                           "object.message_answered:not_ready", "object.message_answered:no_reply",
-                          "object.message_answered:not_here", "object.turn:message", "object.turn:timer",
+                          "object.message_answered:not_here", "object.message_answered:sent",
+                          "object.turn:message", "object.turn:timer",
                           "object.message_sent:cache", "object.message_sent:store",
                           "cache.dropped:not_here", "object.deactivated:removed"}) {
     EXPECT_GT(counts[key], 0) << key;
@@ -124,7 +155,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(PlantedMessagingBug{"cache_outlives_owner_admission", planted::PlantedBug::kCacheOutlivesOwnerAdmission,
                                           "route-cache", "owner's last admission time"},
                       PlantedMessagingBug{"resend_message_on_no_reply", planted::PlantedBug::kResendMessageOnNoReply,
-                                          "object-messages", "ran again"}),
+                                          "object-messages", "ran again"},
+                      PlantedMessagingBug{"drop_queue_on_deactivate", planted::PlantedBug::kDropQueueOnDeactivate,
+                                          "object-messages", "with no fault"}),
     [](const ::testing::TestParamInfo<PlantedMessagingBug>& info) { return std::string(info.param.name); });
 
 TEST(MessageStorm, EverySeedIsDeterministic) {

@@ -5,6 +5,8 @@
 // past the owner's admission deadline, and a timer of a removed instance never runs.
 #include "tests/location_creation/fixture.h"
 
+#include <algorithm>
+
 #include "impl/location/objects/object_client.h"
 #include "sim/store_host/store_server.h"
 
@@ -33,6 +35,11 @@ class ObjectMessagesTest : public CreationTest {
         if (!input.timer && input.payload == "arm") {
           EXPECT_TRUE(context.start_timer(seconds(1), "tick"));
         }
+        if (!input.timer && input.payload.starts_with("post:")) {  // "post:<actor>:<text>": a Send of <text>
+          const std::size_t colon = input.payload.find(':', 5);
+          posted.push_back(context.post(ObjectKey{records::AuthorityKind::kActor, input.payload.substr(5, colon - 5)},
+                                        input.payload.substr(colon + 1)));
+        }
         return "echo:" + input.payload;
       };
       published.node.behaviors().add(records::AuthorityKind::kActor, "Player", handler);
@@ -60,6 +67,7 @@ class ObjectMessagesTest : public CreationTest {
   }
 
   std::vector<std::string> turns;
+  std::vector<bool> posted;  // what each handler's post() returned
 };
 
 TEST_F(ObjectMessagesTest, AMessageRunsOnTheOwnerAndTheNextGoesOverTheCachedLocation) {
@@ -87,6 +95,55 @@ TEST_F(ObjectMessagesTest, AMessageRunsOnTheOwnerAndTheNextGoesOverTheCachedLoca
                                           seconds(5));
   // The owner's own node sends over the same path.
   EXPECT_EQ(send_from(owner, kPlayer, "three").outcome, SendOutcome::kRan);
+}
+
+// A Send (no reply route, §9.3) from a handler runs on its target as a turn of its own; nothing
+// answers it; one instance's Sends to one object carry its own stream's increasing numbers.
+TEST_F(ObjectMessagesTest, AHandlersSendsRunOnTheTargetInOrderAndNothingAnswersThem) {
+  make_with_handlers();
+  create(0, "p");
+  const ActorRef q = create(0, "q");
+  ASSERT_EQ(send_from(0, kPlayer, "post:q:x").outcome, SendOutcome::kRan);
+  ASSERT_EQ(send_from(0, kPlayer, "post:q:y").outcome, SendOutcome::kRan);
+  cluster->run_for(seconds(1));
+  EXPECT_EQ(posted, (std::vector<bool>{true, true}));
+  const auto on_q = cluster->events("object.turn", "id", "q");
+  ASSERT_EQ(on_q.size(), 2u);
+  EXPECT_EQ(*on_q[0].number("seq"), 1);
+  EXPECT_EQ(*on_q[1].number("seq"), 2);
+  EXPECT_EQ(*on_q[0].number("stream"), *on_q[1].number("stream")) << "p's one instance stream";
+  EXPECT_GE(*on_q[0].number("stream"), std::int64_t{1} << 48) << "apart from client streams";
+  const std::string q_owner = std::to_string(owner_index(q));
+  EXPECT_EQ(std::count(turns.begin(), turns.end(), q_owner + ":x"), 1);
+  EXPECT_EQ(std::count(turns.begin(), turns.end(), q_owner + ":y"), 1);
+  EXPECT_EQ(cluster->events("object.message_answered", "outcome", "sent").size(), 2u);
+  EXPECT_TRUE(cluster->events("messaging.late_reply").empty()) << "no reply ever comes back for a Send";
+}
+
+// A Send over a stale cached route: the owner drops it unrun (object.message_refused) and answers
+// nothing; the sender is not told and does not look it up again (no reply route, §9.3).
+TEST_F(ObjectMessagesTest, ASendOverAStaleRouteIsDroppedUnrunAndUnanswered) {
+  make_with_handlers();
+  create(0, "p");
+  const ActorRef q = create(0, "q");
+  ASSERT_EQ(send_from(owner_index(q) == 0 ? 1 : 0, ObjectKey{records::AuthorityKind::kActor, "p"}, "post:q:warm")
+                .outcome,
+            SendOutcome::kRan);
+  cluster->run_for(seconds(1));
+  auto destroyed = call_on(0, [&](CreationNode& n) { return n.manager().destroy(q, n.deadline_in(seconds(5))); });
+  ASSERT_TRUE(destroyed.ok() && destroyed.value());
+  create(0, "q");  // a new generation; p's node still caches the removed one
+  ASSERT_EQ(send_from(0, kPlayer, "post:q:late").outcome, SendOutcome::kRan);
+  cluster->run_for(seconds(1));
+  EXPECT_EQ(posted, (std::vector<bool>{true, true}));
+  const std::size_t stale = cluster->events("object.message_refused", "outcome", "stale_generation").size() +
+                            cluster->events("object.message_refused", "outcome", "not_here").size();
+  EXPECT_EQ(stale, 1u) << "the owner dropped it unrun";
+  EXPECT_TRUE(cluster->events("messaging.late_reply").empty()) << "and answered nothing";
+  // A turn is "<node>:<payload>"; p's own turn is "<node>:post:q:late".
+  EXPECT_TRUE(std::none_of(turns.begin(), turns.end(),
+                           [](const std::string& t) { return t.substr(t.find(':') + 1) == "late"; }))
+      << ::testing::PrintToString(turns);
 }
 
 TEST_F(ObjectMessagesTest, MissingAndCreatingAreNotFoundAndNeverCached) {
@@ -159,6 +216,37 @@ TEST_F(ObjectMessagesTest, ATimerOfARemovedInstanceNeverRuns) {
   cluster->run_for(seconds(3));
   EXPECT_EQ(cluster->events("object.turn", "turn", "timer").size(), 1u);
   EXPECT_TRUE(turns.back().ends_with(":timer:tick"));
+}
+
+// Two removals of one instance may run at once (two Closes of its ID at the owner): one that
+// failed releases only its own hold, so nothing runs while the other's Delete is in flight
+// (message-storm swarm seed 5391 ran a queued message after the other Delete had applied).
+TEST_F(ObjectMessagesTest, AnInstanceHeldByTwoRemovalsRunsNothingUntilBothReleased) {
+  make_with_handlers();
+  const ActorRef ref = create(0, "p");
+  const std::size_t owner = owner_index(ref);
+  const std::size_t sender = owner == 1 ? 2 : 1;
+  const std::uint64_t generation = ref.object_generation;
+  call_on(owner, [&](CreationNode& n) {
+    EXPECT_TRUE(n.objects().hold(kPlayer, generation));
+    EXPECT_TRUE(n.objects().hold(kPlayer, generation));
+    EXPECT_FALSE(n.objects().hold(kPlayer, generation + 1)) << "no instance of that generation";
+    return 0;
+  });
+  EXPECT_EQ(send_from(sender, kPlayer, "held").outcome, SendOutcome::kNoReply) << "queued, never started";
+  call_on(owner, [&](CreationNode& n) {
+    n.objects().release(kPlayer, generation);
+    return 0;
+  });
+  cluster->run_for(seconds(1));
+  EXPECT_TRUE(turns.empty()) << "the other removal still holds it";
+  call_on(owner, [&](CreationNode& n) {
+    n.objects().release(kPlayer, generation);
+    return 0;
+  });
+  cluster->run_for(seconds(1));
+  ASSERT_EQ(turns.size(), 1u);
+  EXPECT_TRUE(turns[0].ends_with(":held"));
 }
 
 TEST_F(ObjectMessagesTest, WithTheCacheOffEveryMessageReadsTheStore) {

@@ -190,6 +190,18 @@ std::shared_ptr<std::optional<InstanceOutcome>> InstanceCluster::close_on(std::s
   return result;
 }
 
+std::shared_ptr<std::optional<InstanceOutcome>> InstanceCluster::reincarnate_on(std::size_t i, std::string spot_id,
+                                                                               std::string initialize) {
+  auto result = std::make_shared<std::optional<InstanceOutcome>>();
+  InstanceTarget* target = _runs[i] == nullptr ? nullptr : &_runs[i]->target;
+  EXPECT_NE(target, nullptr) << "node " << i << " is not up";
+  spawn_on(i, [target, spot_id = std::move(spot_id), initialize = std::move(initialize),
+               result](creation::CreationNode& node) {
+    result->emplace(target->reincarnate(spot_id, initialize, node.deadline_in(platform::seconds(10))));
+  });
+  return result;
+}
+
 std::shared_ptr<std::optional<InstanceOutcome>> InstanceCluster::send_from(std::size_t i, InstanceCall call) {
   auto result = std::make_shared<std::optional<InstanceOutcome>>();
   InstanceSource* source = _runs[i] == nullptr ? nullptr : &_runs[i]->source;

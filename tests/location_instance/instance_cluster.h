@@ -71,6 +71,9 @@ class InstanceCluster : public creation::testing::Cluster {
   InstanceCall call(std::string spot_id, std::optional<std::string> type, std::string body);
   // InstanceTarget::close(spot_id) on node i's current host run (a task).
   std::shared_ptr<std::optional<InstanceOutcome>> close_on(std::size_t i, std::string spot_id);
+  // InstanceTarget::reincarnate(spot_id, initialize, now + 10 s) on node i's current host run.
+  std::shared_ptr<std::optional<InstanceOutcome>> reincarnate_on(std::size_t i, std::string spot_id,
+                                                                 std::string initialize);
 
   // Node i's current host run's target (null when down).
   InstanceTarget* target(std::size_t i);

@@ -68,6 +68,92 @@ TEST_F(ObjectMessages, ARanAnswerWithoutATurnIsAViolation) {
   expect_violation(h, answered(seconds(2), 0, 2, "ran"), "object-messages", {"told message 2", "no turn of it ran"});
 }
 
+// The loss half: each message is followed from its send (object.message_sent, then the net.send of
+// the same task) to its delivery and its turn or the owner's answer.
+class MessageLoss : public ObjectMessages {
+ protected:
+  // Message `seq` of stream 0 sent and carried by network message `net`.
+  void sent(TimeUs t, std::int64_t seq, std::int64_t net) {
+    EXPECT_LEGAL(s.feed(t, kSenderNode, "object.message_sent",
+                        {F::s("owner", "sender"), F::n("lease_gen", 1), F::s("kind", "actor"), F::s("id", "p"),
+                         F::n("object_gen", 1), F::n("owner_gen", 1), F::n("stream", 0), F::n("seq", seq),
+                         F::s("op_id", "op"), F::s("to", "00a1"), F::s("via", "store"), F::n("request", seq)}));
+    EXPECT_LEGAL(s.feed(t, kSenderNode, "net.send", {F::n("to", 161), F::n("message", net), F::n("size_bytes", 90)}));
+  }
+  std::optional<std::string> delivered(TimeUs t, std::int64_t net) {
+    return s.feed(t, kOwnerNode, "net.deliver", {F::n("from", 162), F::n("message", net)});
+  }
+  std::optional<std::string> dropped(TimeUs t, std::int64_t net) {
+    return s.feed(t, kSenderNode, "net.drop",
+                  {F::n("from", 162), F::n("to", 161), F::n("message", net), F::s("why", "loss")});
+  }
+  std::optional<std::string> refused(TimeUs t, std::int64_t seq, const std::string& kind = "object.turn_refused") {
+    return s.feed(t, kOwnerNode, kind,
+                  {F::s("kind", "actor"), F::s("id", "p"), F::n("object_gen", 1), F::s("turn", "message"),
+                   F::s("source_owner", "sender"), F::n("source_lease_gen", 1), F::n("stream", 0), F::n("seq", seq),
+                   F::s("outcome", "not_here"), F::s("owner", "owner-a"), F::n("lease_gen", 1)});
+  }
+  std::optional<std::string> deactivated(TimeUs t) {
+    return s.feed(t, kOwnerNode, "object.deactivated",
+                  {F::s("kind", "actor"), F::s("id", "p"), F::n("object_gen", 1), F::n("owner_gen", 1),
+                   F::s("stable_type", "T"), F::s("owner", "owner-a"), F::n("lease_gen", 1),
+                   F::s("reason", "removed")});
+  }
+  std::optional<PropertyViolation> finish(TimeUs t) { return h.suite.finish(RunEnd{t, s.next_index()}); }
+};
+
+TEST_F(MessageLoss, RunRefusedDroppedOrLostWithItsProcessIsLegal) {
+  sent(seconds(1), 1, 10);
+  EXPECT_LEGAL(delivered(seconds(1) + 100, 10));
+  EXPECT_LEGAL(turn(seconds(1) + 200, 0, 1));
+  sent(seconds(2), 2, 11);
+  EXPECT_LEGAL(dropped(seconds(2), 11));  // a fault lost it
+  sent(seconds(3), 3, 12);
+  EXPECT_LEGAL(delivered(seconds(3) + 100, 12));
+  EXPECT_LEGAL(refused(seconds(3) + 200, 3));  // answered unrun
+  sent(seconds(4), 4, 13);
+  EXPECT_LEGAL(delivered(seconds(4) + 100, 13));
+  EXPECT_LEGAL(s.kill(seconds(4) + 150, kOwnerNode));  // queued when its process died
+  EXPECT_LEGAL(s.start(seconds(5), kOwnerNode));
+  sent(seconds(6), 5, 14);
+  EXPECT_LEGAL(delivered(seconds(6) + 100, 14));
+  EXPECT_LEGAL(turn(seconds(6) + 200, 0, 5));
+  EXPECT_LEGAL(deactivated(seconds(7)));  // an earlier removal: not after the next delivery
+  sent(seconds(7) + 10, 6, 15);
+  EXPECT_LEGAL(delivered(seconds(7) + 100, 15));  // still queued at the end, as far as the trace shows
+  EXPECT_FALSE(finish(seconds(8)).has_value());
+}
+
+TEST_F(MessageLoss, AQueuedMessageSkippedByALaterOneIsAViolation) {
+  sent(seconds(1), 1, 10);
+  EXPECT_LEGAL(delivered(seconds(1) + 100, 10));
+  sent(seconds(2), 2, 11);  // message 1 got no reply in time (its turn is slow): the sender goes on
+  EXPECT_LEGAL(delivered(seconds(2) + 100, 11));
+  expect_violation(h, turn(seconds(3), 0, 2), "object-messages",
+                   {"message 2 to actor 'p' ran, but message 1 of the same sender stream", "neither ran nor was answered",
+                    "lost it with no fault"});
+}
+
+TEST_F(MessageLoss, AMessageLeftUnansweredWhenItsInstanceWentIsAViolationAtTheEnd) {
+  sent(seconds(1), 1, 10);
+  EXPECT_LEGAL(delivered(seconds(1) + 100, 10));
+  EXPECT_LEGAL(deactivated(seconds(2)));
+  const std::optional<PropertyViolation> violation = finish(seconds(9));
+  ASSERT_TRUE(violation.has_value());
+  EXPECT_EQ(violation->property, "object-messages");
+  EXPECT_NE(violation->message.find("message 1 to actor 'p' ObjectGeneration 1"), std::string::npos)
+      << violation->message;
+  EXPECT_NE(violation->message.find("lost with no fault"), std::string::npos) << violation->message;
+}
+
+TEST_F(MessageLoss, AnInstanceRemovalThatAnsweredItsQueueIsLegal) {
+  sent(seconds(1), 1, 10);
+  EXPECT_LEGAL(delivered(seconds(1) + 100, 10));
+  EXPECT_LEGAL(deactivated(seconds(2)));
+  EXPECT_LEGAL(refused(seconds(2), 1));
+  EXPECT_FALSE(finish(seconds(9)).has_value());
+}
+
 class RouteCache : public ::testing::Test {
  protected:
   History h{"route-cache"};

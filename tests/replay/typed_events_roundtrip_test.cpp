@@ -193,6 +193,7 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kInstanceOutcome}, as<le::InstanceOutcome>());
   add({kInstanceClosing}, as<le::InstanceClosing>());
   add({kInstanceClosed}, as<le::InstanceClosed>());
+  add({kInstanceReincarnating}, as<le::InstanceReincarnating>());
   add({kInstanceCloseAwaited}, as<le::InstanceCloseAwaited>());
   add({kInstanceRecovered}, as<le::InstanceRecovered>());
   add({kInstanceDataLost}, as<le::InstanceDataLost>());

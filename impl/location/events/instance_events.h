@@ -406,6 +406,23 @@ void fields(Io& io, E& e) {
   io("node", e.node);
 }
 
+// instance.reincarnating: Close with Reincarnate closed incarnation `object_gen`; the next one is
+// activated here by a request of this node's own with `op_id`.
+struct InstanceReincarnating {
+  static constexpr std::size_t kFieldsMax = 4;
+  std::string_view id;
+  std::int64_t object_gen = 0;
+  std::string_view node;
+  std::string_view op_id;
+};
+template <class Io, platform::FieldsOf<InstanceReincarnating> E>
+void fields(Io& io, E& e) {
+  io("id", e.id);
+  io("object_gen", e.object_gen);
+  io("node", e.node);
+  io("op_id", e.op_id);
+}
+
 // instance.closed.
 struct InstanceClosed {
   static constexpr std::size_t kFieldsMax = 4;

@@ -78,12 +78,14 @@ void fields(Io& io, E& e) {
 // object.message_refused: a message was answered without being queued (not_here, stale_generation,
 // no_handler).
 struct ObjectRefused {
-  static constexpr std::size_t kFieldsMax = 9;
+  static constexpr std::size_t kFieldsMax = 11;
   std::string_view kind;
   std::string_view id;
   std::int64_t object_gen = 0;  // the generation the message / timer was for
   std::string_view turn;        // message | timer
-  std::string_view source_owner;
+  std::string_view source_owner;  // message: the sender's host run
+  std::int64_t source_lease_gen = 0;
+  std::int64_t stream = 0;      // message: the sender's stream
   std::int64_t seq = 0;
   std::string_view outcome;     // a MessageOutcome
   std::string_view owner;
@@ -96,6 +98,8 @@ void fields(Io& io, E& e) {
   io("object_gen", e.object_gen);
   io("turn", e.turn);
   io("source_owner", e.source_owner);
+  io("source_lease_gen", e.source_lease_gen);
+  io("stream", e.stream);
   io("seq", e.seq);
   io("outcome", e.outcome);
   io("owner", e.owner);

@@ -99,6 +99,15 @@ class InstanceTarget {
   // this host run (or its Close already began); kStoreError = the Delete kept failing (the
   // instance stays closing: it admits nothing more, and a request that finds no row drops it).
   InstanceOutcome close(const std::string& spot_id);
+  // Close with Reincarnate (framework 0.27, instance_reincarnate.cpp): close() of this host run's
+  // incarnation of `spot_id`, then at once the Spot's next incarnation here — a cold activation
+  // this node requests of itself with a fresh OperationId and `initialize` as its first message
+  // (run before any other), so a new ObjectGeneration from the store-wide sequence. Between the
+  // Delete and the new Reserve the ID has no row: a request elsewhere may activate it first, and
+  // then that incarnation stands (kRoute) — nothing is overwritten. kCreated = the new
+  // incarnation is Ready here; close()'s outcome when the Close did not end this incarnation;
+  // otherwise the activation's outcome. Blocking; `deadline_us` (local) bounds the activation.
+  InstanceOutcome reincarnate(const std::string& spot_id, std::string initialize, platform::TimeUs deadline_us);
   // Close of an incarnation whose restore recorded DataLost in its row (it has no in-process
   // instance): the row (the error with it) is deleted, so a later request activates a new
   // incarnation. kDelivered = deleted; kNotFound = no DataLost row of this host run.

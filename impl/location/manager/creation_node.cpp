@@ -7,6 +7,16 @@
 
 namespace spotcheck::location::creation {
 
+namespace {
+
+objects::ObjectHostConfig object_host_config(const LocationConfig& config) {
+  objects::ObjectHostConfig limits;
+  limits.planted_bugs = config.planted_bugs;
+  return limits;
+}
+
+}  // namespace
+
 CreationNode::CreationNode(const LocationConfig& config, const CreationConfig& creation, platform::Platform& platform,
                            store::LocationStore& store, records::MeshNodeDescriptorRecord descriptor,
                            const FactoryRegistry& factories, messaging::DispatcherConfig dispatcher)
@@ -16,7 +26,7 @@ CreationNode::CreationNode(const LocationConfig& config, const CreationConfig& c
       _authority(config, platform, store, _lease),
       _publisher(config, platform, store, _lease),
       _dispatcher(platform, dispatcher),
-      _objects(platform, _lease, _dispatcher, _behaviors),
+      _objects(platform, _lease, _dispatcher, _behaviors, object_host_config(config)),
       _config(config),
       _creation(creation),
       _store(store),
@@ -36,6 +46,12 @@ CreationNode::CreationNode(const LocationConfig& config, const CreationConfig& c
   _dispatcher.on_object_message([this](platform::RoutingId from, messaging::ObjectMessage message) {
     _objects.handle(from, std::move(message));
   });
+  _objects.set_outbox(objects::Outbox{
+      [this](const objects::ObjectKey& to, std::string payload, std::uint64_t stream) {
+        const platform::TimeUs deadline = _platform.clock.now_us() + _config.store_request_timeout_us;
+        return _messages.post(to, std::move(payload), deadline, stream).outcome == objects::SendOutcome::kSent;
+      },
+      [this](std::uint64_t stream) { _messages.end_stream(stream); }});
 }
 
 NodeContext CreationNode::context() {

@@ -1,7 +1,8 @@
 // What the application registers for the objects a node hosts (spec §2, §5): one message handler
 // per (kind, stable type). The object runtime calls it for each turn of an instance — a regular
 // message or a timer callback — one turn at a time per instance, and only after §5 admission let
-// the turn start. A handler may block (sleep) and may start timers through its TurnContext.
+// the turn start. A handler may block (sleep), start timers and Send to other objects through its
+// TurnContext.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,10 @@ class TurnContext {
   // A timer callback `after_us` from now, run as a turn of this instance with `payload` (if the
   // instance is still hosted then and admission lets it start). false: too many timers pending.
   virtual bool start_timer(platform::TimeUs after_us, std::string payload) = 0;
+  // A Send (no reply, spec §9.3) of `payload` to the object `to` by its ID, numbered in this
+  // instance's own sender stream (so one instance's Sends to one object run in the order sent).
+  // Blocks for the lookup; true when it left, false when the lookup failed or the instance is gone.
+  virtual bool post(const ObjectKey& to, std::string payload) = 0;
 };
 
 // Returns the reply of a message turn (ignored for a timer turn).

@@ -45,6 +45,8 @@ std::string_view to_string(SendOutcome outcome) {
       return "store_error";
     case SendOutcome::kNoHandler:
       return "no_handler";
+    case SendOutcome::kSent:
+      return "sent";
   }
   SPOTCHECK_ASSERT(false);
   return "";
@@ -62,10 +64,26 @@ ObjectClient::ObjectClient(const LocationConfig& config, platform::Platform& pla
       _rid_hex(std::move(rid_hex)),
       _cache(config.route_cache_max_age_us) {}
 
-SendResult ObjectClient::send(const ObjectKey& key, std::string payload, TimeUs deadline_us, std::uint64_t stream) {
+ObjectClient::Outgoing ObjectClient::next_outgoing(std::uint64_t stream, std::string payload) {
   SPOTCHECK_ASSERT(_sequences.size() < kStreamsMax || _sequences.count(stream) != 0);
-  const Outgoing outgoing{messaging::OperationId::random(_platform.random), stream, ++_sequences[stream],
-                          std::move(payload)};
+  return Outgoing{messaging::OperationId::random(_platform.random), stream, ++_sequences[stream], std::move(payload)};
+}
+
+SendResult ObjectClient::post(const ObjectKey& key, std::string payload, TimeUs deadline_us, std::uint64_t stream) {
+  const Outgoing outgoing = next_outgoing(stream, std::move(payload));
+  const Lookup lookup = route_to(key, deadline_us);
+  if (!lookup.route.has_value()) {
+    answered(key, outgoing, to_string(lookup.failure));
+    return SendResult{lookup.failure, {}, outgoing.sequence};
+  }
+  const messaging::ObjectMessage message = launch(*lookup.route, outgoing, lookup.from_cache, 0);
+  _dispatcher.send(lookup.route->route, messaging::Command{message});
+  answered(key, outgoing, to_string(SendOutcome::kSent));
+  return SendResult{SendOutcome::kSent, {}, outgoing.sequence};
+}
+
+SendResult ObjectClient::send(const ObjectKey& key, std::string payload, TimeUs deadline_us, std::uint64_t stream) {
+  const Outgoing outgoing = next_outgoing(stream, std::move(payload));
   const std::uint64_t sequence = outgoing.sequence;
   for (int attempt = 0; attempt < kRouteAttemptsMax; ++attempt) {
     if (_platform.clock.now_us() >= deadline_us) {
@@ -198,14 +216,13 @@ void ObjectClient::fill(const CachedRoute& route, std::int64_t store_now_ms, Tim
   _cache.put(std::move(entry), now);
 }
 
-std::optional<messaging::ObjectMessageReply> ObjectClient::exchange(const CachedRoute& route,
-                                                                    const Outgoing& outgoing, bool from_cache,
-                                                                    TimeUs deadline_us) {
+// Command 52 for `outgoing` over `route` (request 0: a Send, no reply route), announced by
+// object.message_sent right before it leaves.
+messaging::ObjectMessage ObjectClient::launch(const CachedRoute& route, const Outgoing& outgoing, bool from_cache,
+                                              std::uint64_t request) {
   const HostRun& self = _lease.host_run();
-  messaging::Dispatcher::PendingCall call =
-      _dispatcher.open_call(messaging::CommandCode::kObjectMessageReply, outgoing.op);
   messaging::ObjectMessage message;
-  message.request = call.request();
+  message.request = request;
   message.op_id = outgoing.op;
   message.source_rid_hex = _rid_hex;
   message.source = messaging::WireHostRun{self.owner_id, self.lease_generation};
@@ -223,7 +240,17 @@ std::optional<messaging::ObjectMessageReply> ObjectClient::exchange(const Cached
                                                  as_i64(route.object_generation), as_i64(route.owner_generation),
                                                  as_i64(outgoing.stream), as_i64(outgoing.sequence),
                                                  outgoing.op.hex(), route.route_hex,
-                                                 from_cache ? "cache" : "store", as_i64(call.request())});
+                                                 from_cache ? "cache" : "store", as_i64(request)});
+  return message;
+}
+
+std::optional<messaging::ObjectMessageReply> ObjectClient::exchange(const CachedRoute& route,
+                                                                    const Outgoing& outgoing, bool from_cache,
+                                                                    TimeUs deadline_us) {
+  messaging::Dispatcher::PendingCall call =
+      _dispatcher.open_call(messaging::CommandCode::kObjectMessageReply, outgoing.op);
+  SPOTCHECK_ASSERT(call.request() != 0);  // 0 is a Send's: no reply route
+  const messaging::ObjectMessage message = launch(route, outgoing, from_cache, call.request());
   _dispatcher.send(route.route, messaging::Command{message});
   if (SPOTCHECK_PLANTED(_config.planted_bugs, kResendMessageOnNoReply)) {
     // Planted bug: no reply by half the time left, and the message is sent again; it may have run,

@@ -35,6 +35,7 @@ enum class SendOutcome {
   kNoReply,      // no reply by the deadline: it may have run; it is not sent again
   kStoreError,   // the location could not be read
   kNoHandler,    // the owner has no handler for the object's stable type
+  kSent,         // post(): the Send left for the owner's route; nothing comes back
 };
 std::string_view to_string(SendOutcome outcome);
 
@@ -54,6 +55,13 @@ class ObjectClient {
   // `stream`: the caller's sequential flow of sends (e.g. one client task); the order of one
   // stream's messages to one object is kept, concurrent streams have none between them.
   SendResult send(const ObjectKey& key, std::string payload, platform::TimeUs deadline_us, std::uint64_t stream = 0);
+  // A Send (spec §9.3: no ReplyRouteId): one command 52 with request 0, to the route the cache or
+  // a fresh read gives, once. The owner runs it, or drops it unrun (a stale route, admission
+  // closed), and answers nothing: no reply, no look-up again, no resend. kSent, or a lookup
+  // failure as send() has them. Numbered in `stream` like send().
+  SendResult post(const ObjectKey& key, std::string payload, platform::TimeUs deadline_us, std::uint64_t stream);
+  // Forget `stream`'s number (its sender is gone: e.g. an instance whose handlers posted).
+  void end_stream(std::uint64_t stream) { _sequences.erase(stream); }
 
   RouteCache& cache() { return _cache; }
 
@@ -72,6 +80,9 @@ class ObjectClient {
     std::uint64_t sequence = 0;
     std::string payload;
   };
+  Outgoing next_outgoing(std::uint64_t stream, std::string payload);
+  messaging::ObjectMessage launch(const CachedRoute& route, const Outgoing& outgoing, bool from_cache,
+                                  std::uint64_t request);
   std::optional<messaging::ObjectMessageReply> exchange(const CachedRoute& route, const Outgoing& outgoing,
                                                         bool from_cache, platform::TimeUs deadline_us);
   void drop(const CachedRoute& route, std::string_view reason);

@@ -30,6 +30,9 @@ class ObjectHost::Context final : public TurnContext {
   bool start_timer(platform::TimeUs after_us, std::string payload) override {
     return _host.start_timer(_key, _incarnation, after_us, std::move(payload));
   }
+  bool post(const ObjectKey& to, std::string payload) override {
+    return _host.post(_key, _incarnation, to, std::move(payload));
+  }
 
  private:
   ObjectHost& _host;
@@ -74,18 +77,33 @@ void ObjectHost::activate(const HostedObject& hosted) {
 
 void ObjectHost::open(const ObjectKey& key, std::uint64_t object_generation) {
   auto it = _instances.find(key);
-  if (it == _instances.end() || it->second.hosted.object_generation != object_generation || it->second.open) {
+  if (it == _instances.end() || it->second.hosted.object_generation != object_generation || it->second.ready) {
     return;
   }
-  it->second.open = true;
+  it->second.ready = true;
   schedule(key);
 }
 
-void ObjectHost::close_dispatch(const ObjectKey& key, std::uint64_t object_generation) {
+// Holds are counted: two removals of one instance may run at once (two Closes of the ID reach its
+// owner), and one that failed must not reopen dispatch while the other's Delete is in flight.
+bool ObjectHost::hold(const ObjectKey& key, std::uint64_t object_generation) {
   auto it = _instances.find(key);
-  if (it != _instances.end() && it->second.hosted.object_generation == object_generation) {
-    it->second.open = false;
+  if (it == _instances.end() || it->second.hosted.object_generation != object_generation) {
+    return false;
   }
+  SPOTCHECK_ASSERT(it->second.holds < kHoldsMax);
+  ++it->second.holds;
+  return true;
+}
+
+void ObjectHost::release(const ObjectKey& key, std::uint64_t object_generation) {
+  auto it = _instances.find(key);
+  if (it == _instances.end() || it->second.hosted.object_generation != object_generation) {
+    return;  // removed meanwhile: its holds went with it
+  }
+  SPOTCHECK_ASSERT(it->second.holds > 0);
+  --it->second.holds;
+  schedule(key);
 }
 
 void ObjectHost::deactivate(const ObjectKey& key, std::uint64_t object_generation) {
@@ -96,6 +114,12 @@ void ObjectHost::deactivate(const ObjectKey& key, std::uint64_t object_generatio
   Instance gone = std::move(it->second);
   _instances.erase(it);
   emit_hosted(kinds::kObjectDeactivated, gone.hosted, "removed");
+  if (gone.posted && _outbox.end_stream) {
+    _outbox.end_stream(post_stream(gone.incarnation));  // no Send of it is numbered again
+  }
+  if (SPOTCHECK_PLANTED(_limits.planted_bugs, kDropQueueOnDeactivate)) {
+    return;  // planted bug: the queued messages go unanswered
+  }
   for (const Turn& turn : gone.queue) {
     if (!turn.timer) {
       refuse(turn.from, turn.message, MessageOutcome::kNotHere, kinds::kObjectTurnRefused);
@@ -142,7 +166,7 @@ ObjectHost::Instance* ObjectHost::find(const ObjectKey& key, std::uint64_t incar
 // One task per instance drains its queue, one turn at a time (FIFO).
 void ObjectHost::schedule(const ObjectKey& key) {
   Instance& instance = _instances.at(key);
-  if (!instance.open || instance.running || instance.queue.empty()) {
+  if (!instance.dispatching() || instance.running || instance.queue.empty()) {
     return;
   }
   instance.running = true;
@@ -156,8 +180,8 @@ void ObjectHost::drain(const ObjectKey& key, std::uint64_t incarnation) {
     if (instance == nullptr) {
       return;  // removed while a turn ran: its queue was answered by deactivate()
     }
-    if (instance->queue.empty() || !instance->open) {
-      instance->running = false;  // drained, or Closing: open() starts a new drain
+    if (instance->queue.empty() || !instance->dispatching()) {
+      instance->running = false;  // drained, or held (Closing): open() / release() start a new drain
       return;
     }
     Turn turn = std::move(instance->queue.front());
@@ -176,7 +200,7 @@ void ObjectHost::run_turn(const ObjectKey& key, std::uint64_t incarnation, Turn 
     if (turn.timer) {
       platform::emit_event(_platform.events, kinds::kObjectTurnRefused,
                            events::ObjectRefused{records::to_string(key.kind), key.id, as_i64(hosted.object_generation),
-                                                 turn_kind, "", as_i64(turn.seq),
+                                                 turn_kind, "", 0, 0, as_i64(turn.seq),
                                                  messaging::to_string(MessageOutcome::kNotAdmitted), self.owner_id,
                                                  as_i64(self.lease_generation)});
     } else {
@@ -187,6 +211,8 @@ void ObjectHost::run_turn(const ObjectKey& key, std::uint64_t incarnation, Turn 
   SPOTCHECK_ASSERT(turn.timer || turn.message.object_generation == hosted.object_generation);
   if (turn.timer) {
     platform::sometimes(_platform.events, platform::Mark::kTimerFired);
+  } else if (turn.message.request == 0) {
+    platform::sometimes(_platform.events, platform::Mark::kSendRan);
   }
   platform::emit_event(
       _platform.events, kinds::kObjectTurn,
@@ -207,6 +233,15 @@ void ObjectHost::run_turn(const ObjectKey& key, std::uint64_t incarnation, Turn 
     answer(turn.from, turn.message, handler != nullptr ? MessageOutcome::kRan : MessageOutcome::kNoHandler,
            std::move(reply));
   }
+}
+
+bool ObjectHost::post(const ObjectKey& key, std::uint64_t incarnation, const ObjectKey& to, std::string payload) {
+  Instance* instance = find(key, incarnation);
+  if (instance == nullptr || !_outbox.post) {
+    return false;  // gone while its handler ran: its stream is ended, nothing more is numbered in it
+  }
+  instance->posted = true;
+  return _outbox.post(to, std::move(payload), post_stream(incarnation));
 }
 
 bool ObjectHost::start_timer(const ObjectKey& key, std::uint64_t incarnation, platform::TimeUs after_us,
@@ -251,6 +286,7 @@ void ObjectHost::refuse(platform::RoutingId from, const messaging::ObjectMessage
   platform::emit_event(_platform.events, event_kind,
                        events::ObjectRefused{records::to_string(message.kind), message.id,
                                              as_i64(message.object_generation), kMessageTurn, message.source.owner_id,
+                                             as_i64(message.source.lease_generation), as_i64(message.stream),
                                              as_i64(message.sequence), messaging::to_string(outcome), self.owner_id,
                                              as_i64(self.lease_generation)});
   answer(from, message, outcome, {});
@@ -258,6 +294,9 @@ void ObjectHost::refuse(platform::RoutingId from, const messaging::ObjectMessage
 
 void ObjectHost::answer(platform::RoutingId to, const messaging::ObjectMessage& message, MessageOutcome outcome,
                         std::string reply) {
+  if (message.request == 0) {
+    return;  // a Send: no reply route (spec §9.3)
+  }
   _dispatcher.send(to, messaging::Command{messaging::ObjectMessageReply{message.request, message.op_id, outcome,
                                                                         std::move(reply)}});
 }

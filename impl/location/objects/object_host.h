@@ -5,8 +5,9 @@
 //   activate(hosted)      the creation target's factory approved the object: its instance exists,
 //                         dispatch closed (messages that arrive are queued, none runs)
 //   open(key, gen)        Ready is recorded: dispatch opens and the queue runs in order
-//   close_dispatch(key, gen)  Closing: the owner is about to remove the row; no turn starts from
-//                         now on (one running may finish); open() again if the removal failed
+//   hold(key, gen)        Closing: the owner is about to remove the row; no turn starts from now
+//                         on (one running may finish) until every hold is released
+//   release(key, gen)     that removal failed and the row is still this instance's: one hold less
 //   deactivate(key, gen)  its row was removed (or not made Ready): queued messages are answered
 //                         not_here, unrun
 //   handle(from, 52)      the dispatcher's handler for a regular message: answered at once when
@@ -23,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -30,6 +32,7 @@
 #include "impl/location/messaging/dispatcher.h"
 #include "impl/location/objects/object_behaviors.h"
 #include "impl/location/objects/object_key.h"
+#include "impl/planted/planted_bugs.h"
 #include "impl/platform/platform.h"
 
 namespace spotcheck::location::objects {
@@ -41,10 +44,17 @@ struct HostedObject {
   std::string stable_type;
 };
 
+// Where an instance's Sends go (ObjectClient::post / end_stream, wired by the node).
+struct Outbox {
+  std::function<bool(const ObjectKey& to, std::string payload, std::uint64_t stream)> post;
+  std::function<void(std::uint64_t stream)> end_stream;
+};
+
 struct ObjectHostConfig {
   std::size_t instances_max = 100'000;  // hosted at once; past it a new activation is refused
   std::size_t queue_max = 1'024;        // queued turns per instance; past it: not_admitted
   std::size_t timers_max = 16;          // pending timers per instance
+  planted::PlantedBugs planted_bugs;    // kDropQueueOnDeactivate is read here; empty in production
 };
 
 class ObjectHost {
@@ -56,11 +66,16 @@ class ObjectHost {
 
   void activate(const HostedObject& hosted);
   void open(const ObjectKey& key, std::uint64_t object_generation);
-  void close_dispatch(const ObjectKey& key, std::uint64_t object_generation);
+  bool hold(const ObjectKey& key, std::uint64_t object_generation);  // false: no such instance
+  void release(const ObjectKey& key, std::uint64_t object_generation);
   void deactivate(const ObjectKey& key, std::uint64_t object_generation);
   void handle(platform::RoutingId from, messaging::ObjectMessage message);
 
+  void set_outbox(Outbox outbox) { _outbox = std::move(outbox); }
+
   bool hosts(const ObjectKey& key) const { return _instances.count(key) != 0; }
+  // The sender stream of an instance's Sends: one per incarnation, apart from client streams.
+  static std::uint64_t post_stream(std::uint64_t incarnation) { return kPostStreamBase + incarnation; }
   std::size_t hosted() const { return _instances.size(); }
 
  private:
@@ -75,11 +90,16 @@ class ObjectHost {
     HostedObject hosted;
     std::uint64_t incarnation = 0;  // unique in this host run: a timer of a removed instance finds none
     std::deque<Turn> queue;
-    bool open = false;  // dispatch: turns run only once the host knows the row is Ready
+    bool ready = false;     // the host knows the row is Ready: turns may run
+    std::uint32_t holds = 0;  // removals of the row in flight (Closing): no turn starts while any is
     bool running = false;
     std::size_t timers_pending = 0;
     std::uint64_t timers_started = 0;
+    bool posted = false;  // a handler Sent from it: its stream has a number to forget
+    bool dispatching() const { return ready && holds == 0; }
   };
+  static constexpr std::uint32_t kHoldsMax = 1'024;
+  static constexpr std::uint64_t kPostStreamBase = std::uint64_t{1} << 48;
   class Context;
 
   Instance* find(const ObjectKey& key, std::uint64_t incarnation);
@@ -87,6 +107,7 @@ class ObjectHost {
   void drain(const ObjectKey& key, std::uint64_t incarnation);
   void run_turn(const ObjectKey& key, std::uint64_t incarnation, Turn turn);
   bool start_timer(const ObjectKey& key, std::uint64_t incarnation, platform::TimeUs after_us, std::string payload);
+  bool post(const ObjectKey& key, std::uint64_t incarnation, const ObjectKey& to, std::string payload);
   void timer_due(const ObjectKey& key, std::uint64_t incarnation, std::uint64_t timer, std::string payload);
   void refuse(platform::RoutingId from, const messaging::ObjectMessage& message, messaging::MessageOutcome outcome,
               std::string_view event_kind);
@@ -101,6 +122,7 @@ class ObjectHost {
   ObjectHostConfig _limits;
   std::map<ObjectKey, Instance> _instances;  // ordered: nothing depends on hash order
   std::uint64_t _next_incarnation = 1;
+  Outbox _outbox;
 };
 
 }  // namespace spotcheck::location::objects
