@@ -213,6 +213,8 @@ struct Folded {
   std::uint64_t publish_retries = 0;
   std::uint64_t lease_writes = 0;
   std::uint64_t confirmed_writes = 0;
+  std::uint64_t messages = 0;
+  std::uint64_t message_events = 0;
 };
 
 // The (record key, StoreVersion) a protocol event reports it applied or adopted: an authority.*
@@ -304,6 +306,51 @@ std::vector<bool> routine_requests(const std::vector<StoryEvent>& relevant, Fold
   return fold;
 }
 
+// The events of regular messages that went as they should — sent, run once, and answered `ran`
+// (or, for a Send, `sent` and run) — none of them key: object.message_sent, object.turn and
+// object.message_answered of one OperationId. A lost, refused, unanswered or twice-run message
+// keeps its events.
+void fold_routine_messages(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold, Folded& folded) {
+  struct Message {
+    std::vector<std::size_t> events;
+    int turns = 0;
+    std::string answer;
+    bool key = false;
+  };
+  std::map<std::string, Message> messages;  // by op_id (ordered: nothing depends on hash order)
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    const TraceLine& line = relevant[i].line;
+    const bool sent = line.kind == kinds::kObjectMessageSent;
+    const bool turn = line.kind == kinds::kObjectTurn;
+    const bool answered = line.kind == kinds::kObjectMessageAnswered;
+    if (fold[i] || !(sent || turn || answered)) {
+      continue;
+    }
+    const std::optional<std::string> op = text_field(line, "op_id");
+    if (!op.has_value() || op->empty()) {
+      continue;  // a timer's turn
+    }
+    Message& message = messages[*op];
+    message.events.push_back(i);
+    message.turns += turn ? 1 : 0;
+    message.key = message.key || relevant[i].key;
+    if (answered) {
+      message.answer = text_field(line, "outcome").value_or("");
+    }
+  }
+  for (const auto& [op, message] : messages) {
+    const bool routine = !message.key && message.turns == 1 && (message.answer == "ran" || message.answer == "sent");
+    if (!routine) {
+      continue;
+    }
+    for (const std::size_t i : message.events) {
+      fold[i] = true;
+    }
+    ++folded.messages;
+    folded.message_events += message.events.size();
+  }
+}
+
 bool failed_publish(const TraceLine& line) {
   if (line.kind != kinds::kDescriptorPublished) {
     return false;
@@ -335,8 +382,8 @@ std::uint64_t fold_all_but_last(const std::vector<StoryEvent>& relevant, std::ve
   return folded;
 }
 
-// Folds routine requests, every lease renewal of a host run but its last and every failed publish
-// attempt of a host run but its last (key events stay).
+// Folds routine requests, routine regular messages, every lease renewal of a host run but its last
+// and every failed publish attempt of a host run but its last (key events stay).
 Folded fold_routine(std::vector<StoryEvent> relevant) {
   Folded folded;
   std::vector<bool> fold = routine_requests(relevant, folded);
@@ -344,6 +391,7 @@ Folded fold_routine(std::vector<StoryEvent> relevant) {
       fold_all_but_last(relevant, fold, [](const TraceLine& line) { return line.kind == kinds::kLeaseRenewed; });
   folded.publish_retries = fold_all_but_last(relevant, fold, failed_publish);
   folded.confirmed_writes = fold_confirmed_writes(relevant, fold);
+  fold_routine_messages(relevant, fold, folded);
   // The store's account of those renewals: every write of a host run's lease row but its last.
   folded.lease_writes = fold_all_but_last(
       relevant, fold, [](const TraceLine& line) { return lease_row_owner(line).has_value(); }, &lease_row_owner);
@@ -399,6 +447,8 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   story.folded_publish_retries = folded.publish_retries;
   story.folded_lease_writes = folded.lease_writes;
   story.folded_confirmed_writes = folded.confirmed_writes;
+  story.folded_messages = folded.messages;
+  story.folded_message_events = folded.message_events;
   for (const StoryEvent& e : folded.events) {
     story.store_writes += e.store ? 1 : 0;
   }
@@ -422,7 +472,7 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
   out << "  host runs: " << join(story.owners) << "\n";
   out << "  nodes: " << join(story.nodes) << "\n";
   if (story.folded_requests + story.folded_renewals + story.folded_publish_retries + story.folded_lease_writes +
-          story.folded_confirmed_writes >
+          story.folded_confirmed_writes + story.folded_messages >
       0) {
     out << "  (folded: " << story.folded_requests << " request(s) that changed nothing (used, owned elsewhere), "
         << story.folded_request_events << " event(s); " << story.folded_renewals
@@ -435,6 +485,10 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
     }
     if (story.folded_lease_writes > 0) {
       out << "; " << story.folded_lease_writes << " store write(s) of a lease row before each host run's last";
+    }
+    if (story.folded_messages > 0) {
+      out << "; " << story.folded_messages << " regular message(s) sent, run once and answered ran (or a Send run), "
+          << story.folded_message_events << " event(s)";
     }
     out << ")\n";
   }

@@ -1,7 +1,8 @@
 // The story of a violation: from a run's kept trace, the events about the object(s) and host
 // run(s) the violation message names, the store's own account of every write to their records
 // (store.applied of their authority rows and lease rows: what those events read), plus the faults
-// that hit the nodes involved, ending at the violating event. Routine events are folded into counts: a request that changed nothing
+// that hit the nodes involved, ending at the violating event. Routine events are folded into counts: a regular message
+// sent, run once and answered ran; a request that changed nothing
 // (request.start to request.end "used" or "owned-elsewhere", none of its events key), every lease renewal of a host
 // run but its last, and every failed descriptor publish attempt of a host run but its last (unless key). Bounded: the last `events_max` such events (the violating event and the events
 // the message cites always among them), with a count of those left out.
@@ -47,6 +48,10 @@ struct Story {
   // The store's writes an event of the story reports applied (an authority.* or lease event with
   // the same key and StoreVersion): told once, by the protocol's event.
   std::uint64_t folded_confirmed_writes = 0;
+  // Regular messages that went as they should (sent, run once, answered `ran`; a Send run), none
+  // of their events key: object.message_sent, object.turn, object.message_answered of one op_id.
+  std::uint64_t folded_messages = 0;
+  std::uint64_t folded_message_events = 0;
   // Shown and left-out events that are the store's own account of a write to a subject's record
   // (a subject object's authority row, a subject host run's lease row): the writes the protocol's
   // events read and claim.

@@ -137,6 +137,46 @@ TEST(Story, FoldsRoutineRequestsAndEarlierRenewals) {
   EXPECT_NE(text.str().find("(folded: 1 request(s) that changed nothing"), std::string::npos) << text.str();
 }
 
+// Regular messages that went as they should (sent, run once, answered ran; a Send run) are folded;
+// one answered no_reply and never run, and one whose turn is the violating event, stay.
+TEST(Story, FoldsRoutineMessagesAndKeepsTheLostAndTheKeyOnes) {
+  const std::string a = kOwnerA;
+  const std::string b = kOwnerB;
+  auto sent = [&](int i, const std::string& op) {
+    return "#" + std::to_string(i) + " t=" + std::to_string(i) + "0us node-1 task=2 object.message_sent owner=\"" + b +
+           "\" kind=\"actor\" id=\"player:1\" op_id=\"" + op + "\"";
+  };
+  auto turn = [&](int i, const std::string& op) {
+    return "#" + std::to_string(i) + " t=" + std::to_string(i) + "0us node-0 task=3 object.turn kind=\"actor\" " +
+           "id=\"player:1\" turn=\"message\" op_id=\"" + op + "\" owner=\"" + a + "\"";
+  };
+  auto answered = [&](int i, const std::string& op, const std::string& outcome) {
+    return "#" + std::to_string(i) + " t=" + std::to_string(i) + "0us node-1 task=2 object.message_answered owner=\"" +
+           b + "\" kind=\"actor\" id=\"player:1\" op_id=\"" + op + "\" outcome=\"" + outcome + "\"";
+  };
+  std::vector<std::string> trace = {
+      "#0 t=0us node-0 process.add routing_id=100 drift_ppm=0",
+      sent(1, "01"), turn(2, "01"), answered(3, "01", "ran"),                 // routine: folded
+      sent(4, "02"), answered(5, "02", "no_reply"),                           // lost: stays
+      sent(6, "03"), answered(7, "03", "sent"), turn(8, "03"),                // a Send run: folded
+      "#9 t=90us node-0 task=3 object.turn kind=\"actor\" id=\"player:1\" turn=\"timer\" op_id=\"\" owner=\"" + a +
+          "\"",                                                              // a timer: stays
+      sent(10, "04"), turn(11, "04"),                                          // the violating turn
+  };
+  scenarios::Violation v{"object-messages", "lost", 110, 11};
+  v.subjects.add_object("player:1");
+  v.subjects.add_event(4);
+  const Story story = tell_story(trace, v);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{4, 5, 9, 10, 11}));
+  EXPECT_EQ(story.folded_messages, 2u);
+  EXPECT_EQ(story.folded_message_events, 6u);
+  std::ostringstream text;
+  print_story(story, v, text);
+  EXPECT_NE(text.str().find("2 regular message(s) sent, run once and answered ran (or a Send run), 6 event(s)"),
+            std::string::npos)
+      << text.str();
+}
+
 // The store's own account of the writes the subjects' events read: every store.applied of a
 // subject object's authority row and of a subject host run's lease row, marked "=" — but those a
 // protocol event of the story reports (same key and StoreVersion), and all but a lease row's last
