@@ -2,8 +2,6 @@
 // from its send to the network message that carried it, to its delivery or its drop (a fault),
 // and from its delivery to its turn or to the owner's answer that it did not run. A delivered
 // message the owner neither ran nor answered is lost unless its process died or restarted since.
-#include <algorithm>
-
 #include "impl/location/events/object_events.h"
 #include "impl/platform/event_kinds.h"
 #include "properties/checkers/object_messages_checker.h"

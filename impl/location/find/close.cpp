@@ -147,8 +147,7 @@ ManagerResult<bool> CloseClient::exchange(const AuthoritySnapshot& row, TimeUs d
   command.object_generation = row.record.object_generation;
   command.owner_generation = row.record.authority_owner_generation;
   command.store_version = row.version.value;
-  const std::int64_t left_ms = (deadline_us - _context.platform.clock.now_us()) / platform::kMicrosPerMilli;
-  command.deadline_store_ms = _context.lease.estimated_store_now_ms() + std::max<std::int64_t>(left_ms, 0);
+  command.deadline_store_ms = _context.lease.store_deadline_ms(deadline_us);
   for (std::uint32_t attempt = 0; attempt < _context.creation.attempts_max; ++attempt) {
     const TimeUs latest = deadline_us - _context.creation.deadline_guard_us;
     if (_context.platform.clock.now_us() >= latest) {

@@ -1,8 +1,6 @@
 // Close with Reincarnate (framework 0.27's ZLinkInstanceClosingAuthority.reincarnate): the Close of
 // this host run's incarnation, then the next incarnation activated here as a cold activation this
 // node requests of itself (instance_target.h).
-#include <algorithm>
-
 #include "impl/check/check.h"
 #include "impl/location/events/instance_events.h"
 #include "impl/location/instance/instance_target.h"
@@ -34,8 +32,7 @@ InstanceOutcome InstanceTarget::reincarnate(const std::string& spot_id, std::str
   request.source_rid_hex = _context.rid_hex;
   request.source = messaging::WireHostRun{self.owner_id, self.lease_generation};
   request.op_id = messaging::OperationId::random(_context.platform.random);
-  const TimeUs left_us = std::max<TimeUs>(0, deadline_us - _context.platform.clock.now_us());
-  request.deadline_store_ms = _context.lease.estimated_store_now_ms() + left_us / platform::kMicrosPerMilli;
+  request.deadline_store_ms = _context.lease.store_deadline_ms(deadline_us);
   request.first_message = std::move(initialize);
   platform::emit_event(_context.platform.events, kinds::kInstanceReincarnating,
                        events::InstanceReincarnating{spot_id, as_i64(closed_generation), _context.rid_hex,

@@ -65,6 +65,11 @@ store::StoreNowMs OwnerLease::estimated_store_now_ms() const {
   return location::estimated_store_now_ms(_last_observation, now_us());
 }
 
+store::StoreNowMs OwnerLease::store_deadline_ms(TimeUs local_deadline_us) const {
+  const std::int64_t left_ms = (local_deadline_us - now_us()) / platform::kMicrosPerMilli;
+  return estimated_store_now_ms() + std::max<std::int64_t>(left_ms, 0);
+}
+
 bool OwnerLease::admission_open() const {
   return _registered && !_lost && now_us() < _deadline_us;
 }

@@ -97,6 +97,9 @@ class OwnerLease {
   TimeUs admission_deadline_us() const;
   // This host's estimate of the store clock now (never behind it).
   store::StoreNowMs estimated_store_now_ms() const;
+  // A local deadline as a command carries it, on the store clock: that estimate now plus the whole
+  // milliseconds left (none once the deadline passed).
+  store::StoreNowMs store_deadline_ms(TimeUs local_deadline_us) const;
 
  private:
   struct Adopted {
