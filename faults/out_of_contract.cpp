@@ -18,20 +18,20 @@ constexpr std::array<OutOfContractInfo, 3> kKinds{{
 }};
 
 // One kind's window: the mean gap between its faults and the largest change one makes.
-struct Window {
+struct OutOfContractWindow {
   TimeUs gap_us = 0;
   TimeUs max_us = 0;
 };
 
 // The standard intensity (plain runs) and the swarm ranges, per kind in kKinds order.
-constexpr std::array<Window, 3> kStandard{{
+constexpr std::array<OutOfContractWindow, 3> kStandard{{
     {platform::seconds(40), platform::seconds(20)},  // clock jump forward by up to 20 s
     {platform::seconds(40), platform::seconds(2)},   // lose up to the last 2 s of writes
     {platform::seconds(40), platform::seconds(20)},  // step by up to 20 s either way
 }};
 struct Range {
-  Window lo;
-  Window hi;
+  OutOfContractWindow lo;
+  OutOfContractWindow hi;
 };
 constexpr std::array<Range, 3> kSwarm{{
     {{platform::seconds(10), platform::seconds(1)}, {platform::seconds(60), platform::seconds(30)}},
@@ -39,7 +39,7 @@ constexpr std::array<Range, 3> kSwarm{{
     {{platform::seconds(10), platform::seconds(1)}, {platform::seconds(60), platform::seconds(30)}},
 }};
 
-void set_window(FaultPlan& plan, FaultKind kind, Window window) {
+void set_window(FaultPlan& plan, FaultKind kind, OutOfContractWindow window) {
   switch (kind) {
     case FaultKind::kStoreClockJump:
       plan.store_clock_jump_gap_us = window.gap_us;
@@ -127,7 +127,7 @@ FaultPlan with_out_of_contract(FaultPlan plan, platform::Random& random, OutOfCo
   SPOTCHECK_ASSERT_ABORT((set & ~all_out_of_contract()) == 0);
   for (std::size_t i = 0; i < kKinds.size(); ++i) {
     const bool coin = random.chance(0.5);
-    const Window drawn{random.between(kSwarm[i].lo.gap_us, kSwarm[i].hi.gap_us),
+    const OutOfContractWindow drawn{random.between(kSwarm[i].lo.gap_us, kSwarm[i].hi.gap_us),
                        random.between(kSwarm[i].lo.max_us, kSwarm[i].hi.max_us)};
     if ((set & out_of_contract_bit(kKinds[i].kind)) == 0 || (swarm && !coin)) {
       continue;

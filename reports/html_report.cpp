@@ -54,7 +54,7 @@ void write_violations(const CampaignResult& r, std::ostream& out) {
 }
 
 // Every distinct failure, with its count and first seed: a rare run failure is never hidden.
-void write_failure_kinds(const CampaignResult& r, std::ostream& out) {
+void write_failure_kinds_table(const CampaignResult& r, std::ostream& out) {
   if (r.failure_kinds.empty()) {
     return;
   }
@@ -161,7 +161,7 @@ void write_html_report(const CampaignResult& r, const std::vector<FailureStory>&
         << " seed(s)</strong>; the figures are of those seeds.</p>\n";
   }
   write_violations(r, out);
-  write_failure_kinds(r, out);
+  write_failure_kinds_table(r, out);
   write_mismatches(r, out);
   write_failures(r, stories, out);
   write_stories(stories, out);

@@ -17,7 +17,7 @@ namespace lq = location::query;
 
 constexpr platform::TimeUs kRequestTimeoutUs = platform::seconds(5);
 
-int usage(std::ostream& err, const std::string& text) {
+int locate_usage(std::ostream& err, const std::string& text) {
   err << "spotcheck locate: " << json_guard::one_line(text, 400) << "\n";
   return kLocateExitUsage;
 }
@@ -89,7 +89,7 @@ int list(lq::LocationQuery& query, const LocateOptions& options, std::ostream& o
     const auto listed = query.list(filter, options.page_size, token);
     if (!listed.ok()) {
       if (listed.error().kind == location::ErrorKind::kInvalidArgument) {
-        return usage(err, listed.error().message);
+        return locate_usage(err, listed.error().message);
       }
       err << "spotcheck locate: the page failed (no partial page): "
           << json_guard::one_line(listed.error().message, 400) << "\n";
@@ -118,10 +118,10 @@ int list(lq::LocationQuery& query, const LocateOptions& options, std::ostream& o
 
 int run_locate(const LocateOptions& options, std::ostream& out, std::ostream& err) {
   if (const std::string problem = check(options); !problem.empty()) {
-    return usage(err, problem);
+    return locate_usage(err, problem);
   }
   if (options.key_namespace.empty()) {
-    return usage(err, "--namespace must not be empty");
+    return locate_usage(err, "--namespace must not be empty");
   }
   RedisCommandOptions redis;
   redis.url = options.url;
@@ -129,7 +129,7 @@ int run_locate(const LocateOptions& options, std::ostream& out, std::ostream& er
   redis.rediscli_auth = options.rediscli_auth;
   const ResolvedRedisUrl url = resolve_redis_url(redis);
   if (!url.error.empty()) {
-    return usage(err, url.error);
+    return locate_usage(err, url.error);
   }
   store::redis::SteadyClock clock;
   store::redis::RedisStoreOptions store_options;
@@ -147,7 +147,7 @@ int run_locate(const LocateOptions& options, std::ostream& out, std::ostream& er
   };
   store::redis::RedisStores stores = store::redis::open_redis_stores(store_options, clock, refuse_empty);
   if (!stores.error.empty()) {
-    return usage(err, stores.error);
+    return locate_usage(err, stores.error);
   }
   lq::LocationQuery query(*stores.location, [&clock] { return clock.now_us() + kRequestTimeoutUs; });
   return options.what.empty() ? list(query, options, out, err) : lookup(query, options, out, err);

@@ -31,7 +31,7 @@ using scenarios::integration::NamespaceCleanup;
 using scenarios::integration::run_integration;
 using scenarios::integration::signal_name;
 
-int usage(std::ostream& err, const std::string& text) {
+int redis_usage(std::ostream& err, const std::string& text) {
   err << "spotcheck redis: " << text << "\n";
   return kRedisExitUsage;
 }
@@ -222,7 +222,7 @@ int report_finished(const IntegrationReport& report, std::ostream& out, std::ost
     if (const std::size_t at = error.find(kPutInUrl); at != std::string::npos) {
       error.replace(at, kPutInUrl.size(), "(NOAUTH); put it in the URL (--url or --url-file) or in REDISCLI_AUTH");
     }
-    return usage(err, error);
+    return redis_usage(err, error);
   }
   out << reports::format_redis_summary(report);
   if (report.namespace_cleanup.failed) {
@@ -240,7 +240,7 @@ int report_finished(const IntegrationReport& report, std::ostream& out, std::ost
 int run_redis_command(const RedisCommandOptions& options, std::ostream& out, std::ostream& err) {
   auto built = integration_request(options);
   if (const auto* error = std::get_if<std::string>(&built)) {
-    return usage(err, *error);
+    return redis_usage(err, *error);
   }
   IntegrationRequest& request = std::get<IntegrationRequest>(built);
   const std::string scenario = request.scenario.name;

@@ -12,7 +12,7 @@ namespace spotcheck::properties {
 namespace {
 
 // Bound on the pages of one list (1,000 entries each).
-constexpr std::uint32_t kPagesMax = 100'000;
+constexpr std::uint32_t kCapacityPagesMax = 100'000;
 
 std::string range_end(std::string_view prefix_without_separator) {
   std::string end(prefix_without_separator);
@@ -35,7 +35,7 @@ std::variant<std::vector<store::ScanEntry>, std::string> list_range(store::Locat
     std::vector<store::ScanEntry> entries;
     store::ScanRequest request{begin, end, std::nullopt, store::kMaxScanPageEntries};
     bool expired = false;
-    for (std::uint32_t page = 0; page < kPagesMax; ++page) {
+    for (std::uint32_t page = 0; page < kCapacityPagesMax; ++page) {
       store::ScanResult result = store.scan(request, deadline_us);
       if (std::holds_alternative<store::ScanExpired>(result)) {
         expired = true;
@@ -54,7 +54,7 @@ std::variant<std::vector<store::ScanEntry>, std::string> list_range(store::Locat
       request.continuation = std::move(scanned.continuation);
     }
     if (!expired) {
-      return "scan did not end within " + std::to_string(kPagesMax) + " pages";
+      return "scan did not end within " + std::to_string(kCapacityPagesMax) + " pages";
     }
   }
   return "scan kept expiring (" + std::to_string(restarts_max + 1) + " attempts)";

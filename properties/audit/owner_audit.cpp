@@ -12,7 +12,7 @@ namespace spotcheck::properties {
 namespace {
 
 // Bounds: pages of one list (1,000 entries each) and restarts after ScanExpired.
-constexpr std::uint32_t kPagesMax = 10'000;
+constexpr std::uint32_t kOwnerPagesMax = 10'000;
 constexpr std::uint32_t kRestartsMax = 8;
 
 struct Listed {
@@ -28,7 +28,7 @@ Listed list_authority_rows(store::LocationStore& store, store::DeadlineUs deadli
                                spotcheck::location::keys::authority_range_end(), std::nullopt,
                                store::kMaxScanPageEntries};
     bool expired = false;
-    for (std::uint32_t page = 0; page < kPagesMax && !expired; ++page) {
+    for (std::uint32_t page = 0; page < kOwnerPagesMax && !expired; ++page) {
       store::ScanResult result = store.scan(request, deadline_us);
       if (std::holds_alternative<store::ScanExpired>(result)) {
         expired = true;

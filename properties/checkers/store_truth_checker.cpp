@@ -22,7 +22,6 @@ using Row = StoreTruthChecker::Row;
 constexpr std::string_view kAuthorityPrefix = "authority/";
 
 constexpr std::string_view kObjectGenerationCounter = "counter/object-generation";
-constexpr std::string_view kCapacityPrefix = "capacity/";
 // A stored final result (§7), as store.applied prints its key: "creation-result/<sha256>".
 constexpr std::string_view kFinalResultPrefix = "creation-result/";
 // A creation request stored with its Reserve: "creation-request/<reservationId>".

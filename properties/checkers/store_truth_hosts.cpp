@@ -14,7 +14,6 @@ namespace {
 constexpr std::string_view kLeasePrefix = "owner-lease/";
 constexpr std::string_view kDescriptorPrefix = "mesh-node/";
 constexpr std::string_view kGenerationCounterPrefix = "counter/";
-constexpr std::string_view kCapacityPrefix = "capacity/";
 constexpr std::string_view kLeaseGenerationCounter = "counter/lease-generation";
 
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }

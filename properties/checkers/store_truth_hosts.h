@@ -18,6 +18,9 @@
 
 namespace spotcheck::properties {
 
+// A capacity counter's key as store.applied prints it: "capacity/<scope>".
+inline constexpr std::string_view kCapacityPrefix = "capacity/";
+
 // One mutation of an applied write, as store.applied reported it.
 struct AppliedPart {
   std::string key;  // NUL separators shown as '/'

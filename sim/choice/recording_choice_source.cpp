@@ -9,7 +9,7 @@
 namespace spotcheck::sim {
 namespace {
 
-constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kNoLogStream = std::numeric_limits<std::uint32_t>::max();
 
 }  // namespace
 
@@ -38,10 +38,10 @@ void RecordingChoiceSource::append(Stream& stream, std::uint64_t value, std::uin
     return;
   }
   if (stream.id() >= log_stream_by_id_.size()) {
-    log_stream_by_id_.resize(stream.id() + 1, kUnset);
+    log_stream_by_id_.resize(stream.id() + 1, kNoLogStream);
   }
   std::uint32_t& index = log_stream_by_id_[stream.id()];
-  if (index == kUnset) {
+  if (index == kNoLogStream) {
     index = log_->stream_index(stream.name());
   }
   if (!log_->append(Decision{value, index, count})) {

@@ -10,7 +10,7 @@ namespace spotcheck::sim {
 namespace {
 
 constexpr std::uint32_t kEnd = std::numeric_limits<std::uint32_t>::max();
-constexpr std::uint32_t kUnset = kEnd - 1;
+constexpr std::uint32_t kNoCursor = kEnd - 1;
 
 std::string asked(std::uint32_t count) {
   return count == 0 ? std::string("a draw") : "a pick among " + std::to_string(count);
@@ -23,7 +23,7 @@ ReplayingChoiceSource::ReplayingChoiceSource(std::shared_ptr<const DecisionLog> 
     : log_(std::move(log)), fallback_(&fallback), refuse_(std::move(refuse)), mode_(mode) {
   SPOTCHECK_ASSERT_ABORT(log_ != nullptr);
   SPOTCHECK_ASSERT_ABORT(refuse_ != nullptr);
-  SPOTCHECK_ASSERT_ABORT(log_->size() < kUnset);
+  SPOTCHECK_ASSERT_ABORT(log_->size() < kNoCursor);
   const std::vector<Decision>& decisions = log_->decisions();
   next_same_stream_.assign(decisions.size(), kEnd);
   first_of_stream_.assign(log_->stream_names().size(), kEnd);
@@ -85,11 +85,11 @@ std::optional<std::uint64_t> ReplayingChoiceSource::next(Stream& stream, std::ui
     return std::nullopt;
   }
   if (stream.id() >= cursor_by_id_.size()) {
-    cursor_by_id_.resize(stream.id() + 1, kUnset);
+    cursor_by_id_.resize(stream.id() + 1, kNoCursor);
     taken_by_id_.resize(stream.id() + 1, 0);
   }
   std::uint32_t& cursor = cursor_by_id_[stream.id()];
-  if (cursor == kUnset) {
+  if (cursor == kNoCursor) {
     const auto found = log_->find_stream(stream.name());
     cursor = found ? first_of_stream_[*found] : kEnd;
   }

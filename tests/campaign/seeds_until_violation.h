@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 
 #include "scenarios/registry/scenario.h"
@@ -18,6 +19,14 @@ inline std::pair<std::uint64_t, SeedOutcome> seeds_until_violation(const Scenari
     }
   }
   return {seeds_max, last};
+}
+
+// One line for a test's failure message: the violation (property: message), the run failure, or "ok".
+inline std::string what(const SeedOutcome& outcome) {
+  if (outcome.violation) {
+    return outcome.violation->property + ": " + outcome.violation->message;
+  }
+  return outcome.failure.value_or("ok");
 }
 
 }  // namespace spotcheck::scenarios::testing

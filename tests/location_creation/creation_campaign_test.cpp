@@ -18,14 +18,9 @@
 namespace spotcheck::scenarios::creation {
 namespace {
 
-constexpr std::uint64_t kPlantedSeedsMax = 100;
+using testing::what;
 
-std::string what(const SeedOutcome& outcome) {
-  if (outcome.violation) {
-    return outcome.violation->property + ": " + outcome.violation->message;
-  }
-  return outcome.failure.value_or("ok");
-}
+constexpr std::uint64_t kPlantedSeedsMax = 100;
 
 TEST(CreationCampaign, TheRealProtocolPassesEverySeed) {
   const CreationScenario scenario(creation_scenario_config("create-storm"));

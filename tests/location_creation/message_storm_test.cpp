@@ -19,12 +19,7 @@
 namespace spotcheck::scenarios::creation {
 namespace {
 
-std::string what(const SeedOutcome& outcome) {
-  if (outcome.violation) {
-    return outcome.violation->property + ": " + outcome.violation->message;
-  }
-  return outcome.failure.value_or("ok");
-}
+using testing::what;
 
 TEST(MessageStorm, TheRealProtocolPassesItsSeeds) {
   const CreationScenario scenario(creation_scenario_config("message-storm"));

@@ -14,8 +14,6 @@
 namespace spotcheck::location::instance::testing {
 namespace {
 
-constexpr std::string_view kSpot = "chat-1";
-
 LocationConfig with_retry_bug() {
   LocationConfig location;
   location.planted_bugs.insert(planted::PlantedBug::kRetryStaleInstanceRoute);

@@ -17,10 +17,6 @@
 namespace spotcheck::location::instance::testing {
 namespace {
 
-constexpr std::string_view kSpot = "chat-1";
-constexpr std::size_t kClient = 0;
-constexpr std::size_t kServer = 1;
-
 store::Key spot_row_key() { return records::authority_preimage(records::AuthorityKind::kSpot, kSpot); }
 
 bool deletes_spot_row(const store::WriteRequest& request) {

@@ -12,8 +12,6 @@
 namespace spotcheck::location::instance::testing {
 namespace {
 
-constexpr std::string_view kSpot = "chat-1";
-
 // Watches every store step touching one SpotId and counts what the §12 item forbids.
 struct Watch {
   int reserve_writes = 0;             // Reserve attempts (ExpectAbsent on the row), any outcome

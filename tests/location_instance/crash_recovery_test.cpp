@@ -23,10 +23,6 @@
 namespace spotcheck::location::instance::testing {
 namespace {
 
-constexpr std::string_view kSpot = "chat-1";
-constexpr std::size_t kClient = 0;
-constexpr std::size_t kServer = 1;
-
 // The node-crash-point fault by hand: node `pid` dies at the first event of `kind` it emits.
 class CrashAtFirst final : public sim::TraceObserver {
  public:

@@ -9,11 +9,17 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <memory>
 
 #include "tests/location_instance/instance_cluster.h"
 
 namespace spotcheck::location::instance::testing {
+
+// The Instance Spot most tests use, and their two nodes' indexes: a client and the server.
+inline constexpr std::string_view kSpot = "chat-1";
+inline constexpr std::size_t kClient = 0;
+inline constexpr std::size_t kServer = 1;
 
 using platform::millis;
 using platform::seconds;

@@ -8,10 +8,6 @@
 namespace spotcheck::location::instance::testing {
 namespace {
 
-constexpr std::string_view kSpot = "chat-1";
-constexpr std::size_t kClient = 0;
-constexpr std::size_t kServer = 1;
-
 class Reincarnate : public InstanceTest {
  protected:
   void SetUp() override { make({client(), server({"Chat"})}); }

@@ -9,10 +9,6 @@
 namespace spotcheck::location::instance::testing {
 namespace {
 
-constexpr std::string_view kSpot = "chat-1";
-constexpr std::size_t kClient = 0;
-constexpr std::size_t kServer = 1;
-
 std::size_t first_message_runs(InstanceCluster& cluster) {
   return cluster.events("instance.first_message_run").size() + cluster.events("instance.message_run").size();
 }

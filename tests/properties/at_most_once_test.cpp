@@ -11,7 +11,6 @@ namespace {
 using platform::millis;
 using platform::seconds;
 
-constexpr std::int32_t kSource = 0;
 constexpr std::int32_t kTargetA = 1;
 constexpr std::int32_t kTargetB = 2;
 

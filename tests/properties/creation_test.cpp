@@ -13,8 +13,6 @@ namespace {
 using platform::millis;
 using platform::seconds;
 
-constexpr std::int32_t kSource = 0;
-constexpr std::int32_t kTarget = 1;
 
 class Creation : public ::testing::Test {
  protected:

@@ -10,7 +10,6 @@ namespace {
 
 using platform::seconds;
 
-constexpr std::int32_t kTarget = 1;
 
 class FirstMessage : public ::testing::Test {
  protected:

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -12,6 +13,10 @@
 #include "tests/properties/event_script.h"
 
 namespace spotcheck::properties::testing {
+
+// The node indexes of the source (the client asking) and of a target (the node it asks).
+inline constexpr std::int32_t kSource = 0;
+inline constexpr std::int32_t kTarget = 1;
 
 inline PropertyOptions test_options() {
   PropertyOptions options;

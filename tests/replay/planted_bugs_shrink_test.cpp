@@ -20,7 +20,7 @@ using scenarios::authority::AuthorityScenario;
 using scenarios::authority::AuthorityScenarioConfig;
 using scenarios::authority::AuthorityWorkload;
 
-constexpr std::uint64_t kSeedsMax = 200;
+constexpr std::uint64_t kPlantedSeedsMax = 200;
 
 struct PlantedBugCase {
   const char* name;
@@ -42,10 +42,10 @@ TEST_P(PlantedBugShrink, ShrinksToTheSamePropertyAndReplaysFromTheFile) {
     bug.tune(config.workload);
   }
   std::uint64_t seed = 0;
-  for (std::uint64_t s = 1; s <= kSeedsMax && seed == 0; ++s) {
+  for (std::uint64_t s = 1; s <= kPlantedSeedsMax && seed == 0; ++s) {
     seed = AuthorityScenario(config).run(SeedRequest{s, false, false}).violation.has_value() ? s : 0;
   }
-  ASSERT_NE(seed, 0u) << bug.name << " was not caught in " << kSeedsMax << " seeds";
+  ASSERT_NE(seed, 0u) << bug.name << " was not caught in " << kPlantedSeedsMax << " seeds";
 
   const ShrinkResult r = shrink(config, seed, false, ShrinkOptions{});
   const auto& before = *r.original_outcome.violation;

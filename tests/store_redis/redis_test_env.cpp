@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <variant>
 #include <vector>
 
 namespace spotcheck::store::redis::testing {
@@ -193,6 +194,18 @@ PrivateRedisCluster::~PrivateRedisCluster() {
 SteadyClock& test_clock() {
   static SteadyClock clock;
   return clock;
+}
+
+RedisStoreOptions cluster_options(const std::string& url, const std::string& key_namespace, std::int64_t scan_ttl_ms) {
+  RedisStoreOptions options = test_options(url, scan_ttl_ms);
+  options.key_namespace = key_namespace;
+  return options;
+}
+
+StoreVersion must_put(LocationStore& store, const Key& key, const Bytes& value) {
+  const WriteResult result = store.write(WriteRequest{{}, {Put{key, value}}}, kNoDeadline);
+  EXPECT_TRUE(std::holds_alternative<Applied>(result));
+  return std::holds_alternative<Applied>(result) ? std::get<Applied>(result).outcomes.at(0).version : StoreVersion{};
 }
 
 }  // namespace spotcheck::store::redis::testing

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,11 @@
 #include "impl/store/redis/steady_clock.h"
 
 namespace spotcheck::store::redis::testing {
+
+// A store request's deadline when the test wants none.
+inline constexpr DeadlineUs kNoDeadline = std::numeric_limits<DeadlineUs>::max();
+// A raw connection's timeout in the provider tests.
+inline constexpr platform::TimeUs kRawTimeoutUs = 5 * platform::kMicrosPerSecond;
 
 // The shared test server's URL, or nullopt (with the reason in `why`).
 std::optional<std::string> shared_server_url(std::string& why);
@@ -120,6 +126,13 @@ class PrivateRedisCluster {
   std::vector<std::string> _urls;
   std::string _error;
 };
+
+// Options for a fresh hash-tagged namespace `key_namespace` of the cluster node `url`.
+RedisStoreOptions cluster_options(const std::string& url, const std::string& key_namespace,
+                                  std::int64_t scan_ttl_ms = 1'000);
+
+// One unconditional Put of `key`, expected to apply (a gtest failure otherwise): its StoreVersion.
+StoreVersion must_put(LocationStore& store, const Key& key, const Bytes& value);
 
 // A process-wide SteadyClock for the tests.
 SteadyClock& test_clock();

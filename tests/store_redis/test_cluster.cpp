@@ -29,15 +29,10 @@ using testing::node_port;
 using testing::test_clock;
 using testing::test_options;
 using testing::unique_tagged_namespace;
+using testing::cluster_options;
+using testing::kNoDeadline;
 
-constexpr DeadlineUs kNoDeadline = std::numeric_limits<DeadlineUs>::max();
 constexpr long long kLastSlot = 16'383;
-
-RedisStoreOptions cluster_options(const std::string& url, const std::string& key_namespace) {
-  RedisStoreOptions options = test_options(url);
-  options.key_namespace = key_namespace;
-  return options;
-}
 
 TEST(RedisCluster, TheFixtureIsThreeMastersServingEverySlotAndNamespacesSpreadOverThem) {
   SPOTCHECK_REDIS_CLUSTER_OR_RETURN(urls);

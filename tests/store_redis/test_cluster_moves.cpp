@@ -24,21 +24,16 @@ using testing::node_port;
 using testing::test_clock;
 using testing::test_options;
 using testing::unique_tagged_namespace;
+using testing::cluster_options;
+using testing::kNoDeadline;
 
-constexpr DeadlineUs kNoDeadline = std::numeric_limits<DeadlineUs>::max();
 
 // Scan continuations stay valid for 30 s: the resharding between two pages must not expire one.
 constexpr std::int64_t kScanTtlMs = 30'000;
 
-RedisStoreOptions cluster_options(const std::string& url, const std::string& key_namespace) {
-  RedisStoreOptions options = test_options(url, kScanTtlMs);
-  options.key_namespace = key_namespace;
-  return options;
-}
-
 TEST(RedisCluster, AMovedReplyIsFollowedToTheNodeOwningTheSlot) {
   SPOTCHECK_REDIS_CLUSTER_OR_RETURN(urls);
-  RedisStores stores = open_redis_stores(cluster_options(urls[0], unique_tagged_namespace()), test_clock());
+  RedisStores stores = open_redis_stores(cluster_options(urls[0], unique_tagged_namespace(), kScanTtlMs), test_clock());
   ASSERT_NE(stores.location, nullptr) << stores.error;
   const int owner_port = stores.session->url().port;
   int redirected = 0;
@@ -121,7 +116,7 @@ TEST(RedisCluster, ASlotReshardedToAnotherNodeTakesTheNamespaceAlongAndTheSessio
   ASSERT_EQ(cluster.error(), "");
   const std::vector<std::string>& urls = cluster.urls();
   const std::string key_namespace = unique_tagged_namespace();
-  RedisStores stores = open_redis_stores(cluster_options(urls[0], key_namespace), test_clock());
+  RedisStores stores = open_redis_stores(cluster_options(urls[0], key_namespace, kScanTtlMs), test_clock());
   ASSERT_NE(stores.location, nullptr) << stores.error;
   LocationStore& location = *stores.location;
   ASSERT_TRUE(std::holds_alternative<Applied>(

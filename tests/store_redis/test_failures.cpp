@@ -22,8 +22,9 @@ using testing::PrivateRedisServer;
 using testing::FaultyProxy;
 using testing::test_clock;
 using testing::test_options;
+using testing::kNoDeadline;
+using testing::must_put;
 
-constexpr DeadlineUs kNoDeadline = std::numeric_limits<DeadlineUs>::max();
 
 #define SPOTCHECK_REQUIRE_SERVER(server)                                                         \
   if (!(server).error().empty()) {                                                               \
@@ -40,12 +41,6 @@ WriteRequest put_request(const Key& key, const Bytes& value, std::optional<Store
   }
   request.mutations.push_back(Put{key, value});
   return request;
-}
-
-StoreVersion must_put(LocationStore& store, const Key& key, const Bytes& value) {
-  const WriteResult result = store.write(put_request(key, value), kNoDeadline);
-  EXPECT_TRUE(std::holds_alternative<Applied>(result));
-  return std::holds_alternative<Applied>(result) ? std::get<Applied>(result).outcomes.at(0).version : StoreVersion{};
 }
 
 void expect_one_line(const std::string& error) {

@@ -14,8 +14,8 @@ namespace {
 
 using testing::PrivateRedisServer;
 using testing::test_clock;
+using testing::kNoDeadline;
 
-constexpr DeadlineUs kNoDeadline = std::numeric_limits<DeadlineUs>::max();
 
 std::string hex_decode(const std::string& hex) {
   EXPECT_EQ(hex.size() % 2, 0U);

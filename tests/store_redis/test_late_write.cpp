@@ -17,8 +17,8 @@ namespace {
 using testing::FaultyProxy;
 using testing::test_clock;
 using testing::test_options;
+using testing::kNoDeadline;
 
-constexpr DeadlineUs kNoDeadline = std::numeric_limits<DeadlineUs>::max();
 // The client gives up after kTimeout; the proxy forwards the request kHold after receiving it.
 constexpr std::chrono::milliseconds kTimeout{200};
 constexpr std::chrono::milliseconds kHold{1'500};

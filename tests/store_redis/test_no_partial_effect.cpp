@@ -21,9 +21,9 @@ using testing::dump_namespace;
 using testing::NamespaceDump;
 using testing::test_clock;
 using testing::test_options;
+using testing::kNoDeadline;
+using testing::kRawTimeoutUs;
 
-constexpr DeadlineUs kNoDeadline = std::numeric_limits<DeadlineUs>::max();
-constexpr platform::TimeUs kRawTimeoutUs = 5 * platform::kMicrosPerSecond;
 constexpr std::int64_t kLongScanTtlMs = 60'000;
 constexpr std::int64_t kShortScanTtlMs = 300;
 

@@ -14,9 +14,9 @@ namespace {
 
 using testing::test_clock;
 using testing::test_options;
+using testing::kNoDeadline;
+using testing::kRawTimeoutUs;
 
-constexpr DeadlineUs kNoDeadline = std::numeric_limits<DeadlineUs>::max();
-constexpr platform::TimeUs kRawTimeoutUs = 5 * platform::kMicrosPerSecond;
 
 class RedisProvider : public ::testing::Test {
  protected:

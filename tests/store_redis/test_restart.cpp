@@ -22,8 +22,9 @@ namespace {
 using testing::PrivateRedisServer;
 using testing::test_clock;
 using testing::test_options;
+using testing::kNoDeadline;
+using testing::must_put;
 
-constexpr DeadlineUs kNoDeadline = std::numeric_limits<DeadlineUs>::max();
 constexpr std::int64_t kScanTtlMs = 60'000;
 
 #define SPOTCHECK_REQUIRE_SERVER(server)                                       \
@@ -42,12 +43,6 @@ RedisStores open_on(const PrivateRedisServer& server, const std::string& key_nam
     options.key_namespace = key_namespace;
   }
   return open_redis_stores(options, test_clock());
-}
-
-StoreVersion must_put(LocationStore& store, const Key& key, const Bytes& value) {
-  const WriteResult result = store.write(WriteRequest{{}, {Put{key, value}}}, kNoDeadline);
-  EXPECT_TRUE(std::holds_alternative<Applied>(result));
-  return std::holds_alternative<Applied>(result) ? std::get<Applied>(result).outcomes.at(0).version : StoreVersion{};
 }
 
 // Scripts in the server's cache (INFO memory), asked on a connection of its own; -1 on failure.

@@ -16,15 +16,6 @@ namespace {
 constexpr std::size_t kWriteArgsPerCondition = 3;
 constexpr std::size_t kWriteArgsPerMutation = 6;
 
-StoreError bad_reply(std::string_view script) {
-  return StoreError{StoreErrorKind::kInternal, "unexpected reply from the redis " + std::string(script) + " script"};
-}
-
-template <class Result>
-Result from_write_failure(const ScriptCall& call) {
-  return std::visit([](auto&& failure) -> Result { return failure; }, write_side_failure(call));
-}
-
 // Argument strings of one script call; string_views into it stay valid (deque never moves
 // its elements, not even when the ArgList itself is moved). Not copyable: a copy's views would
 // point into the original.

@@ -8,19 +8,6 @@
 
 namespace spotcheck::store::redis {
 
-namespace {
-
-StoreError bad_reply(std::string_view script) {
-  return StoreError{StoreErrorKind::kInternal, "unexpected reply from the redis " + std::string(script) + " script"};
-}
-
-template <class Result>
-Result from_write_failure(const ScriptCall& call) {
-  return std::visit([](auto&& failure) -> Result { return failure; }, write_side_failure(call));
-}
-
-}  // namespace
-
 RedisRelocationStore::RedisRelocationStore(std::shared_ptr<RedisSession> session) : _session(std::move(session)) {
   SPOTCHECK_ASSERT(_session != nullptr);
 }

@@ -1,6 +1,7 @@
 #include "impl/store/redis/reply_parse.h"
 
 #include <charconv>
+#include <string>
 
 #include "impl/check/check.h"
 #include "impl/store/redis/redis_session.h"
@@ -88,6 +89,10 @@ std::variant<StoreError, Indeterminate> write_side_failure(const ScriptCall& cal
   // A refusal is an error reply: either the script never ran (BUSY, OOM, ...), or it stopped
   // on a check before its first write (docs/redis.md, "No partial effect").
   return StoreError{call.refused_unapplied ? StoreErrorKind::kUnavailable : StoreErrorKind::kInternal, call.message};
+}
+
+StoreError bad_reply(std::string_view script) {
+  return StoreError{StoreErrorKind::kInternal, "unexpected reply from the redis " + std::string(script) + " script"};
 }
 
 }  // namespace spotcheck::store::redis

@@ -25,5 +25,13 @@ StoreError read_side_error(const ScriptCall& call);
 // The SPI result of a failed write-side script call (write, relocation put/delete): a failure
 // after sending is Indeterminate; one before sending, or a refusal, is StoreError.
 std::variant<StoreError, Indeterminate> write_side_failure(const ScriptCall& call);
+// write_side_failure as the SPI result type of one write operation (a variant holding both).
+template <class Result>
+Result from_write_failure(const ScriptCall& call) {
+  return std::visit([](auto&& failure) -> Result { return failure; }, write_side_failure(call));
+}
+
+// The StoreError of a script reply that has not the shape its script returns.
+StoreError bad_reply(std::string_view script);
 
 }  // namespace spotcheck::store::redis
