@@ -303,6 +303,9 @@ std::optional<std::string> StoreTruthChecker::on_authority_part(const AppliedWri
   if (std::optional<std::string> problem = check_transition(write, part, ledger, next)) {
     return problem;
   }
+  if (std::optional<std::string> problem = check_owner_lease(write, part, ledger.current, next)) {
+    return problem;
+  }
   note_implied_moves(ledger.current, next);
   if (std::optional<std::string> problem = note_pointer(part.key, ledger.current, next)) {
     return problem;

@@ -18,6 +18,11 @@
 //     them, Commit and Preserve move none; NewOwner is not judged here), and no write without an
 //     authority change moves one (§3.3, §4, §6.1);
 //   * every stored row decodes.
+//   * fencing from the store's side (store_truth_fencing.cpp, §5, §6.1): a row stored naming a
+//     host run (OwnerId, LeaseGeneration) was stored while the store held that OwnerId's owner lease
+//     row at that LeaseGeneration — every Reserve, NewOwner, Commit and Preserve is conditioned on
+//     the named owner's lease row as its writer read it — and a write of the row's own owner (Commit,
+//     Preserve: only the owner writes them) applied before that lease row's ExpiresAt;
 // per owner lease row, descriptor row and counter: the rules of store_truth_hosts.h (§3.1, §4).
 // The protocol's word against the truth:
 //   * an authority.* event with outcome applied names a row the store stored (the same state,
@@ -139,6 +144,9 @@ class StoreTruthChecker final : public PropertyChecker {
   std::optional<std::string> on_store_applied(const sim::TraceEvent& event);
   std::optional<std::string> on_write(const AppliedWrite& write);
   std::optional<std::string> on_authority_part(const AppliedWrite& write, const AppliedPart& part);
+  // store_truth_fencing.cpp: a stored row's owner against the owner lease the store held (§5, §6.1).
+  std::optional<std::string> check_owner_lease(const AppliedWrite& write, const AppliedPart& part, const Row& before,
+                                               const Row& next) const;
   std::optional<std::string> check_transition(const AppliedWrite& write, const AppliedPart& part,
                                               const Ledger& ledger, const Row& next) const;
   std::optional<std::string> on_claim(const sim::TraceEvent& event, const AuthorityEvent& claim);

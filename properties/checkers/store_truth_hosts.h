@@ -61,12 +61,13 @@ class HostRowsLedger {
   // Returns what is wrong (a clause, without the event), or nullopt.
   std::optional<std::string> apply(const AppliedWrite& write, const AppliedPart& part);
 
+  // The live lease row of OwnerId `owner_id`, if the store holds one.
+  std::optional<model::LeaseRow> lease_of(std::string_view owner_id) const;
+
  private:
   std::optional<std::string> judge_lease(const AppliedWrite& write, const AppliedPart& part);
   std::optional<std::string> judge_descriptor(const AppliedWrite& write, const AppliedPart& part);
   std::optional<std::string> judge_counter(const AppliedPart& part);
-  // The live lease row of OwnerId `owner_id`, if the store holds one.
-  std::optional<model::LeaseRow> lease_of(std::string_view owner_id) const;
 
   std::map<std::string, model::LeaseRow, std::less<>> _leases;  // live lease rows, by key
   // Every renew, by "<OwnerId>|<ExpiresAt it wrote>".

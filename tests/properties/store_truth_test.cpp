@@ -46,6 +46,18 @@ std::string stored_bytes(const Row& row, const std::string& payload = "") {
   return records::encode(record);
 }
 
+// The stored bytes of an owner lease row.
+std::string lease_bytes(const std::string& owner, std::int64_t lease_gen, std::int64_t expires_ms, std::int64_t updated_ms) {
+  records::OwnerLeaseRecord record;
+  record.owner_id = owner;
+  record.lease_generation = static_cast<std::uint64_t>(lease_gen);
+  record.expires_at_epoch_ms = expires_ms;
+  record.updated_at_epoch_ms = updated_ms;
+  const records::RecordResult<std::string> bytes = records::encode_checked(record);
+  EXPECT_TRUE(bytes.ok());
+  return bytes.ok() ? bytes.value() : "";
+}
+
 // One mutation of a store.applied write.
 struct Part {
   std::string key;
@@ -61,6 +73,31 @@ class StoreTruth : public ::testing::Test {
  protected:
   History h{with_ground_truth(), {"store-truth"}};
   Script& s = h.script;
+
+  // Every row a test stores names a host run whose owner lease row the store holds (§5, §6.1):
+  // owner-a at LeaseGeneration 1 and owner-b at 2, live to StoreNow 1,000 s.
+  void SetUp() override {
+    EXPECT_LEGAL(register_lease(0, "owner-a", store_ms(seconds(1'000))));
+    EXPECT_LEGAL(register_lease(0, "owner-b", store_ms(seconds(1'000))));
+  }
+
+  // Registers `owner`: the lease-generation counter and the lease row in one write.
+  std::optional<std::string> register_lease(TimeUs t_us, const std::string& owner, std::int64_t expires_ms) {
+    const std::int64_t lease_gen = ++_lease_counter;
+    const Part counter = increment("counter/lease-generation", lease_gen);
+    const Versions v = next_version("owner-lease/" + owner);
+    return applied(t_us, {counter, Part{"owner-lease/" + owner, "put", v.old_version, v.new_version,
+                               lease_bytes(owner, lease_gen, expires_ms, store_ms(t_us))}});
+  }
+  std::optional<std::string> renew(TimeUs t_us, const std::string& owner, std::int64_t lease_gen, std::int64_t expires_ms) {
+    const Versions v = next_version("owner-lease/" + owner);
+    return applied(t_us, {Part{"owner-lease/" + owner, "put", v.old_version, v.new_version,
+                               lease_bytes(owner, lease_gen, expires_ms, store_ms(t_us))}});
+  }
+  std::optional<std::string> release(TimeUs t_us, const std::string& owner) {
+    const std::int64_t old_version = std::exchange(_versions["owner-lease/" + owner], 0);
+    return applied(t_us, {Part{"owner-lease/" + owner, "delete", old_version, 0}});
+  }
 
   std::string key(const Row& row) const { return "authority/" + row.kind + "/" + row.id; }
 
@@ -134,6 +171,7 @@ class StoreTruth : public ::testing::Test {
   std::map<std::string, std::int64_t> _counters;
   std::int64_t _next_version = 1000;
   std::int64_t _object_gen_counter = 0;
+  std::int64_t _lease_counter = 0;
 
   static Row reserved(std::int64_t object_gen = 1) {
     Row r;
@@ -198,10 +236,10 @@ TEST_F(StoreTruth, AnAppliedClaimTheStoreNeverSawIsFlagged) {
 }
 
 TEST_F(StoreTruth, AClaimOfARowTheStoreDidNotStoreIsFlagged) {
-  EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));
+  EXPECT_LEGAL(put(seconds(1), reserved(), 0, 3));  // events #4..#6 (SetUp's two leases are #0..#3)
   // The Commit's reply was lost and taken as applied without a re-read: the row is still Reserved.
   expect_violation(h, s.write(seconds(2), 0, Write{.op = "commit", .row = active(), .resolved = true, .version = 0}),
-                   "store-truth", {"claims applied (StoreVersion 0)", "never stored that row", "it holds Reserved", "#0"});
+                   "store-truth", {"claims applied (StoreVersion 0)", "never stored that row", "it holds Reserved", "#4"});
 }
 
 TEST_F(StoreTruth, AClaimWithAnotherStoreVersionIsFlagged) {
@@ -741,17 +779,6 @@ TEST_F(StoreTruth, AGenerationCounterOnlyRisesByOne) {
 
 // ---- Owner leases ---------------------------------------------------------------------------
 
-std::string lease_bytes(const std::string& owner, std::int64_t lease_gen, std::int64_t expires_ms, std::int64_t updated_ms) {
-  records::OwnerLeaseRecord record;
-  record.owner_id = owner;
-  record.lease_generation = static_cast<std::uint64_t>(lease_gen);
-  record.expires_at_epoch_ms = expires_ms;
-  record.updated_at_epoch_ms = updated_ms;
-  const records::RecordResult<std::string> bytes = records::encode_checked(record);
-  EXPECT_TRUE(bytes.ok());
-  return bytes.ok() ? bytes.value() : "";
-}
-
 std::string descriptor_bytes(const std::string& owner, std::int64_t lease_gen, std::int64_t revision) {
   records::MeshNodeDescriptorRecord record;
   record.mesh_name = "sim";
@@ -768,30 +795,14 @@ std::string descriptor_bytes(const std::string& owner, std::int64_t lease_gen, s
 
 class StoreTruthHosts : public StoreTruth {
  protected:
-  // Registers `owner`: the lease-generation counter and the lease row in one write.
-  std::optional<std::string> register_lease(TimeUs t_us, const std::string& owner, std::int64_t expires_ms) {
-    const std::int64_t lease_gen = ++_lease_counter;
-    const Part counter = increment("counter/lease-generation", lease_gen);
-    const Versions v = next_version("owner-lease/" + owner);
-    return applied(t_us, {counter, Part{"owner-lease/" + owner, "put", v.old_version, v.new_version,
-                               lease_bytes(owner, lease_gen, expires_ms, store_ms(t_us))}});
-  }
-  std::optional<std::string> renew(TimeUs t_us, const std::string& owner, std::int64_t lease_gen, std::int64_t expires_ms) {
-    const Versions v = next_version("owner-lease/" + owner);
-    return applied(t_us, {Part{"owner-lease/" + owner, "put", v.old_version, v.new_version,
-                               lease_bytes(owner, lease_gen, expires_ms, store_ms(t_us))}});
-  }
-  std::optional<std::string> release(TimeUs t_us, const std::string& owner) {
-    const std::int64_t old_version = std::exchange(_versions["owner-lease/" + owner], 0);
-    return applied(t_us, {Part{"owner-lease/" + owner, "delete", old_version, 0}});
-  }
+  void SetUp() override {}  // these tests register their own owner leases
+
   std::optional<std::string> publish(TimeUs t_us, const std::string& owner, std::int64_t lease_gen, std::int64_t revision) {
     const Versions v = next_version("mesh-node/sim/0a");
     return applied(t_us, {Part{"mesh-node/sim/0a", "put", v.old_version, v.new_version,
                                descriptor_bytes(owner, lease_gen, revision)}});
   }
 
-  std::int64_t _lease_counter = 0;
 };
 
 TEST_F(StoreTruthHosts, ALegalLeaseLifePasses) {
@@ -882,6 +893,62 @@ TEST_F(StoreTruthHosts, ATakeoverAfterTheLeaseWasReleasedPasses) {
   EXPECT_LEGAL(release(seconds(2), "owner-a"));
   EXPECT_LEGAL(register_lease(seconds(2), "owner-b", store_ms(seconds(17))));
   EXPECT_LEGAL(publish(seconds(3), "owner-b", 2, 1));
+}
+
+// ---- Fencing from the store's side (store_truth_fencing.cpp) -----------------------------------
+
+TEST_F(StoreTruthHosts, ARowNamingAnOwnerWithoutALeaseRowIsFlagged) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  Row row = reserved();
+  row.owner = "owner-z";
+  expect_violation(h, put(seconds(2), row, 0, 5), "store-truth",
+                   {"stored owner owner-z/1", "no owner lease row of that OwnerId", "§6.1"});
+}
+
+TEST_F(StoreTruthHosts, ARowNamingAnotherLeaseGenerationThanTheStoredOneIsFlagged) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  Row row = reserved();
+  row.lease_gen = 4;
+  expect_violation(h, put(seconds(2), row, 0, 5), "store-truth",
+                   {"stored owner owner-a/4", "LeaseGeneration 1 for that OwnerId"});
+}
+
+TEST_F(StoreTruthHosts, AnOwnersWriteAfterItsLeaseRowWentIsFlagged) {
+  // The host run released its lease (or the store lost it); a late Commit of its reservation then
+  // applies without the own-lease condition the writer owes (the planted unfenced-writes' store half).
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  EXPECT_LEGAL(put(seconds(2), reserved(), 0, 5));
+  EXPECT_LEGAL(release(seconds(3), "owner-a"));
+  expect_violation(h, put(seconds(4), active(), 5, 6), "store-truth",
+                   {"stored owner owner-a/1", "no owner lease row of that OwnerId"});
+}
+
+TEST_F(StoreTruthHosts, AnOwnersCommitAtOrAfterItsStoredExpiresAtIsFlagged) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  EXPECT_LEGAL(put(seconds(2), reserved(), 0, 5));
+  expect_violation(h, put(seconds(16), active(), 5, 6), "store-truth",
+                   {"rewritten by its owner owner-a/1", "at or after that owner lease's ExpiresAt", "§5"});
+}
+
+TEST_F(StoreTruthHosts, AnOwnersCommitBeforeItsRenewedExpiresAtPasses) {
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  EXPECT_LEGAL(put(seconds(2), reserved(), 0, 5));
+  EXPECT_LEGAL(renew(seconds(10), "owner-a", 1, store_ms(seconds(25))));
+  EXPECT_LEGAL(put(seconds(16), active(), 5, 6));
+}
+
+TEST_F(StoreTruthHosts, ANewOwnerNamingALiveTargetAfterThePreviousOwnersExpiryPasses) {
+  // NewOwner is the target's write (or the writer's on the target's behalf), conditioned on the
+  // target's lease: the previous owner's ExpiresAt plays no part in it.
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-a", store_ms(seconds(16))));
+  EXPECT_LEGAL(register_lease(seconds(1), "owner-b", store_ms(seconds(40))));
+  EXPECT_LEGAL(put(seconds(2), reserved(), 0, 5));
+  EXPECT_LEGAL(put(seconds(3), active(), 5, 6));
+  Row moved = active();
+  moved.owner = "owner-b";
+  moved.lease_gen = 2;
+  moved.owner_gen = 2;
+  EXPECT_LEGAL(put(seconds(20), moved, 6, 7));
 }
 
 TEST(StoreTruthOff, WithoutAStoreAccountNothingIsJudged) {
