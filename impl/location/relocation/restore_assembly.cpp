@@ -71,9 +71,8 @@ ChunkOutcome RestoreAssemblies::join(Assembly& assembly, const RestoreChunk& chu
                        std::to_string(declared.chunk_count) + " chunks");
     return ChunkOutcome::kFailed;
   }
-  std::optional<std::string>& slot = assembly.chunks[chunk.index];
-  if (slot.has_value()) {
-    if (*slot == chunk.bytes) {
+  if (auto held = assembly.chunks.find(chunk.index); held != assembly.chunks.end()) {
+    if (held->second == chunk.bytes) {
       return ChunkOutcome::kRepeated;
     }
     fail(assembly, "chunk " + std::to_string(chunk.index) + " arrived again with other bytes");
@@ -83,11 +82,10 @@ ChunkOutcome RestoreAssemblies::join(Assembly& assembly, const RestoreChunk& chu
     fail(assembly, "the chunks carry more than the declared " + std::to_string(declared.total_length) + " bytes");
     return ChunkOutcome::kFailed;
   }
-  slot = chunk.bytes;
+  assembly.chunks.emplace(chunk.index, chunk.bytes);
   assembly.bytes += chunk.bytes.size();
-  ++assembly.received;
-  SPOTCHECK_ASSERT(assembly.received <= declared.chunk_count && assembly.bytes <= declared.total_length);
-  if (assembly.received == declared.chunk_count) {
+  SPOTCHECK_ASSERT(assembly.chunks.size() <= declared.chunk_count && assembly.bytes <= declared.total_length);
+  if (assembly.chunks.size() == declared.chunk_count) {
     complete(assembly);
   }
   return ChunkOutcome::kJoined;
@@ -98,9 +96,11 @@ ChunkOutcome RestoreAssemblies::join(Assembly& assembly, const RestoreChunk& chu
 void RestoreAssemblies::complete(Assembly& assembly) {
   std::string payload;
   payload.reserve(assembly.bytes);
-  for (const std::optional<std::string>& chunk : assembly.chunks) {
-    SPOTCHECK_ASSERT(chunk.has_value());
-    payload += *chunk;
+  std::uint32_t next = 0;
+  for (const auto& [index, bytes] : assembly.chunks) {
+    SPOTCHECK_ASSERT(index == next);  // every index 0..chunk_count-1, in order
+    ++next;
+    payload += bytes;
   }
   const RestoreDeclaration& declared = assembly.declared;
   if (payload.size() != declared.total_length) {

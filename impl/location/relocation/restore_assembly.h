@@ -22,7 +22,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "impl/location/relocation/relocation_ids.h"
 
@@ -83,12 +82,12 @@ class RestoreAssemblies {
  private:
   enum class State { kAssembling, kVerified, kFailed };
   struct Assembly {
-    explicit Assembly(const RestoreDeclaration& declaration)
-        : declared(declaration), chunks(declaration.chunk_count) {}
+    explicit Assembly(const RestoreDeclaration& declaration) : declared(declaration) {}
 
     RestoreDeclaration declared;
-    std::vector<std::optional<std::string>> chunks;  // by index, while assembling
-    std::uint32_t received = 0;
+    // The chunks received, by index, while assembling: kept only as they arrive, so a declared
+    // chunk count costs nothing until chunks come.
+    std::map<std::uint32_t, std::string> chunks;
     std::uint64_t bytes = 0;
     State state = State::kAssembling;
     std::string payload;  // once verified
