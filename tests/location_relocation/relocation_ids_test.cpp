@@ -8,6 +8,7 @@
 #include "impl/location/relocation/crc32c.h"
 #include "impl/location/relocation/relocation_ids.h"
 #include "impl/platform/random.h"
+#include "tests/location/test_platform.h"
 
 namespace spotcheck::location::relocation {
 namespace {
@@ -21,21 +22,6 @@ class ZerosThenCounting final : public platform::Random {
  private:
   int _zeros;
   std::uint64_t _next = 0;
-};
-
-// SplitMix64: a seeded source for the tests.
-class SplitMix final : public platform::Random {
- public:
-  explicit SplitMix(std::uint64_t seed) : _state(seed) {}
-  std::uint64_t next_u64() override {
-    std::uint64_t z = (_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
- private:
-  std::uint64_t _state;
 };
 
 TEST(RelocationIds, ARelocationIdIsNeverZeroAndPrintsAs32HexDigits) {
@@ -57,7 +43,7 @@ TEST(RelocationIds, ATargetAttemptGenerationIsNeverZeroAndOnlyComparedForEqualit
 }
 
 TEST(RelocationIds, DrawnIdsDiffer) {
-  SplitMix random(7);
+  location::testing::SeededRandom random(7);
   std::set<std::string> seen;
   for (int i = 0; i < 1'000; ++i) {
     seen.insert(RelocationId::random(random).hex());
