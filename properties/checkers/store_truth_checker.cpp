@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "impl/check/check.h"
 #include "impl/location/events/lease_events.h"
 #include "impl/location/instance/instance_request.h"
 #include "impl/platform/event_fields.h"
@@ -300,13 +301,15 @@ std::optional<std::string> StoreTruthChecker::on_authority_part(const AppliedWri
   } else if (ledger.current.state == AuthorityState::kMissing) {
     return std::nullopt;  // deleting an absent row changes nothing
   }
-  if (std::optional<std::string> problem = check_transition(write, part, ledger, next)) {
+  const std::optional<AuthorityOp> op = operation_of(ledger.current, next);
+  if (std::optional<std::string> problem = check_transition(write, part, ledger, next, op)) {
     return problem;
   }
-  if (std::optional<std::string> problem = check_owner_lease(write, part, ledger.current, next)) {
+  SPOTCHECK_ASSERT_ABORT(op.has_value());  // check_transition passed: a legal operation of §6.1
+  if (std::optional<std::string> problem = check_owner_lease(write, part, *op, next)) {
     return problem;
   }
-  note_implied_moves(ledger.current, next);
+  note_implied_moves(ledger.current, next, *op);
   if (std::optional<std::string> problem = note_pointer(part.key, ledger.current, next)) {
     return problem;
   }
@@ -323,13 +326,12 @@ std::optional<std::string> StoreTruthChecker::on_authority_part(const AppliedWri
 }
 
 // Adds the capacity moves the change before -> next implies to the write's (§6.1).
-void StoreTruthChecker::note_implied_moves(const Row& before, const Row& next) {
+void StoreTruthChecker::note_implied_moves(const Row& before, const Row& next, AuthorityOp op) {
   if (!_implied_moves.has_value()) {
     return;
   }
-  const std::optional<AuthorityOp> op = operation_of(before, next);
   std::vector<model::CounterMove> moves;
-  switch (op.value_or(AuthorityOp::kNewOwner)) {
+  switch (op) {
     case AuthorityOp::kReserve:
       moves = model::capacity_moves(next.slots, +1);
       break;
@@ -348,9 +350,9 @@ void StoreTruthChecker::note_implied_moves(const Row& before, const Row& next) {
 }
 
 std::optional<std::string> StoreTruthChecker::check_transition(const AppliedWrite& write, const AppliedPart& part,
-                                                               const Ledger& ledger, const Row& next) const {
+                                                               const Ledger& ledger, const Row& next,
+                                                               std::optional<AuthorityOp> op) const {
   const Row& before = ledger.current;
-  const std::optional<AuthorityOp> op = operation_of(before, next);
   const std::string change = part.key + " went " + authority_row_text(before) + " -> " + authority_row_text(next);
   if (!op.has_value() || !model::legal(before.state, next.state, *op)) {
     return "store.applied " + cite(part.event) + ": " + change +

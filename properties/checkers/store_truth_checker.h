@@ -145,13 +145,16 @@ class StoreTruthChecker final : public PropertyChecker {
   std::optional<std::string> on_write(const AppliedWrite& write);
   std::optional<std::string> on_authority_part(const AppliedWrite& write, const AppliedPart& part);
   // store_truth_fencing.cpp: a stored row's owner against the owner lease the store held (§5, §6.1).
-  std::optional<std::string> check_owner_lease(const AppliedWrite& write, const AppliedPart& part, const Row& before,
+  // `op` is the legal operation check_transition found the change to be.
+  std::optional<std::string> check_owner_lease(const AppliedWrite& write, const AppliedPart& part, model::AuthorityOp op,
                                                const Row& next) const;
+  // `op`: the operation the change before -> next is, if any (operation_of).
   std::optional<std::string> check_transition(const AppliedWrite& write, const AppliedPart& part,
-                                              const Ledger& ledger, const Row& next) const;
+                                              const Ledger& ledger, const Row& next,
+                                              std::optional<model::AuthorityOp> op) const;
   std::optional<std::string> on_claim(const sim::TraceEvent& event, const AuthorityEvent& claim);
   std::optional<std::string> check_counter_moves(const AppliedWrite& write) const;
-  void note_implied_moves(const Row& before, const Row& next);
+  void note_implied_moves(const Row& before, const Row& next, model::AuthorityOp op);
 
   bool _judging = true;  // PropertyOptions::store_ground_truth
   std::map<std::string, Ledger, std::less<>> _rows;  // authority rows, by the store.applied key text

@@ -11,7 +11,7 @@
 namespace spotcheck::properties {
 
 std::optional<std::string> StoreTruthChecker::check_owner_lease(const AppliedWrite& write, const AppliedPart& part,
-                                                                const Row& before, const Row& next) const {
+                                                                model::AuthorityOp op, const Row& next) const {
   if (next.state == model::AuthorityState::kMissing) {
     return std::nullopt;  // a removal names no owner
   }
@@ -24,8 +24,7 @@ std::optional<std::string> StoreTruthChecker::check_owner_lease(const AppliedWri
                               : std::string("no owner lease row of that OwnerId")) +
            " (§5, §6.1: an authority write names only a host run whose owner lease row it is conditioned on)";
   }
-  const bool owners_own_write = before.state != model::AuthorityState::kMissing && before.owner == next.owner &&
-                                before.lease_gen == next.lease_gen;
+  const bool owners_own_write = op == model::AuthorityOp::kCommit || op == model::AuthorityOp::kPreserve;
   if (owners_own_write && write.store_now_ms >= lease->expires_at_ms) {
     return "store.applied " + cite(part.event) + ": " + part.key + " was rewritten by its owner " + named +
            " at StoreNow " + std::to_string(write.store_now_ms) + ", at or after that owner lease's ExpiresAt " +

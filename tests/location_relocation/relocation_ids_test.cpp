@@ -60,7 +60,7 @@ TEST(RelocationIds, ABindingDiffersInAnyOfItsValues) {
   other = binding;
   other.fence.authority_owner_generation = 6;
   EXPECT_NE(other, binding);
-  EXPECT_EQ(binding.text(), "00000000000000010000000000000002/3/owner-a/4/5");
+  EXPECT_EQ(binding.text(), "00000000000000010000000000000002/3/4/5/owner-a");
 }
 
 TEST(Crc32c, MatchesTheCastagnoliCheckValues) {

@@ -38,9 +38,8 @@ TargetAttemptGeneration TargetAttemptGeneration::of(std::uint64_t value) {
 }
 
 std::string RestoreBinding::text() const {
-  SPOTCHECK_ASSERT(!relocation.empty());
-  return relocation.hex() + "/" + std::to_string(attempt.value()) + "/" + fence.owner_id + "/" +
-         std::to_string(fence.lease_generation) + "/" + std::to_string(fence.authority_owner_generation);
+  return relocation.hex() + "/" + std::to_string(attempt.value()) + "/" + std::to_string(fence.lease_generation) +
+         "/" + std::to_string(fence.authority_owner_generation) + "/" + fence.owner_id;
 }
 
 }  // namespace spotcheck::location::relocation

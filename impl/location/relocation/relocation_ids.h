@@ -61,7 +61,9 @@ struct RestoreBinding {
   SourceFence fence;
 
   friend bool operator==(const RestoreBinding&, const RestoreBinding&) = default;
-  // One line for events and errors: "<relocation hex>/<attempt>/<owner>/<lease gen>/<owner gen>".
+  // One line for events, errors and map keys: "<relocation hex>/<attempt>/<lease gen>/<owner
+  // gen>/<OwnerId>" — the fixed-format fields first and the OwnerId last, so no two bindings share
+  // a text (an empty RelocationId prints as 32 zeros).
   std::string text() const;
 };
 

@@ -11,13 +11,6 @@ RestoreAssemblies::RestoreAssemblies(AssemblyLimits limits) : _limits(limits) {
   SPOTCHECK_ASSERT(_limits.chunk_count_max > 0 && _limits.assemblies_max > 0);
 }
 
-// The fixed-format fields first, the OwnerId last: no two bindings share a key.
-std::string RestoreAssemblies::key_of(const RestoreBinding& binding) {
-  return binding.relocation.hex() + "/" + std::to_string(binding.attempt.value()) + "/" +
-         std::to_string(binding.fence.lease_generation) + "/" +
-         std::to_string(binding.fence.authority_owner_generation) + "/" + binding.fence.owner_id;
-}
-
 bool RestoreAssemblies::within_limits(const RestoreDeclaration& declaration) const {
   return !declaration.binding.relocation.empty() && declaration.chunk_count > 0 &&
          declaration.chunk_count <= _limits.chunk_count_max && declaration.total_length <= _limits.payload_bytes_max;
@@ -27,7 +20,7 @@ DeclareOutcome RestoreAssemblies::declare(const RestoreDeclaration& declaration)
   if (!within_limits(declaration)) {
     return DeclareOutcome::kRefused;
   }
-  const std::string key = key_of(declaration.binding);
+  const std::string key = declaration.binding.text();
   auto found = _assemblies.find(key);
   if (found == _assemblies.end()) {
     if (_assemblies.size() >= _limits.assemblies_max) {
@@ -46,7 +39,7 @@ DeclareOutcome RestoreAssemblies::declare(const RestoreDeclaration& declaration)
       first.crc32c == declaration.crc32c) {
     return DeclareOutcome::kReused;
   }
-  fail(assembly, "conflict: a Restore of binding " + declaration.binding.text() + " declared " +
+  fail(assembly, "conflict: a Restore of binding " + key + " declared " +
                      std::to_string(declaration.total_length) + " bytes in " +
                      std::to_string(declaration.chunk_count) + " chunks with CRC-32C " +
                      std::to_string(declaration.crc32c) + ", the first declared " +
@@ -56,7 +49,7 @@ DeclareOutcome RestoreAssemblies::declare(const RestoreDeclaration& declaration)
 }
 
 ChunkOutcome RestoreAssemblies::add(const RestoreChunk& chunk) {
-  auto found = _assemblies.find(key_of(chunk.binding));
+  auto found = _assemblies.find(chunk.binding.text());
   if (found == _assemblies.end() || found->second.state != State::kAssembling) {
     return ChunkOutcome::kDiscarded;
   }
@@ -129,7 +122,7 @@ void RestoreAssemblies::fail(Assembly& assembly, std::string why) {
 }
 
 std::optional<std::string_view> RestoreAssemblies::verified(const RestoreBinding& binding) const {
-  auto found = _assemblies.find(key_of(binding));
+  auto found = _assemblies.find(binding.text());
   if (found == _assemblies.end() || found->second.state != State::kVerified) {
     return std::nullopt;
   }
@@ -137,13 +130,13 @@ std::optional<std::string_view> RestoreAssemblies::verified(const RestoreBinding
 }
 
 std::optional<std::string> RestoreAssemblies::failure(const RestoreBinding& binding) const {
-  auto found = _assemblies.find(key_of(binding));
+  auto found = _assemblies.find(binding.text());
   if (found == _assemblies.end() || found->second.state != State::kFailed) {
     return std::nullopt;
   }
   return found->second.failure;
 }
 
-void RestoreAssemblies::forget(const RestoreBinding& binding) { _assemblies.erase(key_of(binding)); }
+void RestoreAssemblies::forget(const RestoreBinding& binding) { _assemblies.erase(binding.text()); }
 
 }  // namespace spotcheck::location::relocation

@@ -13,7 +13,7 @@
 //     the payload is verified; otherwise the assembly fails explicitly (no retry) and nothing is
 //     ever restored from a partially assembled or mismatching payload.
 // Untrusted input: declarations and chunks are bounded (AssemblyLimits) before anything is kept.
-// Deterministic: assemblies are kept in an ordered map keyed by the binding's fixed-format text.
+// Deterministic: assemblies are kept in an ordered map keyed by RestoreBinding::text().
 #pragma once
 
 #include <cstddef>
@@ -94,7 +94,6 @@ class RestoreAssemblies {
     std::string failure;  // once failed
   };
 
-  static std::string key_of(const RestoreBinding& binding);
   bool within_limits(const RestoreDeclaration& declaration) const;
   ChunkOutcome join(Assembly& assembly, const RestoreChunk& chunk);
   static void complete(Assembly& assembly);
