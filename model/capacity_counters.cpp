@@ -37,4 +37,30 @@ std::vector<CounterMove> capacity_moves(const AllocationSlots& slots, int sign) 
   return moves;
 }
 
+std::vector<CounterLimit> counter_limits(const NodeLimits& limits) {
+  std::vector<CounterLimit> out;
+  if (limits.actors > 0) {
+    out.push_back({actors_counter(limits.mesh, limits.rid), limits.actors});
+  }
+  if (limits.spots > 0) {
+    out.push_back({spots_counter(limits.mesh, limits.rid), limits.spots});
+  }
+  for (const NodeLimits::SpotType& type : limits.spot_types) {
+    if (type.limit > 0) {
+      out.push_back({spot_type_counter(limits.mesh, limits.rid, type.spot_kind, type.stable_type), type.limit});
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const CounterLimit& a, const CounterLimit& b) { return a.key < b.key; });
+  return out;
+}
+
+std::optional<std::string> counter_limit_problem(std::int64_t delta, std::int64_t after, std::int64_t limit) {
+  if (delta <= 0 || limit <= 0 || after <= limit) {
+    return std::nullopt;
+  }
+  return "securing " + std::to_string(delta) + " slot(s) took the counter to " + std::to_string(after) +
+         ", past the limit of " + std::to_string(limit) +
+         " the node's stored descriptor states (§3.3: a full node refuses a new allocation)";
+}
+
 }  // namespace spotcheck::model

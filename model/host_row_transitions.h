@@ -13,7 +13,9 @@
 //                put over another host run's row only once that run's lease row is gone, another
 //                run's, or expired at the StoreNow of the write.
 //   counter      each increment leaves the stored value plus its delta; a generation counter only
-//                rises, by one, within 1..2^63-2; a capacity counter never goes below 0.
+//                rises, by one, within 1..2^63-2; a capacity counter never goes below 0, and a
+//                securing increment never leaves it above the limit the stored descriptor states
+//                (model/capacity_counters.h).
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "impl/platform/event_fields.h"
+#include "impl/records/enums.h"
 #include "impl/records/limits.h"
 #include "impl/records/mesh_node_descriptor_record.h"
 #include "impl/records/owner_lease_record.h"
@@ -20,6 +21,24 @@ bool starts_with(std::string_view text, std::string_view prefix) { return text.s
 
 std::string host_run(std::string_view owner_id, std::int64_t lease_gen) {
   return std::string(owner_id) + "/" + std::to_string(lease_gen);
+}
+
+// The limits a descriptor states (§3.3, §4): its actor and Spot limits, and each Spot kind and
+// stable type's limit from its object capabilities (the descriptor's capacity.spotTypes is the
+// operators' copy of usage; the protocol bounds by the capability).
+model::NodeLimits limits_of(const records::MeshNodeDescriptorRecord& record) {
+  model::NodeLimits limits;
+  limits.mesh = record.mesh_name;
+  limits.rid = record.routing_id_hex;
+  limits.actors = record.capacity.actors.limit;
+  limits.spots = record.capacity.spots.limit;
+  for (const records::ObjectCapability& capability : record.object_capabilities) {
+    if (records::is_spot(capability.object_kind)) {
+      limits.spot_types.push_back(
+          {std::string(records::to_string(capability.object_kind)), capability.stable_type, capability.limit});
+    }
+  }
+  return limits;
 }
 
 }  // namespace
@@ -41,6 +60,7 @@ std::optional<std::string> HostRowsLedger::apply(const AppliedWrite& write, cons
         _leases.erase(part.key);
       } else {
         _descriptors.erase(part.key);
+        forget_limits(part.key);
       }
       return std::nullopt;
     }
@@ -97,8 +117,9 @@ std::optional<std::string> HostRowsLedger::judge_descriptor(const AppliedWrite& 
   if (!decoded.ok()) {
     return "the stored descriptor does not decode";
   }
-  const model::DescriptorRow next{decoded.value().owner_id, platform::as_i64(decoded.value().lease_generation),
-                                  platform::as_i64(decoded.value().descriptor_revision)};
+  const records::MeshNodeDescriptorRecord& record = decoded.value();
+  const model::DescriptorRow next{record.owner_id, platform::as_i64(record.lease_generation),
+                                  platform::as_i64(record.descriptor_revision)};
   const std::string revision_key = part.key + "|" + host_run(next.owner_id, next.lease_gen);
   const auto highest = _revisions.find(revision_key);
   const auto stored = _descriptors.find(part.key);
@@ -112,7 +133,31 @@ std::optional<std::string> HostRowsLedger::judge_descriptor(const AppliedWrite& 
   }
   _revisions[revision_key] = next.revision;
   _descriptors[part.key] = next;
+  note_limits(part.key, limits_of(record), next);
   return std::nullopt;
+}
+
+void HostRowsLedger::note_limits(std::string_view descriptor_key, const model::NodeLimits& limits,
+                                 const model::DescriptorRow& row) {
+  forget_limits(descriptor_key);
+  std::vector<std::string>& bounded = _bounded_by_descriptor[std::string(descriptor_key)];
+  const std::string descriptor = "Revision " + std::to_string(row.revision) + " of host run " +
+                                 host_run(row.owner_id, row.lease_gen);
+  for (const model::CounterLimit& bound : model::counter_limits(limits)) {
+    _bounds[bound.key] = CounterBound{bound.limit, descriptor};
+    bounded.push_back(bound.key);
+  }
+}
+
+void HostRowsLedger::forget_limits(std::string_view descriptor_key) {
+  const auto bounded = _bounded_by_descriptor.find(descriptor_key);
+  if (bounded == _bounded_by_descriptor.end()) {
+    return;
+  }
+  for (const std::string& counter : bounded->second) {
+    _bounds.erase(counter);
+  }
+  _bounded_by_descriptor.erase(bounded);
 }
 
 std::optional<std::string> HostRowsLedger::judge_counter(const AppliedPart& part) {
@@ -130,6 +175,14 @@ std::optional<std::string> HostRowsLedger::judge_counter(const AppliedPart& part
     return problem;
   }
   value = part.counter;
+  if (kind == model::CounterKind::kCapacity) {
+    const auto bound = _bounds.find(part.key);
+    if (bound != _bounds.end()) {
+      if (auto problem = model::counter_limit_problem(part.delta, part.counter, bound->second.limit)) {
+        return *problem + " (" + bound->second.descriptor + ")";
+      }
+    }
+  }
   return std::nullopt;
 }
 

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/capacity_counters.h"
 #include "model/host_row_transitions.h"
 
 namespace spotcheck::properties {
@@ -68,6 +69,14 @@ class HostRowsLedger {
   std::optional<std::string> judge_lease(const AppliedWrite& write, const AppliedPart& part);
   std::optional<std::string> judge_descriptor(const AppliedWrite& write, const AppliedPart& part);
   std::optional<std::string> judge_counter(const AppliedPart& part);
+  void note_limits(std::string_view descriptor_key, const model::NodeLimits& limits, const model::DescriptorRow& row);
+  void forget_limits(std::string_view descriptor_key);
+
+  // The bound a stored descriptor states for one capacity counter.
+  struct CounterBound {
+    std::int64_t limit = 0;
+    std::string descriptor;  // "Revision R of host run O/G", for the report
+  };
 
   std::map<std::string, model::LeaseRow, std::less<>> _leases;  // live lease rows, by key
   // Every renew, by "<OwnerId>|<ExpiresAt it wrote>".
@@ -77,6 +86,9 @@ class HostRowsLedger {
   // The highest Revision each host run (owner id and lease generation) published, per row key.
   std::map<std::string, std::int64_t, std::less<>> _revisions;
   std::map<std::string, std::int64_t, std::less<>> _counters;  // by key; absent counts as 0
+  // The bounded counters of each stored descriptor row (by row key), and their bounds (by counter key).
+  std::map<std::string, std::vector<std::string>, std::less<>> _bounded_by_descriptor;
+  std::map<std::string, CounterBound, std::less<>> _bounds;
 };
 
 }  // namespace spotcheck::properties

@@ -779,10 +779,13 @@ TEST_F(StoreTruth, AGenerationCounterOnlyRisesByOne) {
 
 // ---- Owner leases ---------------------------------------------------------------------------
 
-std::string descriptor_bytes(const std::string& owner, std::int64_t lease_gen, std::int64_t revision) {
+// The stored bytes of node sim/<rid>'s descriptor; `actors_limit` its actor slots (0 = unlimited).
+std::string descriptor_bytes(const std::string& owner, std::int64_t lease_gen, std::int64_t revision,
+                             const std::string& rid = "0a", std::uint32_t actors_limit = 0) {
   records::MeshNodeDescriptorRecord record;
   record.mesh_name = "sim";
-  record.routing_id_hex = "0a";
+  record.routing_id_hex = rid;
+  record.capacity.actors.limit = actors_limit;
   record.lifecycle_generation = 1;
   record.descriptor_revision = static_cast<std::uint64_t>(revision);
   record.endpoint = "sim://node";
@@ -893,6 +896,56 @@ TEST_F(StoreTruthHosts, ATakeoverAfterTheLeaseWasReleasedPasses) {
   EXPECT_LEGAL(release(seconds(2), "owner-a"));
   EXPECT_LEGAL(register_lease(seconds(2), "owner-b", store_ms(seconds(17))));
   EXPECT_LEGAL(publish(seconds(3), "owner-b", 2, 1));
+}
+
+// ---- Capacity limits from the store's side (§3.3) -----------------------------------------------
+
+// The StoreTruth fixture with node sim/00a1 (the rows' node) publishing its actor limit.
+class StoreTruthLimits : public StoreTruth {
+ protected:
+  std::optional<std::string> publish_limit(TimeUs t_us, std::int64_t revision, std::uint32_t actors_limit) {
+    const Versions v = next_version("mesh-node/sim/00a1");
+    return applied(t_us, {Part{"mesh-node/sim/00a1", "put", v.old_version, v.new_version,
+                               descriptor_bytes("owner-a", 1, revision, "00a1", actors_limit)}});
+  }
+  // A new ID's Reserved row, each with the next ObjectGeneration (its write issues it).
+  Row reserved_id(const std::string& id) {
+    Row row = reserved(++_gen);
+    row.id = id;
+    return row;
+  }
+  std::int64_t _gen = 0;
+};
+
+// A Reserve whose bounded increment let the counter past the limit the stored descriptor states:
+// the off-by-one the protocol's own events could hide, judged from store.applied alone.
+TEST_F(StoreTruthLimits, ASecuringIncrementPastTheStoredDescriptorsLimitIsFlagged) {
+  EXPECT_LEGAL(publish_limit(seconds(1), 1, 2));
+  EXPECT_LEGAL(put(seconds(2), reserved_id("player:1"), 0, 3));
+  EXPECT_LEGAL(put(seconds(3), reserved_id("player:2"), 0, 4));
+  expect_violation(h, put(seconds(4), reserved_id("player:3"), 0, 5), "store-truth",
+                   {"securing 1 slot(s) took the counter to 3, past the limit of 2",
+                    "(Revision 1 of host run owner-a/1)", "capacity/sim/00a1/actors"});
+}
+
+// The bound is the descriptor the store holds when the write applies: a later Revision's higher
+// limit admits the next slot; a return is never bounded, even above a limit lowered since; a
+// node without a limit (0) or without a descriptor row bounds nothing.
+TEST_F(StoreTruthLimits, TheBoundIsTheDescriptorTheStoreHoldsAndOnlySecuringIsBounded) {
+  EXPECT_LEGAL(publish_limit(seconds(1), 1, 1));
+  EXPECT_LEGAL(put(seconds(2), reserved_id("player:1"), 0, 3));
+  EXPECT_LEGAL(publish_limit(seconds(3), 2, 3));
+  EXPECT_LEGAL(put(seconds(4), reserved_id("player:2"), 0, 4));
+  EXPECT_LEGAL(put(seconds(5), reserved_id("player:3"), 0, 5));
+  EXPECT_LEGAL(publish_limit(seconds(6), 3, 1));
+  Row third = reserved_id("player:3");
+  third.object_gen = 3;
+  EXPECT_LEGAL(remove(seconds(7), third, 5));  // 3 -> 2, above the new limit
+  EXPECT_LEGAL(publish_limit(seconds(8), 4, 0));                  // unlimited
+  EXPECT_LEGAL(put(seconds(9), reserved_id("player:4"), 0, 6));
+  const std::int64_t row_version = std::exchange(_versions["mesh-node/sim/00a1"], 0);
+  EXPECT_LEGAL(applied(seconds(10), {Part{"mesh-node/sim/00a1", "delete", row_version, 0}}));
+  EXPECT_LEGAL(put(seconds(11), reserved_id("player:5"), 0, 7));  // no descriptor row: no bound kept
 }
 
 // ---- Fencing from the store's side (store_truth_fencing.cpp) -----------------------------------
