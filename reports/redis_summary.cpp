@@ -126,8 +126,16 @@ std::string format_redis_summary(const IntegrationReport& report) {
   for (const std::string& missing : report.missing_activity) {
     out << "warning: " << missing << "\n";
   }
+  for (const std::string& broken : report.out_of_contract) {
+    out << "out of contract: " << broken << "\n";
+  }
   out << "namespace: " << report.namespace_outcome << "\n";
   const std::string reason = report.failure_reason();
+  if (report.failed_only_out_of_contract()) {
+    out << "verdict: FAIL, OUT OF CONTRACT (an assumption above was broken; what failed may depend on it): "
+        << reason << "\n";
+    return out.str();
+  }
   out << "verdict: " << (reason.empty() ? "PASS" : "FAIL: " + reason) << "\n";
   return out.str();
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "faults/out_of_contract.h"
 #include "impl/check/check.h"
 #include "impl/platform/event_kinds.h"
 #include "scenarios/integration/node_redis_store.h"
@@ -279,6 +280,7 @@ class WorldRun {
       world.at(fault.at_us, [this, &world, &fault] {
         fault.begin();
         log(world, fault.what + " begins");
+        note_out_of_contract(fault);
         world.at(world.now_us() + fault.duration_us, [this, &world, &fault] {
           fault.end();
           log(world, fault.what + " ends");
@@ -298,6 +300,18 @@ class WorldRun {
     if (--_faults_open == 0) {
       world.record(kinds::kFaultsStopped, {});
       log(world, "every fault has ended (liveness phase)");
+    }
+  }
+
+  void note_out_of_contract(const StoreFault& fault) {
+    if (!fault.out_of_contract.has_value()) {
+      return;
+    }
+    const std::string text = std::string(faults::to_string(*fault.out_of_contract)) + ": " +
+                             faults::out_of_contract_assumption(*fault.out_of_contract);
+    if (std::find(_report.out_of_contract.begin(), _report.out_of_contract.end(), text) ==
+        _report.out_of_contract.end()) {
+      _report.out_of_contract.push_back(text);
     }
   }
 
@@ -333,6 +347,10 @@ void note_missing_activity(const IntegrationScenarioConfig& config, IntegrationR
 }  // namespace
 
 bool IntegrationReport::passed() const { return failure_reason().empty(); }
+
+bool IntegrationReport::failed_only_out_of_contract() const {
+  return setup_error.empty() && !stopped() && !out_of_contract.empty() && !passed();
+}
 
 std::string IntegrationReport::failure_reason() const {
   if (!setup_error.empty()) {

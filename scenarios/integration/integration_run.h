@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "faults/fault_plan.h"
 #include "properties/audit/capacity_audit.h"
 #include "properties/property_suite.h"
 #include "properties/audit/activity_log.h"
@@ -35,12 +36,18 @@ namespace spotcheck::scenarios::integration {
 // at_us + duration_us, both on the world's thread between steps (e.g. SIGSTOP / SIGCONT the
 // redis-server, or make a proxy drop replies). A step blocked in a store call delays them by at
 // most one command timeout.
+//
+// A fault outside the spec's contract (faults/out_of_contract.h: e.g. a restart without
+// persistence, which loses acknowledged writes and issues StoreVersions and generations again)
+// names its kind in `out_of_contract`: the report lists the assumption it breaks, and a run
+// that fails after it failed only out of contract (IntegrationReport::failed_only_out_of_contract).
 struct StoreFault {
   std::string what;
   TimeUs at_us = 0;
   TimeUs duration_us = 0;
   std::function<void()> begin;
   std::function<void()> end;
+  std::optional<faults::FaultKind> out_of_contract;
 };
 
 struct IntegrationRequest {
@@ -102,12 +109,18 @@ struct IntegrationReport {
   StoreClockMapping store_clock;
   std::vector<std::string> fault_log;        // "t=1.502s pause node-2 for 2.500s", ...
   std::vector<std::string> missing_activity;  // expectations of the scenario not met (warnings)
+  // The out-of-contract store faults that struck, each "<kind>: <the assumption it breaks>".
+  std::vector<std::string> out_of_contract;
 
   bool stopped() const { return stopped_by != 0; }
   // Setup fine, not stopped, run ended by time, no property violation, both audits clean, clocks consistent.
   bool passed() const;
   // The first reason the run did not pass, one line; empty when passed.
   std::string failure_reason() const;
+  // The run ran to its end and did not pass, but an out-of-contract store fault struck: what
+  // failed may depend on the assumption it broke (reported apart, as a campaign's
+  // out-of-contract seeds are).
+  bool failed_only_out_of_contract() const;
 };
 
 IntegrationReport run_integration(const IntegrationRequest& request);

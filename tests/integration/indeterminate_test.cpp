@@ -106,7 +106,8 @@ TEST(IntegrationIndeterminate, FrozenRedisServerMakesWritesIndeterminateAndTheRu
   // Outages longer than a store request timeout (300 ms), shorter than the owner lease TTL.
   for (const platform::TimeUs at_us : {millis(1'200), millis(3'400)}) {
     request.store_faults.push_back(StoreFault{"SIGSTOP redis-server", at_us, millis(700),
-                                              [pid] { ::kill(pid, SIGSTOP); }, [pid] { ::kill(pid, SIGCONT); }});
+                                              [pid] { ::kill(pid, SIGSTOP); }, [pid] { ::kill(pid, SIGCONT); },
+                                              std::nullopt});
   }
   // And single writes sent to a frozen server: the server takes the request in once it runs
   // again, racing the writer's re-read on a new connection (applied late, or not at all).
@@ -138,7 +139,7 @@ TEST(IntegrationIndeterminate, LostRepliesAndCutConnectionsAreReReadAndTheRuntim
   for (int k = 0; k < 3; ++k) {
     request.store_faults.push_back(StoreFault{"proxy cuts connections", millis(1'300) + k * millis(1'200), millis(100),
                                               [shared] { shared->cut_after_request(true); },
-                                              [shared] { shared->cut_after_request(false); }});
+                                              [shared] { shared->cut_after_request(false); }, std::nullopt});
   }
   const IntegrationReport report = run_integration(request);
   proxy.drop_replies(false);

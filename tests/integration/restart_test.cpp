@@ -1,4 +1,5 @@
-// redis-server restarted mid-run with AOF (same port, same data dir): the nodes' calls meet a
+// redis-server restarted mid-run with AOF (same port, same data dir), and without persistence (an
+// out-of-contract run, below). With AOF: the nodes' calls meet a
 // dead connection (Indeterminate when one was in flight), a refused connect while it is down
 // (Unavailable), NOSCRIPT once it is back (the script cache is empty), and the runtime converges:
 // properties clean, capacity counters equal the rows, one owner per row as the trace says.
@@ -29,14 +30,14 @@ constexpr std::chrono::milliseconds kDowntime{300};
 // (before the run's report is read).
 class BackgroundRestart {
  public:
-  explicit BackgroundRestart(PrivateRedisServer& server) : _server(server) {}
+  BackgroundRestart(PrivateRedisServer& server, bool appendonly) : _server(server), _appendonly(appendonly) {}
   ~BackgroundRestart() { join(); }
   void begin() {
     _thread = std::thread([this] {
       _error = _server.down();
       std::this_thread::sleep_for(kDowntime);
       if (_error.empty()) {
-        _error = _server.up(/*appendonly=*/true);
+        _error = _server.up(_appendonly);
       }
     });
   }
@@ -49,6 +50,7 @@ class BackgroundRestart {
 
  private:
   PrivateRedisServer& _server;
+  bool _appendonly = true;
   std::thread _thread;
   std::string _error;
 };
@@ -59,14 +61,16 @@ TEST(IntegrationRestart, RedisRestartedWithAppendOnlyMidRunAndTheRuntimeConverge
   IntegrationRequest request = make_request("contention", server.url(), seconds(5), 31);
   request.scenario.node_count = 3;
   request.scenario.workload.object_count = 9;
-  BackgroundRestart restart(server);
+  BackgroundRestart restart(server, /*appendonly=*/true);
   request.store_faults.push_back(StoreFault{"restart redis-server (AOF)", millis(2'000), millis(1'500),
-                                            [&restart] { restart.begin(); }, [&restart] { restart.join(); }});
+                                            [&restart] { restart.begin(); }, [&restart] { restart.join(); },
+                                            std::nullopt});
   const IntegrationReport report = run_integration(request);
   restart.join();
   const std::string summary = reports::format_redis_summary(report);
   std::cout << summary;  // the run's figures in the test log
   ASSERT_EQ(restart.error(), "");
+  EXPECT_TRUE(report.out_of_contract.empty()) << summary;
   ASSERT_TRUE(report.setup_error.empty()) << report.setup_error;
   EXPECT_TRUE(report.passed()) << report.failure_reason() << "\n" << summary;
   EXPECT_FALSE(report.violation.has_value()) << summary;
@@ -84,6 +88,57 @@ TEST(IntegrationRestart, RedisRestartedWithAppendOnlyMidRunAndTheRuntimeConverge
   EXPECT_GT(a.leases_renewed, 0u) << summary;
   EXPECT_GT(a.commits, 0u) << summary;
   EXPECT_GT(a.object_work, 0u) << summary;
+}
+
+// Without persistence the restarted server is empty: every acknowledged write is gone, StoreVersions
+// and the generation counters start again. That breaks an assumption of the spec (faults/
+// out_of_contract.h, store-lost-writes: a write the store acknowledged stays applied), so the run
+// is judged as an out-of-contract one: it may fail, and its report says which assumption broke.
+// What the runtime still owes, and this test holds it to: every host run finds its owner lease
+// record gone and stops admitting (lease.lost, node.gave_up), and new host runs register on the
+// empty server — the provider re-claimed the lost namespace and reloaded its scripts after
+// NOSCRIPT — so the nodes work again. The harness must see the damage: a LeaseGeneration issued
+// again (generations, §3.1) or, first, another property the lost rows broke.
+TEST(IntegrationRestart, RedisRestartedWithoutPersistenceIsOutOfContractAndEveryHostRunStartsAgain) {
+  PrivateRedisServer server("", /*appendonly=*/false);
+  SPOTCHECK_REQUIRE_PRIVATE_SERVER(server);
+  IntegrationRequest request = make_request("contention", server.url(), seconds(5), 31);
+  request.scenario.node_count = 3;
+  request.scenario.workload.object_count = 9;
+  BackgroundRestart restart(server, /*appendonly=*/false);
+  request.store_faults.push_back(StoreFault{"restart redis-server (no persistence)", millis(2'000), millis(1'500),
+                                            [&restart] { restart.begin(); }, [&restart] { restart.join(); },
+                                            faults::FaultKind::kStoreLostWrites});
+  const IntegrationReport report = run_integration(request);
+  restart.join();
+  const std::string summary = reports::format_redis_summary(report);
+  std::cout << summary;
+  ASSERT_EQ(restart.error(), "");
+  ASSERT_TRUE(report.setup_error.empty()) << report.setup_error;
+  ASSERT_EQ(report.out_of_contract.size(), 1u) << summary;
+  EXPECT_EQ(report.out_of_contract.front().rfind("store-lost-writes: a write the store acknowledged stays applied", 0), 0u)
+      << summary;
+  EXPECT_NE(summary.find("out of contract: store-lost-writes"), std::string::npos) << summary;
+  const properties::ActivityCounts& a = report.activity;
+  // Every host run of the three nodes lost its lease (its record gone) and a new one registered.
+  EXPECT_GE(a.leases_lost, 3u) << summary;
+  EXPECT_GT(a.host_runs, 3u) << summary;
+  EXPECT_GT(a.leases_registered, 3u) << summary;
+  // The damage is seen, and reported apart.
+  ASSERT_TRUE(report.violation.has_value()) << summary;
+  EXPECT_TRUE(report.failed_only_out_of_contract()) << summary;
+  EXPECT_NE(summary.find("verdict: FAIL, OUT OF CONTRACT"), std::string::npos) << summary;
+}
+
+// The same run with persistence is in contract: no out-of-contract line, and it passes (above).
+TEST(IntegrationRestart, AnInContractRunIsNeverReportedOutOfContract) {
+  IntegrationReport report;
+  report.violation = properties::PropertyViolation{};
+  EXPECT_FALSE(report.failed_only_out_of_contract());
+  report.out_of_contract.push_back("store-lost-writes: x");
+  EXPECT_TRUE(report.failed_only_out_of_contract());
+  report.stopped_by = 2;
+  EXPECT_FALSE(report.failed_only_out_of_contract());
 }
 
 }  // namespace
