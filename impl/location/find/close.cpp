@@ -6,6 +6,7 @@
 #include "impl/check/check.h"
 #include "impl/location/events/creation_events.h"
 #include "impl/location/lease/ended_lease.h"
+#include "impl/location/objects/hosted_removal.h"
 #include "impl/location/objects/object_host.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
@@ -28,41 +29,9 @@ std::string op_key_of(const messaging::CloseCommand& command) {
   return command.source_rid_hex + "/" + std::to_string(command.source.lease_generation) + "/" + command.op_id.hex();
 }
 
-// After a failed Delete: is the row still this instance's (same ObjectGeneration)? A conflict may
-// be another removal of it that applied (two Closes of one ID at its owner): then the instance has
-// no row and must never run again. A read that fails answers yes (nothing is guessed away).
-bool still_this_row(const creation::NodeContext& context, const AuthoritySnapshot& row) {
-  Result<AuthorityRead> read = context.authority.read(row.key);
-  if (!read.ok()) {
-    return true;
-  }
-  const std::optional<AuthoritySnapshot>& current = read.value().current;
-  return current.has_value() && current->record.object_generation == row.record.object_generation;
-}
-
-// The owner's Delete of a row whose instance it may host. Closing (§7.2) first: the instance
-// starts no new turn, so none starts after the Delete applied. It goes when the Delete applied, or
-// when its outcome is unknown (nothing runs on an instance whose row may be gone), and its hold is
-// released when the Delete did not apply and the row is still this instance's (another removal's
-// hold may remain: ObjectHost counts them).
+// The owner's Delete of a row whose instance it may host (objects/hosted_removal.h).
 Result<Done> remove_hosted(const creation::NodeContext& context, const AuthoritySnapshot& row) {
-  objects::ObjectHost* const host = context.objects;
-  const objects::ObjectKey key{row.key.kind, row.key.id};
-  const std::uint64_t generation = row.record.object_generation;
-  const bool held = host != nullptr && host->hold(key, generation);
-  Result<Done> removed = context.authority.remove(row);
-  if (!held) {
-    return removed;
-  }
-  if (removed.ok() || removed.error_kind() == ErrorKind::kIndeterminate) {
-    host->deactivate(key, generation);
-  } else if (!still_this_row(context, row)) {
-    platform::sometimes(context.platform.events, platform::Mark::kRemovalFoundRowGone);
-    host->deactivate(key, generation);
-  } else {
-    host->release(key, generation);
-  }
-  return removed;
+  return objects::remove_hosted(context.authority, context.objects, context.platform.events, row);
 }
 
 }  // namespace
