@@ -1,5 +1,6 @@
 #include "scenarios/authority/authority_node.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -8,12 +9,18 @@
 #include "impl/location/descriptor/descriptor_list.h"
 #include "impl/location/descriptor/descriptor_publisher.h"
 #include "impl/location/lease/owner_lease.h"
+#include "impl/location/messaging/dispatcher.h"
+#include "impl/location/objects/hosted_removal.h"
+#include "impl/location/objects/object_behaviors.h"
+#include "impl/location/objects/object_client.h"
+#include "impl/location/objects/object_host.h"
 #include "impl/location/placement/placement.h"
 #include "impl/location/shutdown/owner_sweep.h"
 #include "impl/records/keys.h"
 #include "impl/records/owner_lease_record.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/platform/event_fields.h"
+#include "scenarios/common/node_supervision.h"
 #include "sim/events/harness_events.h"
 
 namespace spotcheck::scenarios::authority {
@@ -38,6 +45,12 @@ loc::LocationConfig host_run_config(const loc::LocationConfig& base, double boun
 }
 
 constexpr std::string_view kStableType = "Player";
+
+loc::objects::ObjectHostConfig object_host_config(const loc::LocationConfig& config) {
+  loc::objects::ObjectHostConfig limits;
+  limits.planted_bugs = config.planted_bugs;
+  return limits;
+}
 // Bounds of the node's own loops.
 constexpr int kRegisterAttemptsMax = 1'000;
 constexpr int kWorkloadIterationsMax = 1'000'000;
@@ -71,7 +84,21 @@ class NodeRun {
         _store(env.make_store()),
         _lease(_config, platform, *_store),
         _authority(_config, platform, *_store, _lease),
-        _publisher(_config, platform, *_store, _lease) {}
+        _publisher(_config, platform, *_store, _lease),
+        _dispatcher(platform),
+        _objects(platform, _lease, _dispatcher, _behaviors, object_host_config(_config)),
+        _messages(_config, platform, *_store, _lease, _authority, _dispatcher, env.routing_id_hex) {
+    // One message turn of a Player: the application works a little (it may finish past the
+    // admission deadline: only its start is admitted, §5) and answers.
+    _behaviors.add(records::AuthorityKind::kActor, std::string(kStableType),
+                   [this](loc::objects::TurnContext&, const loc::objects::TurnInput&) {
+                     _platform.clock.sleep_for(_platform.random.between(0, _workload.handler_max_us));
+                     return std::string("used");
+                   });
+    _dispatcher.on_object_message([this](platform::RoutingId from, loc::messaging::ObjectMessage message) {
+      _objects.handle(from, std::move(message));
+    });
+  }
 
   // On a kill the simulator unwinds the renew task before main, so this never outlives it.
   ~NodeRun() = default;
@@ -83,6 +110,7 @@ class NodeRun {
     const auto prepared = _publisher.prepare(make_descriptor(_env));
     SPOTCHECK_ASSERT(prepared.ok());  // the descriptor is built within every limit
     _lease.start_renewing();
+    _dispatcher.start();
     for (int i = 0; i < kWorkloadIterationsMax; ++i) {
       _platform.clock.sleep_for(_platform.random.between(_workload.think_min_us, _workload.think_max_us));
       if (_lease.lost()) {
@@ -91,6 +119,7 @@ class NodeRun {
                              sim::events::NodeGaveUp{.owner = _lease.host_run().owner_id});
         stop_renewing();
         _env.request_restart();
+        park_forever(_platform);  // the restart unwinds every task of this host run, main last
         return;
       }
       if (_platform.clock.now_us() >= _workload.traffic_stop_us) {
@@ -144,6 +173,13 @@ class NodeRun {
   // requests finish — so a row may change between the sweep's list and its re-read, and is then
   // left alone. Then the lease stops renewing and the node restarts as a new host run.
   void shut_down() {
+    // No new work from now on: every hosted instance goes (its queued messages answered not_here,
+    // unrun), so no turn can start after the sweep deleted its row; the last request hosts none.
+    _shutting_down = true;
+    for (const auto& [id, generation] : _hosted) {
+      _objects.deactivate(loc::objects::ObjectKey{records::AuthorityKind::kActor, id}, generation);
+    }
+    _hosted.clear();
     bool last_request_done = false;
     _platform.tasks.spawn("last-request", [this, &last_request_done] {
       one_request();
@@ -155,6 +191,7 @@ class NodeRun {
     }
     stop_renewing();
     _env.request_restart();
+    park_forever(_platform);
   }
 
   void publish_descriptor() {
@@ -217,13 +254,17 @@ class NodeRun {
       if (_platform.random.chance(_workload.abort_probability)) {
         return outcome_of(_authority.abort(current), "aborted");
       }
-      return outcome_of(_authority.commit(current), "committed");
+      return commit_hosted(current, "committed");
     }
     if (mine) {
+      host(current);
       return use_or_delete(current);
     }
     if (!reserved && owner_lease_expired(current, read.value().now_ms)) {
       return take_over(current);
+    }
+    if (!reserved && _workload.message_probability > 0 && _platform.random.chance(_workload.message_probability)) {
+      return send_message(current);
     }
     return "owned-elsewhere";
   }
@@ -241,12 +282,60 @@ class NodeRun {
     if (_platform.random.chance(_workload.abort_probability)) {
       return outcome_of(_authority.abort(reserved.value()), "aborted");
     }
-    return outcome_of(_authority.commit(reserved.value()), "created");
+    return commit_hosted(reserved.value(), "created");
+  }
+
+  // Commit of this host run's Reserved row with its instance hosted first, dispatch closed; Ready
+  // recorded opens it. Any failure — the outcome unknown included — removes the instance (nothing
+  // runs on an instance whose Ready is not known); a later request that finds the row Active and
+  // this host run's hosts it again.
+  std::string_view commit_hosted(const loc::AuthoritySnapshot& reserved, std::string_view success) {
+    const loc::objects::ObjectKey key{reserved.key.kind, reserved.key.id};
+    const std::uint64_t generation = reserved.record.object_generation;
+    const bool hosting = _workload.message_probability > 0 && !_shutting_down;
+    if (hosting) {
+      _objects.activate(hosted_of(reserved));
+      _hosted[reserved.key.id] = generation;
+    }
+    const auto committed = _authority.commit(reserved);
+    if (hosting) {
+      if (committed.ok()) {
+        _objects.open(key, generation);
+      } else {
+        _objects.deactivate(key, generation);
+      }
+    }
+    return outcome_of(committed, success);
+  }
+
+  // Hosts this host run's Active row in the object runtime (a no-op when it already does).
+  void host(const loc::AuthoritySnapshot& active) {
+    if (_workload.message_probability <= 0 || _shutting_down) {
+      return;
+    }
+    _objects.activate(hosted_of(active));
+    _objects.open(loc::objects::ObjectKey{active.key.kind, active.key.id}, active.record.object_generation);
+    _hosted[active.key.id] = active.record.object_generation;
+  }
+
+  static loc::objects::HostedObject hosted_of(const loc::AuthoritySnapshot& row) {
+    return loc::objects::HostedObject{loc::objects::ObjectKey{row.key.kind, row.key.id},
+                                      row.record.object_generation, row.record.authority_owner_generation,
+                                      row.record.allocation.stable_type};
+  }
+
+  // A regular message to the object's owner by its ID (§7.3), answered by one turn there.
+  std::string_view send_message(const loc::AuthoritySnapshot& active) {
+    const TimeUs deadline_us = _platform.clock.now_us() + _workload.message_timeout_us;
+    const loc::objects::SendResult sent =
+        _messages.send(loc::objects::ObjectKey{active.key.kind, active.key.id}, "use", deadline_us);
+    return loc::objects::to_string(sent.outcome);
   }
 
   std::string_view use_or_delete(const loc::AuthoritySnapshot& active) {
     if (_platform.random.chance(_workload.delete_probability)) {
-      return outcome_of(_authority.remove(active), "deleted");
+      // The owner's Delete with its instance held first (objects/hosted_removal.h).
+      return outcome_of(loc::objects::remove_hosted(_authority, &_objects, _platform.events, active), "deleted");
     }
     // The object's handler runs only while this host run may accept new work (§5).
     if (!_lease.admit("object message").ok()) {
@@ -270,7 +359,11 @@ class NodeRun {
     if (!self.has_value()) {
       return "no-self-view";
     }
-    return outcome_of(_authority.new_owner(active, *self), "taken-over");
+    const auto taken = _authority.new_owner(active, *self);
+    if (taken.ok()) {
+      host(taken.value());
+    }
+    return outcome_of(taken, "taken-over");
   }
 
   // Reads the current owner's lease record directly by OwnerId (§3.1).
@@ -319,6 +412,13 @@ class NodeRun {
   loc::OwnerLease _lease;
   loc::AuthorityOps _authority;
   loc::DescriptorPublisher _publisher;
+  loc::messaging::Dispatcher _dispatcher;
+  loc::objects::ObjectBehaviors _behaviors;  // before _objects: it refers to them
+  loc::objects::ObjectHost _objects;
+  loc::objects::ObjectClient _messages;
+  // The instances this host run activated (ID -> ObjectGeneration), for the shutdown.
+  std::map<std::string, std::uint64_t> _hosted;
+  bool _shutting_down = false;
   bool _published = false;
   std::uint64_t _requests = 0;
   std::uint64_t _writes = 0;

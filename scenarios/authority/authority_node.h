@@ -40,6 +40,15 @@ struct AuthorityWorkload {
   // the store must leave as it is. 0: never (and no draw is made).
   double descriptor_update_probability = 0.0;
   double descriptor_renew_probability = 0.0;
+  // Per request on an object another host run owns (its lease not expired): send it a regular
+  // message by the object's ID instead (§7.3: the location cache or a fresh read, command 52 to
+  // the owner's node, the owner runs it as one turn under its own admission, §5). This is the
+  // node-to-node traffic the node-link faults strike. Every host run hosts the objects it made
+  // Active (Commit, NewOwner) in the object runtime and removes them through the Closing hold.
+  // 0: never (and no draw is made).
+  double message_probability = 0.0;
+  platform::TimeUs message_timeout_us = platform::millis(800);  // a message's wait for its reply
+  platform::TimeUs handler_max_us = platform::millis(20);        // a message turn's handler runs up to this
 };
 
 struct AuthorityNodeEnv {
@@ -48,7 +57,9 @@ struct AuthorityNodeEnv {
   std::string routing_id_hex;
   // Blocking SPI client of this host run (crosses the simulated link to the store).
   std::function<std::unique_ptr<store::LocationStore>()> make_store;
-  // Asks the world to start this process again later (after the host run gave up for good).
+  // Asks the world to start this process again later as a new host run (after the host run gave
+  // up for good, or shut down): the running one is killed then (its fibers unwound), unless it
+  // already ended.
   std::function<void()> request_restart;
 };
 

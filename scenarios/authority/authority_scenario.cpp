@@ -6,6 +6,7 @@
 
 #include "faults/planted/unfenced_store.h"
 #include "impl/check/check.h"
+#include "scenarios/common/restart_request.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/limits.h"
 #include "properties/registry.h"
@@ -79,13 +80,7 @@ SeedOutcome AuthorityScenario::run(const SeedRequest& request) const {
     env->make_store = [this, &store, pid] {
       return planted::plant_at_store_seam(store.location_client(pid), _config.protocol.planted_bugs);
     };
-    env->request_restart = [&world, pid] {
-      world.at(world.now_us() + kRestartDelayUs, [&world, pid] {
-        if (world.process_state(pid) == sim::ProcessState::dead) {
-          world.start(pid);
-        }
-      });
-    };
+    env->request_restart = restart_later(world, pid, kRestartDelayUs);
     nodes.push_back(pid);
   }
   seed_generations_near_end(world, store);

@@ -19,7 +19,39 @@ AuthorityScenarioConfig base(std::string name, std::string description) {
   c.faults_stop_us = seconds(60);
   c.liveness_window_us = seconds(40);
   c.workload.traffic_stop_us = seconds(75);
+  // Half the requests on an object another live host run owns go to it as a regular message
+  // (§7.3, the object runtime): the node-to-node traffic the node-link faults below strike.
+  c.workload.message_probability = 0.5;
   return c;
+}
+
+// Node-to-node hazards, added to every plan of these scenarios: lost messages, latency up to
+// 200 ms with a long tail (1% of messages up to 1.5 s), pairs of nodes cut apart (symmetric or
+// one-way, gap 15 s, up to 2 s) and directions that stall, then deliver in order (gap 12 s, up
+// to 1.5 s).
+faults::FaultPlan with_node_links(faults::FaultPlan p) {
+  p.node_message_loss = 0.02;
+  p.node_message_delay_max_us = millis(200);
+  p.node_partition_gap_us = seconds(15);
+  p.node_partition_length_us = seconds(2);
+  p.node_link_stall_gap_us = seconds(12);
+  p.node_link_stall_length_us = millis(1'500);
+  p.link_tail = std::max(p.link_tail, 0.01);
+  p.link_tail_max_us = std::max(p.link_tail_max_us, millis(1'500));
+  return p;
+}
+
+// The node-to-node kinds under --swarm: drawn like the others (after them, so the kinds before
+// keep their draws).
+void add_node_link_kinds(faults::SwarmShape& shape) {
+  for (const faults::FaultKind kind : {faults::FaultKind::kNodeMessageLoss, faults::FaultKind::kNodeMessageDelay,
+                                       faults::FaultKind::kNodePartition, faults::FaultKind::kNodeLinkStall,
+                                       faults::FaultKind::kLinkTail}) {
+    if (std::find(shape.also.begin(), shape.also.end(), kind) == shape.also.end() &&
+        std::find(shape.always.begin(), shape.always.end(), kind) == shape.always.end()) {
+      shape.also.push_back(kind);
+    }
+  }
 }
 
 // Only one fault kind, hard: the scenarios below each aim at one hazard.
@@ -111,9 +143,23 @@ faults::FaultPlan churn(platform::TimeUs stop_us) {
   return p;
 }
 
+AuthorityScenarioConfig with_node_traffic(AuthorityScenarioConfig c) {
+  c.plan = [inner = c.plan](platform::TimeUs stop_us) { return with_node_links(inner(stop_us)); };
+  add_node_link_kinds(c.swarm);
+  return c;
+}
+
+AuthorityScenarioConfig named_config(const std::string& name);
+
 }  // namespace
 
 AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
+  return with_node_traffic(named_config(name));
+}
+
+namespace {
+
+AuthorityScenarioConfig named_config(const std::string& name) {
   if (name == "default") {
     // Swarm: every kind on with probability 1/2 (the standard shape).
     AuthorityScenarioConfig c = base("default", "the mixed campaign: 4 nodes contend for 6 actors under every fault kind");
@@ -134,7 +180,8 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
                         Mark::kCapacityFull,                 Mark::kDescriptorTakeover,
                         Mark::kDescriptorRevised,            Mark::kDescriptorRenewIgnored,
                         Mark::kScanExpiredRestart,           Mark::kLeaseLostInReread,
-                        Mark::kRenewFaultHit};
+                        Mark::kRenewFaultHit,                Mark::kRouteCacheHit,
+                        Mark::kRouteCacheDropped};
     return c;
   }
   if (name == "authority-race") {
@@ -167,14 +214,15 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
                         Mark::kIndeterminateResolvedSuperseded,
                         Mark::kContentionRetry, Mark::kCapacityFull, Mark::kEarlierAttemptAppliedLate,
-                        Mark::kGenerationExhausted};
+                        Mark::kGenerationExhausted, Mark::kRouteCacheHit};
     return c;
   }
   if (name == "lease-pause") {
     AuthorityScenarioConfig c = base("lease-pause", "owners freeze longer than their owner lease while others take over");
     c.plan = only_pauses;
     c.swarm = pauses_shape(c.protocol.owner_lease_ttl_us);
-    c.required_marks = {Mark::kDescriptorTakeover, Mark::kContentionRetry};
+    // A message reaches an owner whose admission closed while it was frozen: not run (§5).
+    c.required_marks = {Mark::kDescriptorTakeover, Mark::kContentionRetry, Mark::kTurnRefusedAdmission};
     return c;
   }
   if (name == "store-outage") {
@@ -184,7 +232,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     c.required_marks = {Mark::kIndeterminateResolvedApplied, Mark::kIndeterminateResolvedNotApplied,
                         Mark::kIndeterminateResolvedSuperseded,
                         Mark::kIndeterminateUnresolved, Mark::kEarlierAttemptAppliedLate, Mark::kLeaseLostInReread,
-                        Mark::kRenewFaultHit};
+                        Mark::kRenewFaultHit, Mark::kTurnRefusedAdmission};
     return c;
   }
   if (name == "churn") {
@@ -198,12 +246,15 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
     // Descriptor changes between kills: a new host run's Revisions start again at 1 (§4).
     c.workload.descriptor_update_probability = 0.01;
     c.required_marks = {Mark::kDescriptorTakeover, Mark::kIndeterminateResolvedApplied, Mark::kOwnerSweepDeleted,
-                        Mark::kStartupRefused, Mark::kScanExpiredRestart, Mark::kOwnerSweepRowChanged};
+                        Mark::kStartupRefused, Mark::kScanExpiredRestart, Mark::kOwnerSweepRowChanged,
+                        Mark::kRouteCacheDropped};
     return c;
   }
   SPOTCHECK_ASSERT_ABORT(false && "unknown location scenario");
   return base(name, "");
 }
+
+}  // namespace
 
 std::vector<std::unique_ptr<Scenario>> make_authority_scenarios() {
   std::vector<std::unique_ptr<Scenario>> out;

@@ -99,6 +99,10 @@ faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_u
   read_chance_and_max(r, "nodeFreezeDrop", plan.node_freeze_drop, plan.node_freeze_drop_max_us);
   read_chance_and_max(r, "nodeCrashPoint", plan.node_crash_point, plan.node_crash_point_down_max_us);  // maxMs: down
   r.number("storePayloadDamage", plan.store_payload_damage, 0, 1, false);
+  r.number("nodeMessageLoss", plan.node_message_loss, 0, 1, false);
+  r.millis("nodeMessageDelayMaxMs", plan.node_message_delay_max_us, 0, kHourMs);
+  read_window(r, "nodePartition", "lengthMs", plan.node_partition_gap_us, plan.node_partition_length_us);
+  read_window(r, "nodeLinkStall", "lengthMs", plan.node_link_stall_gap_us, plan.node_link_stall_length_us);
   read_window(r, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
   read_window(r, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
   r.number("networkLoss", plan.network_loss, 0, 1, false);

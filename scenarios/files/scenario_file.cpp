@@ -39,6 +39,9 @@ void workload_fields(Io& io, W& w) {
   io.number("boundaryTimingProbability", w.boundary_timing_probability, 0, 1, false);
   io.number("descriptorUpdateProbability", w.descriptor_update_probability, 0, 1, false);
   io.number("descriptorRenewProbability", w.descriptor_renew_probability, 0, 1, false);
+  io.number("messageProbability", w.message_probability, 0, 1, false);
+  io.millis("messageTimeoutMs", w.message_timeout_us, 1, kHourMs);
+  io.millis("handlerMaxMs", w.handler_max_us, 0, kHourMs);
 }
 
 template <class Io, class P>
@@ -268,6 +271,14 @@ ordered_json write_faults(const faults::FaultPlan& plan) {
     f["nodeCrashPoint"] = ordered_json{{"probability", plan.node_crash_point},
                                         {"maxMs", millis_of(plan.node_crash_point_down_max_us)}};
   }
+  if (plan.node_message_loss > 0.0) {
+    f["nodeMessageLoss"] = plan.node_message_loss;
+  }
+  if (plan.node_message_delay_max_us > 0) {
+    f["nodeMessageDelayMaxMs"] = millis_of(plan.node_message_delay_max_us);
+  }
+  write_window(f, "nodePartition", "lengthMs", plan.node_partition_gap_us, plan.node_partition_length_us);
+  write_window(f, "nodeLinkStall", "lengthMs", plan.node_link_stall_gap_us, plan.node_link_stall_length_us);
   write_window(f, "nodeKill", "downMs", plan.node_kill_gap_us, plan.node_down_us);
   write_window(f, "nodePause", "maxMs", plan.node_pause_gap_us, plan.node_pause_max_us);
   if (plan.network_loss > 0.0) {
@@ -366,6 +377,12 @@ void compare_plans(Differences& d, const faults::FaultPlan& a, const faults::Fau
   d.check("faults.storePayloadDamage", a.store_payload_damage, b.store_payload_damage);
   d.check("faults.linkTail.probability", a.link_tail, b.link_tail);
   d.check("faults.linkTail.max_us", a.link_tail_max_us, b.link_tail_max_us);
+  d.check("faults.nodeMessageLoss", a.node_message_loss, b.node_message_loss);
+  d.check("faults.nodeMessageDelayMaxMs", a.node_message_delay_max_us, b.node_message_delay_max_us);
+  d.check("faults.nodePartition.gap_us", a.node_partition_gap_us, b.node_partition_gap_us);
+  d.check("faults.nodePartition.length_us", a.node_partition_length_us, b.node_partition_length_us);
+  d.check("faults.nodeLinkStall.gap_us", a.node_link_stall_gap_us, b.node_link_stall_gap_us);
+  d.check("faults.nodeLinkStall.length_us", a.node_link_stall_length_us, b.node_link_stall_length_us);
   d.check("faults.nodeKill.gap_us", a.node_kill_gap_us, b.node_kill_gap_us);
   d.check("faults.nodeKill.down_us", a.node_down_us, b.node_down_us);
   d.check("faults.nodePause.gap_us", a.node_pause_gap_us, b.node_pause_gap_us);

@@ -7,6 +7,7 @@
 
 #include "faults/out_of_contract.h"
 #include "impl/check/check.h"
+#include "scenarios/common/restart_request.h"
 #include "impl/platform/event_kinds.h"
 #include "scenarios/integration/node_redis_store.h"
 #include "sim/time/time_text.h"
@@ -212,13 +213,7 @@ class WorldRun {
         // A new session per host run: its own connection, on this node's clock.
         return std::make_unique<NodeRedisStore>(node_options, world.platform(pid), jitter_us, hooks);
       };
-      env->request_restart = [&world, pid] {
-        world.at(world.now_us() + kRestartDelayUs, [&world, pid] {
-          if (world.process_state(pid) == sim::ProcessState::dead) {
-            world.start(pid);
-          }
-        });
-      };
+      env->request_restart = restart_later(world, pid, kRestartDelayUs);
       _nodes.push_back(pid);
       world.at(static_cast<TimeUs>(i) * kNodeStartGapUs, [&world, pid] { world.start(pid); });
     }

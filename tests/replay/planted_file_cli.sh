@@ -17,7 +17,7 @@ code=$?
 # The HTML report: the verdict, and the story of a failing seed with its violating event marked.
 grep -q '<h1 class="failed">' "$scratch/report.html" || fail "the HTML report does not say FAILED"
 grep -q '<section id="seed-[0-9]*">' "$scratch/report.html" || fail "the HTML report tells no story"
-grep -q '<span class="key">  \* #[0-9]* .*object.work' "$scratch/report.html" || fail "no violating event marked in the HTML story"
+grep -q '<span class="key">  \* #[0-9]* .*object\.\(work\|turn\)' "$scratch/report.html" || fail "no violating event marked in the HTML story"
 grep -q "^FAILED seed [0-9]*: single-owner" "$scratch/run.txt" || fail "no single-owner failure in: $(head -5 "$scratch/run.txt")"
 shrink_line=$(grep -m1 "shrink: spotcheck shrink --scenario" "$scratch/run.txt") || fail "run printed no shrink command"
 seed=$(printf '%s\n' "$shrink_line" | sed -n 's/.*--seed \([0-9]*\).*/\1/p')
