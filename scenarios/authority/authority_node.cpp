@@ -45,15 +45,16 @@ loc::LocationConfig host_run_config(const loc::LocationConfig& base, double boun
 }
 
 constexpr std::string_view kStableType = "Player";
+// Bounds of the node's own loops.
+constexpr int kRegisterAttemptsMax = 1'000;
+constexpr int kWorkloadIterationsMax = 1'000'000;
 
+// The object runtime's limits (the planted bugs it reads come from the protocol configuration).
 loc::objects::ObjectHostConfig object_host_config(const loc::LocationConfig& config) {
   loc::objects::ObjectHostConfig limits;
   limits.planted_bugs = config.planted_bugs;
   return limits;
 }
-// Bounds of the node's own loops.
-constexpr int kRegisterAttemptsMax = 1'000;
-constexpr int kWorkloadIterationsMax = 1'000'000;
 
 records::MeshNodeDescriptorRecord make_descriptor(const AuthorityNodeEnv& env) {
   records::MeshNodeDescriptorRecord d;
@@ -100,7 +101,9 @@ class NodeRun {
     });
   }
 
-  // On a kill the simulator unwinds the renew task before main, so this never outlives it.
+  // A host run that started its tasks ends only by a kill (a restart included: it parks until
+  // then): the simulator unwinds every other task — renew, dispatcher, message turns — before
+  // main, so none outlives this.
   ~NodeRun() = default;
 
   void run() {

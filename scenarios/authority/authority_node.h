@@ -1,7 +1,8 @@
 // One Location runtime host process in the simulated world: the real impl/location code
 // (owner lease, descriptor publishing, authority operations, placement) driven by a workload
-// that claims, uses, takes over and deletes objects of a small shared pool, so host runs
-// contend for the same authority rows while faults strike.
+// that claims, uses, takes over and deletes objects of a small shared pool, and sends regular
+// messages to the ones other host runs own (the object runtime, §7.3), so host runs contend for
+// the same authority rows while faults strike.
 #pragma once
 
 #include <cstdint>
@@ -63,7 +64,9 @@ struct AuthorityNodeEnv {
   std::function<void()> request_restart;
 };
 
-// The process main: runs until the process is killed or its owner lease is lost for good.
+// The process main: runs until the process is killed. A host run whose owner lease is lost for
+// good, or that shut down, asks for a restart (request_restart) and parks until it comes; one
+// that cannot register returns.
 void run_authority_node(platform::Platform& platform, const AuthorityNodeEnv& env);
 
 }  // namespace spotcheck::scenarios::authority
