@@ -189,6 +189,7 @@ std::vector<ShrinkStepKind> shrink_steps() {
   steps.push_back(fewer("objects", nullptr, &scenarios::authority::AuthorityWorkload::object_count, false));
   steps.push_back(workload_choice_off("deletes", &scenarios::authority::AuthorityWorkload::delete_probability));
   steps.push_back(workload_choice_off("aborts", &scenarios::authority::AuthorityWorkload::abort_probability));
+  steps.push_back(workload_choice_off("messages", &scenarios::authority::AuthorityWorkload::message_probability));
   steps.push_back(slower_workload());
   steps.push_back(halve_probability(FaultKind::kStoreRequestLost, &FaultPlan::store_request_loss));
   steps.push_back(halve_probability(FaultKind::kStoreReplyLost, &FaultPlan::store_reply_loss));

@@ -29,7 +29,7 @@ struct ShrinkStepKind {
 };
 
 // In the order a pass tries them: fault kinds off, a shorter safety phase, fewer nodes, fewer
-// objects, fewer requests (deletes off, aborts off, think times doubled), then gentler faults
+// objects, fewer requests (deletes off, aborts off, messages between nodes off, think times doubled), then gentler faults
 // (probabilities halved, gaps doubled, windows halved).
 std::vector<ShrinkStepKind> shrink_steps();
 
