@@ -45,6 +45,10 @@ loc::LocationConfig host_run_config(const loc::LocationConfig& base, double boun
 }
 
 constexpr std::string_view kStableType = "Player";
+// The stream of a request's second, concurrent message (the main loop's messages use stream 0).
+constexpr std::uint64_t kSecondStream = 1;
+// Polls (5 ms each) of a second message's end: past any message timeout a scenario sets.
+constexpr int kSecondWaitsMax = 100'000;
 // Bounds of the node's own loops.
 constexpr int kRegisterAttemptsMax = 1'000;
 constexpr int kWorkloadIterationsMax = 1'000'000;
@@ -327,11 +331,26 @@ class NodeRun {
                                       row.record.allocation.stable_type};
   }
 
-  // A regular message to the object's owner by its ID (§7.3), answered by one turn there.
+  // A regular message to the object's owner by its ID (§7.3), answered by one turn there; now and
+  // then with a second one from another stream at the same time (concurrent_message_probability),
+  // waited for before the request ends.
   std::string_view send_message(const loc::AuthoritySnapshot& active) {
+    const loc::objects::ObjectKey key{active.key.kind, active.key.id};
     const TimeUs deadline_us = _platform.clock.now_us() + _workload.message_timeout_us;
-    const loc::objects::SendResult sent =
-        _messages.send(loc::objects::ObjectKey{active.key.kind, active.key.id}, "use", deadline_us);
+    std::shared_ptr<bool> second_done;
+    if (_workload.concurrent_message_probability > 0 &&
+        _platform.random.chance(_workload.concurrent_message_probability)) {
+      second_done = std::make_shared<bool>(false);
+      _platform.tasks.spawn("second-message", [this, key, deadline_us, second_done] {
+        static_cast<void>(_messages.send(key, "use", deadline_us, kSecondStream));
+        *second_done = true;
+      });
+    }
+    const loc::objects::SendResult sent = _messages.send(key, "use", deadline_us);
+    // The second send ends by the same deadline; the request ends after it (bounded wait).
+    for (int i = 0; i < kSecondWaitsMax && second_done != nullptr && !*second_done; ++i) {
+      _platform.clock.sleep_for(platform::millis(5));
+    }
     return loc::objects::to_string(sent.outcome);
   }
 

@@ -48,6 +48,11 @@ struct AuthorityWorkload {
   // Active (Commit, NewOwner) in the object runtime and removes them through the Closing hold.
   // 0: never (and no draw is made).
   double message_probability = 0.0;
+  // Per such message: a second one to the same object leaves at the same time from another
+  // stream of this host run (a second client task), so two lookups of one object run at once and
+  // their reads may straddle a change of the row (a Preserve between them is enough): the
+  // location cache must keep the newer (§7.3). 0: never (and no draw is made).
+  double concurrent_message_probability = 0.0;
   platform::TimeUs message_timeout_us = platform::millis(800);  // a message's wait for its reply
   platform::TimeUs handler_max_us = platform::millis(20);        // a message turn's handler runs up to this
 };

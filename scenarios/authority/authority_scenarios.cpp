@@ -22,6 +22,8 @@ AuthorityScenarioConfig base(std::string name, std::string description) {
   // Half the requests on an object another live host run owns go to it as a regular message
   // (§7.3, the object runtime): the node-to-node traffic the node-link faults below strike.
   c.workload.message_probability = 0.5;
+  // A quarter of them with a second message to the same object from another stream at once.
+  c.workload.concurrent_message_probability = 0.25;
   return c;
 }
 

@@ -40,6 +40,7 @@ void workload_fields(Io& io, W& w) {
   io.number("descriptorUpdateProbability", w.descriptor_update_probability, 0, 1, false);
   io.number("descriptorRenewProbability", w.descriptor_renew_probability, 0, 1, false);
   io.number("messageProbability", w.message_probability, 0, 1, false);
+  io.number("concurrentMessageProbability", w.concurrent_message_probability, 0, 1, false);
   io.millis("messageTimeoutMs", w.message_timeout_us, 1, kHourMs);
   io.millis("handlerMaxMs", w.handler_max_us, 0, kHourMs);
 }
