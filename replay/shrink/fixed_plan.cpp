@@ -42,6 +42,19 @@ faults::FaultPlan round_to_millis(faults::FaultPlan plan) {
   plan.node_pause_max_us = round_duration(plan.node_pause_max_us);
   plan.partition_gap_us = round_duration(plan.partition_gap_us);
   plan.partition_length_us = round_duration(plan.partition_length_us);
+  // Every other duration a scenario file holds in whole milliseconds, too.
+  plan.store_stall_gap_us = round_duration(plan.store_stall_gap_us);
+  plan.store_stall_length_us = round_duration(plan.store_stall_length_us);
+  plan.store_late_apply_max_us = round_duration(plan.store_late_apply_max_us);
+  plan.link_tail_max_us = round_duration(plan.link_tail_max_us);
+  plan.node_pause_on_reply_max_us = round_duration(plan.node_pause_on_reply_max_us);
+  plan.node_freeze_drop_max_us = round_duration(plan.node_freeze_drop_max_us);
+  plan.node_crash_point_down_max_us = round_duration(plan.node_crash_point_down_max_us);
+  plan.node_message_delay_max_us = round_duration(plan.node_message_delay_max_us);
+  plan.node_partition_gap_us = round_duration(plan.node_partition_gap_us);
+  plan.node_partition_length_us = round_duration(plan.node_partition_length_us);
+  plan.node_link_stall_gap_us = round_duration(plan.node_link_stall_gap_us);
+  plan.node_link_stall_length_us = round_duration(plan.node_link_stall_length_us);
   return plan;
 }
 
