@@ -7,9 +7,12 @@
 
 #include <chrono>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 
+#include "faults/fault_plan.h"
 #include "reports/redis_summary.h"
 #include "tests/integration/integration_test_env.h"
 
@@ -55,17 +58,25 @@ class BackgroundRestart {
   std::string _error;
 };
 
-TEST(IntegrationRestart, RedisRestartedWithAppendOnlyMidRunAndTheRuntimeConverges) {
-  PrivateRedisServer server("", /*appendonly=*/true);  // restarted below: not the shared server
-  SPOTCHECK_REQUIRE_PRIVATE_SERVER(server);
+// Three nodes contend for nine actors for 5 s; at 2 s `restart` takes the server down and up again
+// (the fault lasts 1.5 s: its end joins the restart thread).
+IntegrationRequest contention_with_restart(const PrivateRedisServer& server, BackgroundRestart& restart,
+                                           std::string what, std::optional<faults::FaultKind> out_of_contract) {
   IntegrationRequest request = make_request("contention", server.url(), seconds(5), 31);
   request.scenario.node_count = 3;
   request.scenario.workload.object_count = 9;
-  BackgroundRestart restart(server, /*appendonly=*/true);
-  request.store_faults.push_back(StoreFault{"restart redis-server (AOF)", millis(2'000), millis(1'500),
+  request.store_faults.push_back(StoreFault{std::move(what), millis(2'000), millis(1'500),
                                             [&restart] { restart.begin(); }, [&restart] { restart.join(); },
-                                            std::nullopt});
-  const IntegrationReport report = run_integration(request);
+                                            out_of_contract});
+  return request;
+}
+
+TEST(IntegrationRestart, RedisRestartedWithAppendOnlyMidRunAndTheRuntimeConverges) {
+  PrivateRedisServer server("", /*appendonly=*/true);  // restarted below: not the shared server
+  SPOTCHECK_REQUIRE_PRIVATE_SERVER(server);
+  BackgroundRestart restart(server, /*appendonly=*/true);
+  const IntegrationReport report =
+      run_integration(contention_with_restart(server, restart, "restart redis-server (AOF)", std::nullopt));
   restart.join();
   const std::string summary = reports::format_redis_summary(report);
   std::cout << summary;  // the run's figures in the test log
@@ -102,14 +113,9 @@ TEST(IntegrationRestart, RedisRestartedWithAppendOnlyMidRunAndTheRuntimeConverge
 TEST(IntegrationRestart, RedisRestartedWithoutPersistenceIsOutOfContractAndEveryHostRunStartsAgain) {
   PrivateRedisServer server("", /*appendonly=*/false);
   SPOTCHECK_REQUIRE_PRIVATE_SERVER(server);
-  IntegrationRequest request = make_request("contention", server.url(), seconds(5), 31);
-  request.scenario.node_count = 3;
-  request.scenario.workload.object_count = 9;
   BackgroundRestart restart(server, /*appendonly=*/false);
-  request.store_faults.push_back(StoreFault{"restart redis-server (no persistence)", millis(2'000), millis(1'500),
-                                            [&restart] { restart.begin(); }, [&restart] { restart.join(); },
-                                            faults::FaultKind::kStoreLostWrites});
-  const IntegrationReport report = run_integration(request);
+  const IntegrationReport report = run_integration(contention_with_restart(
+      server, restart, "restart redis-server (no persistence)", faults::FaultKind::kStoreLostWrites));
   restart.join();
   const std::string summary = reports::format_redis_summary(report);
   std::cout << summary;
