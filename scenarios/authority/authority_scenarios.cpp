@@ -151,16 +151,7 @@ AuthorityScenarioConfig with_node_traffic(AuthorityScenarioConfig c) {
   return c;
 }
 
-AuthorityScenarioConfig named_config(const std::string& name);
-
-}  // namespace
-
-AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
-  return with_node_traffic(named_config(name));
-}
-
-namespace {
-
+// A built-in by name, before with_node_traffic.
 AuthorityScenarioConfig named_config(const std::string& name) {
   if (name == "default") {
     // Swarm: every kind on with probability 1/2 (the standard shape).
@@ -257,6 +248,10 @@ AuthorityScenarioConfig named_config(const std::string& name) {
 }
 
 }  // namespace
+
+AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
+  return with_node_traffic(named_config(name));
+}
 
 std::vector<std::unique_ptr<Scenario>> make_authority_scenarios() {
   std::vector<std::unique_ptr<Scenario>> out;
