@@ -6,11 +6,11 @@
 
 #include "faults/planted/unfenced_store.h"
 #include "impl/check/check.h"
-#include "scenarios/common/restart_request.h"
 #include "impl/location/keys/counter_keys.h"
 #include "impl/records/limits.h"
 #include "properties/registry.h"
 #include "scenarios/common/judged_world.h"
+#include "scenarios/common/restart_request.h"
 #include "sim/world.h"
 
 namespace spotcheck::scenarios::authority {

@@ -7,8 +7,8 @@
 
 #include "faults/out_of_contract.h"
 #include "impl/check/check.h"
-#include "scenarios/common/restart_request.h"
 #include "impl/platform/event_kinds.h"
+#include "scenarios/common/restart_request.h"
 #include "scenarios/integration/node_redis_store.h"
 #include "sim/time/time_text.h"
 #include "sim/world.h"
