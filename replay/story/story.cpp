@@ -215,6 +215,8 @@ struct Folded {
   std::uint64_t confirmed_writes = 0;
   std::uint64_t messages = 0;
   std::uint64_t message_events = 0;
+  std::uint64_t instance_requests = 0;
+  std::uint64_t instance_request_events = 0;
 };
 
 // The (record key, StoreVersion) a protocol event reports it applied or adopted: an authority.*
@@ -266,10 +268,32 @@ std::uint64_t fold_confirmed_writes(const std::vector<StoryEvent>& relevant, std
 }
 
 // The events of requests that changed nothing — they used their object, or found it owned
-// elsewhere — by index into `relevant`: a request's events are those of its task from its
+// elsewhere, or delivered an Instance Spot message whose exchange was routine (`routine_ops`, by
+// OperationId) — by index into `relevant`: a request's events are those of its task from its
 // request.start to its request.end.
-std::vector<bool> routine_requests(const std::vector<StoryEvent>& relevant, Folded& folded) {
-  std::vector<bool> fold(relevant.size(), false);
+void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::set<std::string>& routine_ops,
+                           std::vector<bool>& fold, Folded& folded) {
+  // A request ends at its request.end, or (when the story holds no request.end of it) at its task's
+  // next request.start; `outcome` is its request.end's, if any.
+  auto close = [&](const std::vector<std::size_t>& events, const std::optional<std::string>& outcome) {
+    bool no_key = true;
+    bool routine_op = false;
+    bool other_op = false;
+    for (const std::size_t j : events) {
+      no_key = no_key && !relevant[j].key;
+      if (const std::optional<std::string> op = text_field(relevant[j].line, "op_id")) {
+        (routine_ops.contains(*op) ? routine_op : other_op) = true;
+      }
+    }
+    const bool delivered = routine_op && !other_op && (!outcome.has_value() || outcome == "delivered");
+    if (no_key && (outcome == "used" || outcome == "owned-elsewhere" || delivered)) {
+      for (const std::size_t j : events) {
+        folded.request_events += fold[j] ? 0 : 1;  // an exchange's events are counted there
+        fold[j] = true;
+      }
+      ++folded.requests;
+    }
+  };
   std::map<std::pair<std::string, std::uint64_t>, std::vector<std::size_t>> open;  // (node, task) -> events
   for (std::size_t i = 0; i < relevant.size(); ++i) {
     const TraceLine& line = relevant[i].line;
@@ -278,6 +302,9 @@ std::vector<bool> routine_requests(const std::vector<StoryEvent>& relevant, Fold
     }
     const auto task = std::make_pair(line.node, *line.task);
     if (line.kind == kinds::kRequestStart) {
+      if (const auto it = open.find(task); it != open.end()) {
+        close(it->second, std::nullopt);
+      }
       open[task] = {i};
       continue;
     }
@@ -286,24 +313,61 @@ std::vector<bool> routine_requests(const std::vector<StoryEvent>& relevant, Fold
       continue;
     }
     it->second.push_back(i);
-    if (line.kind != kinds::kRequestEnd) {
+    if (line.kind == kinds::kRequestEnd) {
+      close(it->second, text_field(line, "outcome"));
+      open.erase(it);
+    }
+  }
+}
+
+// Instance Spot exchanges that went as they should (§7.1): a request sent once, received, run once
+// on a Ready instance, its outcome and reply `delivered` — none of them key, and nothing else
+// about its OperationId (no cold activation, resubmission or authority read). Folds their events
+// and returns their OperationIds (a request that delivered one is routine too).
+std::set<std::string> fold_routine_instance_exchanges(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold,
+                                                      Folded& folded) {
+  struct Exchange {
+    std::vector<std::size_t> events;
+    int sent = 0;
+    int runs = 0;
+    bool delivered = false;
+    bool other = false;  // a key event, an outcome other than delivered, or any other instance.* event
+  };
+  std::map<std::string, Exchange> exchanges;  // by op_id (ordered)
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    const TraceLine& line = relevant[i].line;
+    if (fold[i] || !line.kind.starts_with("instance.")) {
       continue;
     }
-    const std::optional<std::string> outcome = text_field(line, "outcome");
-    bool routine = outcome == "used" || outcome == "owned-elsewhere";
-    for (const std::size_t j : it->second) {
-      routine = routine && !relevant[j].key;
+    const std::optional<std::string> op = text_field(line, "op_id");
+    if (!op.has_value() || op->empty()) {
+      continue;
     }
-    if (routine) {
-      for (const std::size_t j : it->second) {
-        fold[j] = true;
-      }
-      ++folded.requests;
-      folded.request_events += it->second.size();
-    }
-    open.erase(it);
+    Exchange& exchange = exchanges[*op];
+    exchange.events.push_back(i);
+    const bool delivered = text_field(line, "outcome") == "delivered";
+    exchange.sent += line.kind == kinds::kInstanceRequestSent ? 1 : 0;
+    exchange.runs += line.kind == kinds::kInstanceMessageRun ? 1 : 0;
+    exchange.delivered = exchange.delivered || (line.kind == kinds::kInstanceReplyDelivered && delivered);
+    const bool expected = line.kind == kinds::kInstanceRequestSent || line.kind == kinds::kInstanceRequestReceived ||
+                          line.kind == kinds::kInstanceMessageRun ||
+                          ((line.kind == kinds::kInstanceOutcome || line.kind == kinds::kInstanceReplyDelivered) &&
+                           delivered);
+    exchange.other = exchange.other || relevant[i].key || !expected;
   }
-  return fold;
+  std::set<std::string> routine;
+  for (const auto& [op, exchange] : exchanges) {
+    if (exchange.other || exchange.sent != 1 || exchange.runs != 1 || !exchange.delivered) {
+      continue;
+    }
+    for (const std::size_t i : exchange.events) {
+      fold[i] = true;
+    }
+    routine.insert(op);
+    ++folded.instance_requests;
+    folded.instance_request_events += exchange.events.size();
+  }
+  return routine;
 }
 
 // The events of regular messages that went as they should — sent, run once, and answered `ran`
@@ -386,7 +450,9 @@ std::uint64_t fold_all_but_last(const std::vector<StoryEvent>& relevant, std::ve
 // and every failed publish attempt of a host run but its last (key events stay).
 Folded fold_routine(std::vector<StoryEvent> relevant) {
   Folded folded;
-  std::vector<bool> fold = routine_requests(relevant, folded);
+  std::vector<bool> fold(relevant.size(), false);
+  const std::set<std::string> routine_ops = fold_routine_instance_exchanges(relevant, fold, folded);
+  fold_routine_requests(relevant, routine_ops, fold, folded);
   folded.renewals =
       fold_all_but_last(relevant, fold, [](const TraceLine& line) { return line.kind == kinds::kLeaseRenewed; });
   folded.publish_retries = fold_all_but_last(relevant, fold, failed_publish);
@@ -449,6 +515,8 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   story.folded_confirmed_writes = folded.confirmed_writes;
   story.folded_messages = folded.messages;
   story.folded_message_events = folded.message_events;
+  story.folded_instance_requests = folded.instance_requests;
+  story.folded_instance_request_events = folded.instance_request_events;
   for (const StoryEvent& e : folded.events) {
     story.store_writes += e.store ? 1 : 0;
   }
@@ -472,9 +540,10 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
   out << "  host runs: " << join(story.owners) << "\n";
   out << "  nodes: " << join(story.nodes) << "\n";
   if (story.folded_requests + story.folded_renewals + story.folded_publish_retries + story.folded_lease_writes +
-          story.folded_confirmed_writes + story.folded_messages >
+          story.folded_confirmed_writes + story.folded_messages + story.folded_instance_requests >
       0) {
-    out << "  (folded: " << story.folded_requests << " request(s) that changed nothing (used, owned elsewhere), "
+    out << "  (folded: " << story.folded_requests
+        << " request(s) that changed nothing (used, owned elsewhere, an Instance Spot message delivered), "
         << story.folded_request_events << " event(s); " << story.folded_renewals
         << " lease renewal(s) before each host run's last";
     if (story.folded_publish_retries > 0) {
@@ -489,6 +558,11 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
     if (story.folded_messages > 0) {
       out << "; " << story.folded_messages << " regular message(s) sent, run once and answered ran (or a Send run), "
           << story.folded_message_events << " event(s)";
+    }
+    if (story.folded_instance_requests > 0) {
+      out << "; " << story.folded_instance_requests
+          << " Instance Spot request(s) sent once, run once on a Ready instance and delivered, "
+          << story.folded_instance_request_events << " event(s)";
     }
     out << ")\n";
   }

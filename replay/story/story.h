@@ -2,8 +2,9 @@
 // run(s) the violation message names, the store's own account of every write to their records
 // (store.applied of their authority rows and lease rows: what those events read), plus the faults
 // that hit the nodes involved, ending at the violating event. Routine events are folded into counts: a regular message
-// sent, run once and answered ran; a request that changed nothing
-// (request.start to request.end "used" or "owned-elsewhere", none of its events key), every lease renewal of a host
+// sent, run once and answered ran; an Instance Spot request sent once, run once and delivered; a
+// request that changed nothing (request.start to request.end "used" or "owned-elsewhere", or
+// "delivered" by such an Instance Spot exchange; none of its events key), every lease renewal of a host
 // run but its last, and every failed descriptor publish attempt of a host run but its last (unless key). Bounded: the last `events_max` such events (the violating event and the events
 // the message cites always among them), with a count of those left out.
 #pragma once
@@ -52,6 +53,11 @@ struct Story {
   // of their events key: object.message_sent, object.turn, object.message_answered of one op_id.
   std::uint64_t folded_messages = 0;
   std::uint64_t folded_message_events = 0;
+  // Instance Spot exchanges that went as they should (§7.1: sent once, run once on a Ready
+  // instance, outcome and reply delivered), none of their events key: their instance.* events; the
+  // client's request that delivered one is a folded request.
+  std::uint64_t folded_instance_requests = 0;
+  std::uint64_t folded_instance_request_events = 0;
   // Shown and left-out events that are the store's own account of a write to a subject's record
   // (a subject object's authority row, a subject host run's lease row): the writes the protocol's
   // events read and claim.

@@ -177,6 +177,55 @@ TEST(Story, FoldsRoutineMessagesAndKeepsTheLostAndTheKeyOnes) {
       << text.str();
 }
 
+// Instance Spot exchanges that went as they should (sent once, run once on a Ready instance,
+// delivered) are folded with the client's request that delivered them; one resubmitted and one
+// whose run is the violating event stay, and so do their requests.
+TEST(Story, FoldsRoutineInstanceExchangesAndTheRequestsThatDeliveredThem) {
+  const std::string b = kOwnerB;
+  auto line = [](int i, const std::string& node, int task, const std::string& kind, const std::string& fields) {
+    return "#" + std::to_string(i) + " t=" + std::to_string(i) + "0us " + node + " task=" + std::to_string(task) + " " +
+           kind + " id=\"chat-0\" " + fields;
+  };
+  auto start = [&](int i) { return line(i, "client-1", 2, "request.start", "owner=\"" + b + "\""); };
+  auto sent = [&](int i, const std::string& op) { return line(i, "client-1", 2, "instance.request_sent", "op_id=\"" + op + "\""); };
+  auto received = [&](int i, const std::string& op) {
+    return line(i, "server-0", 3, "instance.request_received", "op_id=\"" + op + "\"");
+  };
+  auto run = [&](int i, const std::string& op) { return line(i, "server-0", 3, "instance.message_run", "op_id=\"" + op + "\""); };
+  auto outcome = [&](int i, const std::string& op, const std::string& what) {
+    return line(i, "server-0", 3, "instance.outcome", "op_id=\"" + op + "\" outcome=\"" + what + "\"");
+  };
+  auto delivered = [&](int i, const std::string& op, const std::string& what) {
+    return line(i, "client-1", 2, "instance.reply_delivered", "op_id=\"" + op + "\" outcome=\"" + what + "\"");
+  };
+  std::vector<std::string> trace = {
+      "#0 t=0us server-0 process.add routing_id=100 drift_ppm=0",
+      start(1), sent(2, "01"), received(3, "01"), run(4, "01"), outcome(5, "01", "delivered"),
+      delivered(6, "01", "delivered"),                                                       // routine: folded
+      start(7), sent(8, "02"), received(9, "02"), run(10, "02"), outcome(11, "02", "delivered"),
+      delivered(12, "02", "delivered"),                                                      // routine: folded
+      start(13), sent(14, "03"), received(15, "03"), run(16, "03"),
+      outcome(17, "03", "request_target_not_found"),
+      line(18, "client-1", 2, "instance.resubmitted", "op_id=\"03\""), sent(19, "03"), received(20, "03"),
+      run(21, "03"),                                                                         // run twice: the violation
+  };
+  scenarios::Violation v{"at-most-once", "twice", 210, 21};
+  v.subjects.add_object("chat-0");
+  v.subjects.add_event(16);
+  const Story story = tell_story(trace, v);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{13, 14, 15, 16, 17, 18, 19, 20, 21}));
+  EXPECT_EQ(story.folded_instance_requests, 2u);
+  EXPECT_EQ(story.folded_instance_request_events, 10u);
+  EXPECT_EQ(story.folded_requests, 2u);
+  EXPECT_EQ(story.folded_request_events, 2u) << "the request.start lines; the exchanges' events are counted there";
+  std::ostringstream text;
+  print_story(story, v, text);
+  EXPECT_NE(text.str().find("2 Instance Spot request(s) sent once, run once on a Ready instance and delivered, 10 "
+                            "event(s)"),
+            std::string::npos)
+      << text.str();
+}
+
 // The store's own account of the writes the subjects' events read: every store.applied of a
 // subject object's authority row and of a subject host run's lease row, marked "=" — but those a
 // protocol event of the story reports (same key and StoreVersion), and all but a lease row's last
