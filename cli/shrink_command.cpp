@@ -1,6 +1,6 @@
-// spotcheck shrink: a failing seed of any scenario made small (replay/shrink/seed_shrink.h): for a
-// Location scenario a smaller scenario file, then, for every scenario, its decision log edited.
-// Writes the shrunk scenario file (Location) and the shrunk run's trace file into the results
+// spotcheck shrink: a failing seed of any scenario made small (replay/shrink/seed_shrink.h): a
+// smaller scenario file (every family a file can hold), then its decision log edited.
+// Writes the shrunk scenario file and the shrunk run's trace file into the results
 // folder, prints the story of the failure (docs/replay.md) and with --html writes the shrunk
 // failure's page: the story with its sequence diagram and record versions (docs/campaigns.md).
 //
@@ -25,7 +25,7 @@
 #include "replay/trace_file/trace_file.h"
 #include "reports/output_file.h"
 #include "reports/shrunk_report.h"
-#include "scenarios/files/scenario_file.h"
+#include "scenarios/files/any_scenario_file.h"
 
 namespace spotcheck::cli {
 
@@ -45,11 +45,11 @@ struct ShrinkFlags {
 };
 
 struct Written {
-  std::string scenario_file;  // Location scenarios only
+  std::string scenario_file;  // not for the synthetic world (no file holds it)
   std::string trace_file;
 };
 
-// The shrunk scenario file (Location) and the trace file of the shrunk run.
+// The shrunk scenario file and the trace file of the shrunk run.
 Written write_results(const ShrinkFlags& flags, const replay::SeedShrinkResult& result, const std::string& base_name) {
   make_results_dir(flags.results_dir);
   Written written;
@@ -57,13 +57,13 @@ Written write_results(const ShrinkFlags& flags, const replay::SeedShrinkResult& 
   std::optional<std::string> scenario_text = scenario_file_text(flags.scenario);
   bool swarm = flags.swarm;
   if (result.parameters.has_value()) {
-    const scenarios::files::ScenarioFileText text = scenarios::files::write_scenario(result.parameters->shrunk);
+    const scenarios::files::ScenarioFileText text = scenarios::files::write_any_scenario(result.parameters->shrunk);
     written.scenario_file = flags.out.empty() ? flags.results_dir + "/" + base_name + ".json" : flags.out;
     reports::write_output_file(written.scenario_file, "shrunk scenario", text.json);
     for (const auto& setting : text.not_written) {
       std::cout << "note: a scenario file cannot hold " << setting << "; the file runs without it\n";
     }
-    scenario_name = result.parameters->shrunk.name;
+    scenario_name = std::visit([](const auto& c) { return c.name; }, result.parameters->shrunk);
     scenario_text = text.json;
     swarm = false;
   }
@@ -169,7 +169,7 @@ void add_shrink_command(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->check(output_file_name());
   cmd->add_option("--out", flags->out,
-                  "Where to write the shrunk scenario file of a Location scenario (default "
+                  "Where to write the shrunk scenario file (default "
                   "<results>/<scenario>-seed-<N>-shrunk.json)")
       ->check(output_file_name());
   cmd->add_option("--html", flags->html_path,

@@ -1,6 +1,5 @@
 #include "replay/shrink/fixed_plan.h"
 
-#include "impl/check/check.h"
 #include "sim/world.h"
 
 namespace spotcheck::replay {
@@ -19,17 +18,16 @@ TimeUs round_duration(TimeUs us) {
 
 }  // namespace
 
-faults::FaultPlan seed_fault_plan(const scenarios::authority::AuthorityScenarioConfig& config, std::uint64_t seed,
-                                  bool swarm) {
-  faults::FaultPlan plan = config.plan(config.faults_stop_us);
+faults::FaultPlan seed_fault_plan(faults::FaultPlan plan, const faults::SwarmShape& shape, TimeUs stop_us,
+                                  std::uint64_t seed, bool swarm) {
   if (swarm) {
     // The same draw as JudgedWorld::install_faults: named streams depend only on (seed, name).
     sim::WorldConfig world_config;
     world_config.seed = seed;
     sim::World world(world_config);
-    plan = faults::FaultPlan::swarm(world.stream("swarm"), config.faults_stop_us, config.swarm);
+    plan = faults::FaultPlan::swarm(world.stream("swarm"), stop_us, shape);
   }
-  plan.faults_stop_us = config.faults_stop_us;
+  plan.faults_stop_us = stop_us;
   return plan;
 }
 
@@ -56,17 +54,6 @@ faults::FaultPlan round_to_millis(faults::FaultPlan plan) {
   plan.node_link_stall_gap_us = round_duration(plan.node_link_stall_gap_us);
   plan.node_link_stall_length_us = round_duration(plan.node_link_stall_length_us);
   return plan;
-}
-
-scenarios::authority::AuthorityScenarioConfig with_fixed_plan(scenarios::authority::AuthorityScenarioConfig config,
-                                                            const faults::FaultPlan& plan) {
-  config.plan = [plan](TimeUs stop_us) {
-    faults::FaultPlan p = plan;
-    p.faults_stop_us = stop_us;
-    return p;
-  };
-  SPOTCHECK_ASSERT_ABORT(config.plan(config.faults_stop_us).faults_stop_us == config.faults_stop_us);
-  return config;
 }
 
 }  // namespace spotcheck::replay

@@ -5,18 +5,30 @@
 #include <cstdint>
 
 #include "faults/fault_plan.h"
-#include "scenarios/authority/authority_scenario.h"
+#include "impl/platform/time.h"
 
 namespace spotcheck::replay {
 
-// The plan `seed` runs under: config.plan(faults_stop_us), or (swarm) the plan JudgedWorld draws
-// from the seed's "swarm" stream. faults_stop_us is the config's.
-faults::FaultPlan seed_fault_plan(const scenarios::authority::AuthorityScenarioConfig& config, std::uint64_t seed,
-                                  bool swarm);
+// The plan `seed` runs under: `plan`, or (swarm) the plan JudgedWorld draws from the seed's
+// "swarm" stream in `shape`. faults_stop_us is `stop_us`.
+faults::FaultPlan seed_fault_plan(faults::FaultPlan plan, const faults::SwarmShape& shape, platform::TimeUs stop_us,
+                                  std::uint64_t seed, bool swarm);
+// The same for a scenario config of any family (its plan, swarm shape and faults_stop_us).
+template <class Config>
+faults::FaultPlan seed_fault_plan(const Config& config, std::uint64_t seed, bool swarm) {
+  return seed_fault_plan(config.plan(config.faults_stop_us), config.swarm, config.faults_stop_us, seed, swarm);
+}
 // Every duration rounded to the nearest whole millisecond (a window that was on stays on).
 faults::FaultPlan round_to_millis(faults::FaultPlan plan);
 // `config` running `plan` whatever its faults_stop_us becomes (as a scenario file's plan does).
-scenarios::authority::AuthorityScenarioConfig with_fixed_plan(scenarios::authority::AuthorityScenarioConfig config,
-                                                            const faults::FaultPlan& plan);
+template <class Config>
+Config with_fixed_plan(Config config, const faults::FaultPlan& plan) {
+  config.plan = [plan](platform::TimeUs stop_us) {
+    faults::FaultPlan p = plan;
+    p.faults_stop_us = stop_us;
+    return p;
+  };
+  return config;
+}
 
 }  // namespace spotcheck::replay

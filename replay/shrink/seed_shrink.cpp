@@ -6,6 +6,8 @@
 #include "replay/shrink/failure_verdict.h"
 #include "replay/shrink/log_shrink.h"
 #include "scenarios/authority/authority_scenario.h"
+#include "scenarios/creation/creation_scenario.h"
+#include "scenarios/instance/instance_scenario.h"
 
 namespace spotcheck::replay {
 
@@ -47,6 +49,37 @@ SeedOutcome traced_replay(const Scenario& scenario, const SeedOutcome& searched,
   return traced;
 }
 
+// The config of a scenario whose family a file can hold, or nothing.
+std::optional<scenarios::files::AnyScenarioConfig> file_config_of(const Scenario& scenario) {
+  if (const auto* location = dynamic_cast<const scenarios::authority::AuthorityScenario*>(&scenario)) {
+    return location->config();
+  }
+  if (const auto* creation = dynamic_cast<const scenarios::creation::CreationScenario*>(&scenario)) {
+    return creation->config();
+  }
+  if (const auto* instance = dynamic_cast<const scenarios::instance::InstanceScenario*>(&scenario)) {
+    return instance->config();
+  }
+  return std::nullopt;
+}
+
+// Stage 1 on the family's own config; the progress so far goes into `result`.
+ParameterStage parameter_stage(const scenarios::files::AnyScenarioConfig& config, std::uint64_t seed, bool swarm,
+                               const ShrinkOptions& options,
+                               const std::function<void(const ShrinkProgress&)>& on_progress,
+                               SeedShrinkResult& result) {
+  return std::visit(
+      [&](const auto& family_config) {
+        auto stage = shrink(family_config, seed, swarm, options, on_progress);
+        result.original_outcome = stage.original_outcome;
+        result.steps = stage.steps;
+        result.runs_used = stage.runs_used;
+        result.events_used = stage.events_used;
+        return ParameterStage{stage.original, stage.shrunk, stage.shrunk_outcome, stage.budget_spent};
+      },
+      config);
+}
+
 }  // namespace
 
 SeedShrinkResult shrink_seed(const Scenario& scenario, std::uint64_t seed, bool swarm, std::uint32_t max_runs,
@@ -57,20 +90,16 @@ SeedShrinkResult shrink_seed(const Scenario& scenario, std::uint64_t seed, bool 
   result.swarm = swarm;
 
   // Stage 1, or the failure confirmed.
-  std::unique_ptr<Scenario> shrunk_location;
+  std::unique_ptr<Scenario> shrunk_scenario;
   const Scenario* standing = &scenario;
   bool standing_swarm = swarm;
-  if (const auto* location = dynamic_cast<const scenarios::authority::AuthorityScenario*>(&scenario)) {
+  if (const auto config = file_config_of(scenario)) {
     ShrinkOptions options;
     options.max_runs = max_runs / 2;
     options.max_events = max_events / 2;
-    result.parameters = shrink(location->config(), seed, swarm, options, on_progress);
-    result.original_outcome = result.parameters->original_outcome;
-    result.steps = result.parameters->steps;
-    result.runs_used = result.parameters->runs_used;
-    result.events_used = result.parameters->events_used;
-    shrunk_location = std::make_unique<scenarios::authority::AuthorityScenario>(result.parameters->shrunk);
-    standing = shrunk_location.get();
+    result.parameters = parameter_stage(*config, seed, swarm, options, on_progress, result);
+    shrunk_scenario = scenarios::files::make_file_scenario(result.parameters->shrunk);
+    standing = shrunk_scenario.get();
     standing_swarm = false;  // the seed's plan is explicit in the shrunk configuration
   }
 

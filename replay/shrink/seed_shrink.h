@@ -1,7 +1,8 @@
 // `spotcheck shrink`: a failing seed of any scenario made as small as the search can make it while
 // it fails the same way (failure_verdict.h), in two stages:
-//   1. for a Location scenario, the parameter passes of shrinker.h (fewer nodes, objects, fault
-//      kinds, a shorter safety phase, gentler faults) — a smaller scenario file;
+//   1. for a scenario of a family a file can hold (Location, creation, Instance Spot), the parameter
+//      passes of shrinker.h (fewer nodes, objects or IDs, fault kinds and kinds of request, a
+//      shorter safety phase, gentler faults) — a smaller scenario file;
 //   2. for every scenario, the decision log of that run edited (log_shrink.h) — fewer faults,
 //      messages, delays and reorderings.
 // Every kept change lowers the run's events: the result never has more events than the campaign's
@@ -15,18 +16,27 @@
 #include <string>
 
 #include "replay/shrink/shrinker.h"
+#include "scenarios/files/any_scenario_file.h"
 #include "scenarios/registry/scenario.h"
 
 namespace spotcheck::replay {
 
 inline constexpr std::uint32_t kDefaultSeedShrinkRunsMax = 600;
 
+// Stage 1's outcome, whatever the family.
+struct ParameterStage {
+  scenarios::files::AnyScenarioConfig original;  // the scenario with the seed's plan made explicit
+  scenarios::files::AnyScenarioConfig shrunk;    // what the passes ended on
+  scenarios::SeedOutcome shrunk_outcome;         // its run of the seed
+  bool budget_spent = false;
+};
+
 struct SeedShrinkResult {
   std::uint64_t seed = 0;
   bool swarm = false;
   scenarios::SeedOutcome original_outcome;  // the seed as the campaign ran it
-  // Stage 1, Location scenarios only.
-  std::optional<ShrinkResult> parameters;
+  // Stage 1 (not for a scenario no file can hold: the synthetic FIFO world).
+  std::optional<ParameterStage> parameters;
   // The run the search ended on, run again from its log with its trace kept; its decision_log
   // replays it (strictly) on this build.
   scenarios::SeedOutcome shrunk_outcome;

@@ -13,6 +13,28 @@ std::string describe_config(const scenarios::authority::AuthorityScenarioConfig&
          ", faults: " + config.plan(config.faults_stop_us).describe();
 }
 
+std::string describe_config(const scenarios::creation::CreationScenarioConfig& config) {
+  const auto& w = config.workload;
+  return "nodes " + std::to_string(config.node_count) + ", actor IDs " + std::to_string(w.actor_ids) + ", spot IDs " +
+         std::to_string(w.spot_ids) + ", clients per node " + std::to_string(w.clients_per_node) + ", safety phase " +
+         sim::seconds_short(config.faults_stop_us) + ", liveness " + sim::seconds_short(config.liveness_window_us) +
+         ", traffic " + sim::seconds_short(w.traffic_stop_us) + ", node-link loss " +
+         sim::probability_text(config.node_link_loss) + ", faults: " + config.plan(config.faults_stop_us).describe();
+}
+
+std::string describe_config(const scenarios::instance::InstanceScenarioConfig& config) {
+  const auto& w = config.workload;
+  return "client nodes " + std::to_string(config.client_nodes) + ", server nodes " +
+         std::to_string(config.server_nodes) + ", spot IDs " + std::to_string(w.spot_ids) + ", clients per node " +
+         std::to_string(w.clients_per_node) + ", safety phase " + sim::seconds_short(config.faults_stop_us) +
+         ", liveness " + sim::seconds_short(config.liveness_window_us) + ", traffic " +
+         sim::seconds_short(w.traffic_stop_us) + ", faults: " + config.plan(config.faults_stop_us).describe();
+}
+
+std::string describe_config(const scenarios::files::AnyScenarioConfig& config) {
+  return std::visit([](const auto& c) { return describe_config(c); }, config);
+}
+
 std::string progress_line(const ShrinkProgress& progress) {
   return "  kept: " + progress.change + " (run " + std::to_string(progress.runs_used) + ", still " + progress.still +
          ")";

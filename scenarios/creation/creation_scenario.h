@@ -19,6 +19,8 @@ namespace spotcheck::scenarios::creation {
 struct CreationScenarioConfig {
   std::string name;
   std::string description;
+  // The built-in scenario it is (or a scenario file extends): "create-storm" or "message-storm".
+  std::string base;
   std::uint32_t node_count = 6;
   location::LocationConfig protocol;
   location::creation::CreationConfig creation;

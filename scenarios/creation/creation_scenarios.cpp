@@ -53,6 +53,7 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
   if (name == "create-storm") {
     CreationScenarioConfig c;
     c.name = "create-storm";
+    c.base = c.name;
     c.description =
         "6 nodes in two Meshes Create/GetOrCreate/destroy the same 3 actors and 2 rooms; lost store replies, short "
         "store outages, late writes, kills, pauses, node-to-node loss, rejecting and throwing factories";
@@ -82,6 +83,7 @@ CreationScenarioConfig creation_scenario_config(const std::string& name) {
   if (name == "message-storm") {
     CreationScenarioConfig c = creation_scenario_config("create-storm");
     c.name = "message-storm";
+    c.base = c.name;
     c.description =
         "create-storm's 6 nodes send regular messages to the actors and rooms they create and destroy, over the "
         "location cache; handlers start timers and Send to actors; node-store partitions and long pauses close admission meanwhile";

@@ -1,8 +1,7 @@
 // Scenario files of every family a file can extend: "base" names a Location built-in (default,
-// authority-race, lease-pause, store-outage, churn: every field of docs/scenarios.md), create-storm
-// or instance-route. A creation or Instance Spot file holds "name", "description", "faults",
-// "plantedBugs", "maxSteps" and (instance-route only) "properties"; any other field is refused with
-// one line naming its JSON path.
+// authority-race, lease-pause, store-outage, churn: every field of docs/scenarios.md), a creation one
+// (create-storm, message-storm) or instance-route; family_files.h lists the fields of the last two.
+// A field the family does not hold is refused with one line naming its JSON path.
 #pragma once
 
 #include <memory>
@@ -22,6 +21,8 @@ using AnyScenarioConfig = std::variant<authority::AuthorityScenarioConfig, creat
 // Throws ScenarioFileError, as parse_scenario does.
 AnyScenarioConfig parse_any_scenario(std::string_view json_text, const std::string& origin);
 AnyScenarioConfig load_any_scenario_file(const std::string& path);
+// The config as a file of its family (write_scenario, write_creation_scenario, ...).
+ScenarioFileText write_any_scenario(const AnyScenarioConfig& config);
 // The runnable scenario of a file's config.
 std::unique_ptr<Scenario> make_file_scenario(AnyScenarioConfig config);
 

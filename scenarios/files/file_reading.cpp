@@ -73,6 +73,21 @@ void plant(const planted::PlantedBugs& bugs, spotcheck::location::LocationConfig
   }
 }
 
+Phases read_phases(ObjectReader& top, Phases current) {
+  double faults_s = static_cast<double>(current.faults_stop_us) / 1e6;
+  double liveness_s = static_cast<double>(current.liveness_window_us) / 1e6;
+  double traffic_s = static_cast<double>(current.traffic_stop_us) / 1e6;
+  top.number("faultsSeconds", faults_s, 0, 86'400, false);
+  top.number("livenessSeconds", liveness_s, 0, 86'400, false);
+  top.number("trafficSeconds", traffic_s, 0, 172'800, false);
+  Phases phases{static_cast<TimeUs>(faults_s * 1e6), static_cast<TimeUs>(liveness_s * 1e6),
+                static_cast<TimeUs>(traffic_s * 1e6)};
+  if (phases.traffic_stop_us > phases.faults_stop_us + phases.liveness_window_us) {
+    top.fail("trafficSeconds", "must not exceed faultsSeconds + livenessSeconds (requests must end in the liveness window)");
+  }
+  return phases;
+}
+
 faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_us) {
   if (v.is_string()) {
     const auto name = v.get<std::string>();

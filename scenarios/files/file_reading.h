@@ -180,6 +180,15 @@ json parse_document(std::string_view json_text, const std::string& origin);
 // Reads "scenarioVersion" and "base" (default "default"); refuses a base no file can extend.
 std::string read_version_and_base(ObjectReader& top);
 
+// A file's phases: "faultsSeconds" (the safety phase), "livenessSeconds" (the liveness window after
+// it) and "trafficSeconds" (when requests stop, within the two). Absent keys keep `current`'s.
+struct Phases {
+  TimeUs faults_stop_us = 0;
+  TimeUs liveness_window_us = 0;
+  TimeUs traffic_stop_us = 0;
+};
+Phases read_phases(ObjectReader& top, Phases current);
+
 // "standard", "none" or an object of fault kinds; the plan for `stop_us`.
 faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_us);
 

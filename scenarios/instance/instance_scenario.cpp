@@ -64,6 +64,7 @@ InstanceScenarioConfig instance_scenario_config(const std::string& name) {
   (void)name;
   InstanceScenarioConfig c;
   c.name = "instance-route";
+  c.base = c.name;
   c.description =
       "2 client nodes send Instance Spot requests (commands 50/51) to 2 Chat Spots on 3 server nodes; lost, "
       "delayed and partitioned messages between nodes, the application closing Spots, slow Deletes, servers dying "

@@ -24,6 +24,7 @@ namespace spotcheck::scenarios::instance {
 struct InstanceScenarioConfig {
   std::string name;
   std::string description;
+  std::string base;  // the built-in scenario it is (or a scenario file extends): "instance-route"
   std::uint32_t client_nodes = 2;
   std::uint32_t server_nodes = 3;
   spotcheck::location::LocationConfig protocol;  // e.g. a planted bug in planted_bugs

@@ -1,7 +1,8 @@
-// Shrinking any scenario from its decision log (replay/shrink/seed_shrink.h, log_shrink.h): the
-// planted creation bug (create-storm), framework 0.26's double execution (instance-route) and a
-// run failure each shrink to a run that fails the same way with fewer events, that replays from
-// its decision log to the same trace, and the search is deterministic.
+// Shrinking any scenario, its parameters and then its decision log (replay/shrink/seed_shrink.h,
+// shrinker.h, log_shrink.h): the planted creation bug (create-storm), framework 0.26's double
+// execution (instance-route), a Location bug and a run failure each shrink to a run that fails the
+// same way with fewer events, whose scenario file (stage 1) and decision log replay it to the same
+// trace, and the search is deterministic.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -60,23 +61,40 @@ TEST(SeedShrink, TheWorldsStreamsAreEditedAndTheNodesOwnAreNot) {
   EXPECT_EQ(quiet_value(sim::Decision{2, 0, 3}), 0u);
 }
 
-TEST(SeedShrink, ThePlantedCreationBugShrinksFromItsLog) {
+// Stage 1's scenario, read back from the file the CLI writes for it: it runs the seed the way the
+// parameter stage ended, and the shrunk decision log replays on it.
+std::unique_ptr<scenarios::Scenario> shrunk_file_scenario(const SeedShrinkResult& r) {
+  const scenarios::files::ScenarioFileText file = scenarios::files::write_any_scenario(r.parameters->shrunk);
+  EXPECT_TRUE(file.not_written.empty());
+  auto scenario = file_scenario(file.json);
+  EXPECT_EQ(scenario->run(SeedRequest{r.seed, false, false}).trace_hash, r.parameters->shrunk_outcome.trace_hash)
+      << file.json;
+  return scenario;
+}
+
+TEST(SeedShrink, ThePlantedCreationBugShrinksItsParametersThenItsLog) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
   const auto scenario = file_scenario(
       R"({"scenarioVersion": 1, "name": "fbv", "base": "create-storm", "plantedBugs": ["factory-before-verify"]})");
   const std::uint64_t seed = first_failing_seed(*scenario);
   ASSERT_NE(seed, 0u);
   const SeedShrinkResult r = shrink_seed(*scenario, seed, false, 120);
-  EXPECT_FALSE(r.parameters.has_value()) << "create-storm has no parameter stage";
+  ASSERT_TRUE(r.parameters.has_value());
+  const auto& before = std::get<scenarios::creation::CreationScenarioConfig>(r.parameters->original);
+  const auto& after = std::get<scenarios::creation::CreationScenarioConfig>(r.parameters->shrunk);
+  EXPECT_LE(after.node_count, before.node_count);
+  EXPECT_LE(after.workload.actor_ids, before.workload.actor_ids);
+  EXPECT_LT(r.parameters->shrunk_outcome.events, r.original_outcome.events) << "create-storm has room to shrink";
+  EXPECT_LE(r.shrunk_outcome.events, r.parameters->shrunk_outcome.events);
   EXPECT_LE(r.runs_used, 120u);
-  expect_shrunk(*scenario, r);
+  expect_shrunk(*shrunk_file_scenario(r), r);
 
   const SeedShrinkResult again = shrink_seed(*scenario, seed, false, 120);
   EXPECT_EQ(again.shrunk_outcome.trace_hash, r.shrunk_outcome.trace_hash) << "same input, same result";
   EXPECT_EQ(again.steps.size(), r.steps.size());
 }
 
-TEST(SeedShrink, TheDoubleExecutionOfFramework026Shrinks) {
+TEST(SeedShrink, TheDoubleExecutionOfFramework026ShrinksItsParametersThenItsLog) {
   SPOTCHECK_NEEDS_PLANTED_BUGS();
   const auto scenario = file_scenario(R"({"scenarioVersion": 1, "name": "rsir", "base": "instance-route",
       "plantedBugs": ["retry-stale-instance-route"], "properties": ["at-most-once"]})");
@@ -85,7 +103,10 @@ TEST(SeedShrink, TheDoubleExecutionOfFramework026Shrinks) {
   const SeedShrinkResult r = shrink_seed(*scenario, seed, false, 100);
   ASSERT_TRUE(r.shrunk_outcome.violation.has_value());
   EXPECT_EQ(r.shrunk_outcome.violation->property, "at-most-once");
-  expect_shrunk(*scenario, r);
+  ASSERT_TRUE(r.parameters.has_value());
+  const auto& after = std::get<scenarios::instance::InstanceScenarioConfig>(r.parameters->shrunk);
+  EXPECT_TRUE(after.protocol.planted_bugs.contains(planted::PlantedBug::kRetryStaleInstanceRoute));
+  expect_shrunk(*shrunk_file_scenario(r), r);
 }
 
 TEST(SeedShrink, ALocationSeedShrinksItsParametersThenItsLog) {
@@ -102,8 +123,7 @@ TEST(SeedShrink, ALocationSeedShrinksItsParametersThenItsLog) {
   EXPECT_LE(r.shrunk_outcome.events, r.parameters->shrunk_outcome.events);
   EXPECT_LE(r.parameters->shrunk_outcome.events, r.original_outcome.events);
   // The log replays on the shrunk configuration, not on the original.
-  const auto shrunk = scenarios::files::make_file_scenario(r.parameters->shrunk);
-  expect_shrunk(*shrunk, r);
+  expect_shrunk(*shrunk_file_scenario(r), r);
 }
 
 TEST(SeedShrink, ARunFailureShrinksKeepingItsSignature) {
