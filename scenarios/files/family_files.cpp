@@ -96,38 +96,6 @@ void check_think_times(ObjectReader& top, TimeUs min_us, TimeUs max_us) {
   }
 }
 
-// "name", "description", "faults", "requireMarks", "maxSteps", "properties": what every family's
-// file shares beyond its phases.
-template <class Config>
-void read_common(ObjectReader& top, Config& config) {
-  config.name.clear();
-  top.text("name", config.name);
-  if (config.name.empty()) {
-    top.fail("name", "is required and must not be empty");
-  }
-  top.text("description", config.description);
-  if (const json* f = top.find("faults")) {
-    const faults::FaultPlan plan = detail::read_faults(top, *f, config.faults_stop_us);
-    config.plan = [plan](TimeUs stop_us) {
-      faults::FaultPlan p = plan;
-      p.faults_stop_us = stop_us;
-      return p;
-    };
-  }
-  if (auto marks = detail::read_required_marks(top)) {
-    config.required_marks = std::move(*marks);
-  }
-  top.number("maxSteps", config.max_steps, 1, 1e12);
-  if (const json* names = top.find("properties")) {
-    const auto known = [](const std::string& name) { return properties::find_property(name) != nullptr; };
-    config.properties =
-        detail::read_names(top, *names, "properties", known, detail::joined_names(properties::all_properties()));
-    if (config.properties.empty()) {
-      top.fail("properties", "must name at least one property (leave it out for every property)");
-    }
-  }
-}
-
 template <class Config>
 void read_phases_into(ObjectReader& top, Config& config) {
   const detail::Phases phases = detail::read_phases(
@@ -157,7 +125,7 @@ creation::CreationScenarioConfig read_creation_file(ObjectReader& top, const std
     top.fail("workload", "omitMeshProbability + unknownMeshProbability must not exceed 1");
   }
   read_section(top, "nodeLinks", config, [](auto& io, auto& c) { node_link_fields(io, c); });
-  read_common(top, config);
+  detail::read_common(top, config);
   if (const json* bugs = top.find("plantedBugs")) {
     plant(read_planted_bugs(top, *bugs, ScenarioFamily::kCreation, base), config.protocol, &config.creation);
   }
@@ -177,7 +145,7 @@ instance::InstanceScenarioConfig read_instance_file(ObjectReader& top, const std
     top.fail("trafficSeconds", "plus workload.requestDeadlineMs must not exceed faultsSeconds + livenessSeconds "
                                "(every request must end in the liveness window)");
   }
-  read_common(top, config);
+  detail::read_common(top, config);
   if (const json* bugs = top.find("plantedBugs")) {
     plant(read_planted_bugs(top, *bugs, ScenarioFamily::kInstance, base), config.protocol, &config.creation);
   }
@@ -193,7 +161,6 @@ namespace {
 
 using detail::Differences;
 using detail::SectionWriter;
-using detail::seconds_of;
 
 template <class Section, class Fields>
 ordered_json section_json(const Section& section, Fields fields) {
@@ -237,30 +204,6 @@ ordered_json document_head(const Config& config) {
   doc["description"] = config.description;
   doc["base"] = config.base;
   return doc;
-}
-
-template <class Config>
-void write_phases(ordered_json& doc, const Config& config) {
-  doc["faultsSeconds"] = seconds_of(config.faults_stop_us);
-  doc["livenessSeconds"] = seconds_of(config.liveness_window_us);
-  doc["trafficSeconds"] = seconds_of(config.workload.traffic_stop_us);
-}
-
-template <class Config>
-void write_tail(ordered_json& doc, const Config& config, const std::vector<std::string>& bugs) {
-  doc["faults"] = detail::write_faults(config.plan(config.faults_stop_us));
-  if (!bugs.empty()) {
-    doc["plantedBugs"] = bugs;
-  }
-  if (!config.properties.empty()) {
-    doc["properties"] = config.properties;
-  }
-  std::vector<std::string> marks;
-  for (platform::Mark mark : config.required_marks) {
-    marks.emplace_back(platform::to_string(mark));
-  }
-  doc["requireMarks"] = marks;
-  doc["maxSteps"] = config.max_steps;
 }
 
 template <class Config>
@@ -318,11 +261,11 @@ ScenarioFileText write_creation_scenario(const creation::CreationScenarioConfig&
   ScenarioFileText out;
   ordered_json doc = document_head(config);
   doc["nodes"] = config.node_count;
-  write_phases(doc, config);
+  detail::write_phases(doc, config);
   doc["workload"] = section_json(config.workload, [](auto& io, const auto& w) { creation_workload_fields(io, w); });
   doc["nodeLinks"] = section_json(config, [](auto& io, const auto& c) { node_link_fields(io, c); });
   creation::CreationScenarioConfig expected = config;
-  write_tail(doc, config, plantable_bug_names(expected, ScenarioFamily::kCreation, out.not_written));
+  detail::write_tail(doc, config, plantable_bug_names(expected, ScenarioFamily::kCreation, out.not_written));
   out.json = doc.dump(2) + "\n";
   check_read_back(out.json, expected, creation_scenario_difference);
   return out;
@@ -333,10 +276,10 @@ ScenarioFileText write_instance_scenario(const instance::InstanceScenarioConfig&
   ordered_json doc = document_head(config);
   doc["clientNodes"] = config.client_nodes;
   doc["serverNodes"] = config.server_nodes;
-  write_phases(doc, config);
+  detail::write_phases(doc, config);
   doc["workload"] = section_json(config.workload, [](auto& io, const auto& w) { instance_workload_fields(io, w); });
   instance::InstanceScenarioConfig expected = config;
-  write_tail(doc, config, plantable_bug_names(expected, ScenarioFamily::kInstance, out.not_written));
+  detail::write_tail(doc, config, plantable_bug_names(expected, ScenarioFamily::kInstance, out.not_written));
   out.json = doc.dump(2) + "\n";
   check_read_back(out.json, expected, instance_scenario_difference);
   return out;

@@ -19,6 +19,7 @@
 #include "impl/location/creation/creation_config.h"
 #include "impl/planted/planted_bugs.h"
 #include "impl/platform/marks.h"
+#include "properties/registry.h"
 #include "scenarios/files/planted_bug_catalogue.h"
 #include "scenarios/files/scenario_file_limits.h"
 
@@ -191,5 +192,37 @@ Phases read_phases(ObjectReader& top, Phases current);
 
 // "standard", "none" or an object of fault kinds; the plan for `stop_us`.
 faults::FaultPlan read_faults(ObjectReader& parent, const json& v, TimeUs stop_us);
+
+// "name" (required), "description", "faults" (read after the phases: the plan is for the config's
+// faults_stop_us), "requireMarks", "maxSteps", "properties": what every family's file shares.
+template <class Config>
+void read_common(ObjectReader& top, Config& config) {
+  config.name.clear();
+  top.text("name", config.name);
+  if (config.name.empty()) {
+    top.fail("name", "is required and must not be empty");
+  }
+  top.text("description", config.description);
+  if (const json* f = top.find("faults")) {
+    const faults::FaultPlan plan = read_faults(top, *f, config.faults_stop_us);
+    config.plan = [plan](TimeUs stop_us) {
+      faults::FaultPlan p = plan;
+      p.faults_stop_us = stop_us;
+      return p;
+    };
+  }
+  if (auto marks = read_required_marks(top)) {
+    config.required_marks = std::move(*marks);
+  }
+  top.number("maxSteps", config.max_steps, 1, 1e12);
+  if (const json* names = top.find("properties")) {
+    const auto known = [](const std::string& name) { return properties::find_property(name) != nullptr; };
+    config.properties =
+        read_names(top, *names, "properties", known, joined_names(properties::all_properties()));
+    if (config.properties.empty()) {
+      top.fail("properties", "must name at least one property (leave it out for every property)");
+    }
+  }
+}
 
 }  // namespace spotcheck::scenarios::files::detail

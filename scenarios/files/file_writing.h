@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "faults/fault_plan.h"
+#include "impl/platform/marks.h"
 #include "impl/platform/time.h"
 
 namespace spotcheck::scenarios::files::detail {
@@ -85,6 +86,33 @@ class Differences {
  private:
   std::string _first;
 };
+
+// "faultsSeconds", "livenessSeconds", "trafficSeconds" of a config of any family.
+template <class Config>
+void write_phases(ordered_json& doc, const Config& config) {
+  doc["faultsSeconds"] = seconds_of(config.faults_stop_us);
+  doc["livenessSeconds"] = seconds_of(config.liveness_window_us);
+  doc["trafficSeconds"] = seconds_of(config.workload.traffic_stop_us);
+}
+
+// After a family's own sections: "faults" (the plan at the config's own faults_stop_us),
+// "plantedBugs" (the names given; none: left out), "properties", "requireMarks", "maxSteps".
+template <class Config>
+void write_tail(ordered_json& doc, const Config& config, const std::vector<std::string>& bugs) {
+  doc["faults"] = write_faults(config.plan(config.faults_stop_us));
+  if (!bugs.empty()) {
+    doc["plantedBugs"] = bugs;
+  }
+  if (!config.properties.empty()) {
+    doc["properties"] = config.properties;
+  }
+  std::vector<std::string> marks;
+  for (platform::Mark mark : config.required_marks) {
+    marks.emplace_back(platform::to_string(mark));
+  }
+  doc["requireMarks"] = marks;
+  doc["maxSteps"] = config.max_steps;
+}
 
 // Every field of two plans.
 void compare_plans(Differences& d, const faults::FaultPlan& a, const faults::FaultPlan& b);

@@ -123,12 +123,6 @@ std::optional<ScenarioFamily> family_of_base(const std::string& base) {
 authority::AuthorityScenarioConfig read_location_file(ObjectReader& top, const std::string& base) {
   const std::string& origin = top.origin();
   authority::AuthorityScenarioConfig config = authority::authority_scenario_config(base);
-  config.name.clear();
-  top.text("name", config.name);
-  if (config.name.empty()) {
-    top.fail("name", "is required and must not be empty");
-  }
-  top.text("description", config.description);
   top.number("nodes", config.node_count, 1, 64);
   const Phases phases =
       read_phases(top, Phases{config.faults_stop_us, config.liveness_window_us, config.workload.traffic_stop_us});
@@ -143,28 +137,10 @@ authority::AuthorityScenarioConfig read_location_file(ObjectReader& top, const s
     ObjectReader r(*p, "protocol", origin);
     read_protocol(r, config.protocol);
   }
-  if (const json* f = top.find("faults")) {
-    const faults::FaultPlan plan = read_faults(top, *f, config.faults_stop_us);
-    config.plan = [plan](TimeUs stop_us) {
-      faults::FaultPlan p = plan;
-      p.faults_stop_us = stop_us;
-      return p;
-    };
-  }
+  read_common(top, config);
   if (const json* bugs = top.find("plantedBugs")) {
     plant(read_planted_bugs(top, *bugs, ScenarioFamily::kLocation, base), config.protocol, nullptr);
   }
-  if (const json* names = top.find("properties")) {
-    const auto known = [](const std::string& name) { return properties::find_property(name) != nullptr; };
-    config.properties = read_names(top, *names, "properties", known, joined_names(properties::all_properties()));
-    if (config.properties.empty()) {
-      top.fail("properties", "must name at least one property (leave it out for every property)");
-    }
-  }
-  if (auto marks = read_required_marks(top)) {
-    config.required_marks = std::move(*marks);
-  }
-  top.number("maxSteps", config.max_steps, 1, 1e12);
   top.reject_unknown_keys();
   return config;
 }
@@ -206,12 +182,9 @@ namespace {
 
 using detail::compare_plans;
 using detail::Differences;
-using detail::millis_of;
 using detail::ordered_json;
 using detail::SectionValues;
 using detail::SectionWriter;
-using detail::seconds_of;
-using detail::write_faults;
 
 bool same_retry_bounds(const spotcheck::location::LocationConfig& a, const spotcheck::location::LocationConfig& b) {
   return a.renew_attempts_max == b.renew_attempts_max && a.indeterminate_rereads_max == b.indeterminate_rereads_max &&
@@ -284,28 +257,14 @@ ScenarioFileText write_scenario(const authority::AuthorityScenarioConfig& config
   doc["description"] = config.description;
   doc["base"] = "default";
   doc["nodes"] = config.node_count;
-  doc["faultsSeconds"] = seconds_of(config.faults_stop_us);
-  doc["livenessSeconds"] = seconds_of(config.liveness_window_us);
-  doc["trafficSeconds"] = seconds_of(w.traffic_stop_us);
+  detail::write_phases(doc, config);
   SectionWriter workload;
   workload_fields(workload, w);
   doc["workload"] = workload.take();
   SectionWriter protocol;
   protocol_fields(protocol, p);
   doc["protocol"] = protocol.take();
-  doc["faults"] = write_faults(config.plan(config.faults_stop_us));
-  if (!planted.empty()) {
-    doc["plantedBugs"] = planted;
-  }
-  if (!config.properties.empty()) {
-    doc["properties"] = config.properties;
-  }
-  std::vector<std::string> marks;
-  for (platform::Mark mark : config.required_marks) {
-    marks.emplace_back(platform::to_string(mark));
-  }
-  doc["requireMarks"] = marks;
-  doc["maxSteps"] = config.max_steps;
+  detail::write_tail(doc, config, planted);
   out.json = doc.dump(2) + "\n";
 
   // Read back: the file must mean exactly the config (a file that replays something else is worse
