@@ -170,6 +170,7 @@ StoryInput read_story_input(const std::vector<std::string>& event_lines, const s
 // The events about the subjects and the faults that hit their nodes, the store or the whole world.
 struct Relevant {
   std::vector<StoryEvent> events;
+  std::vector<std::vector<std::string>> fault_targets;  // per event: the nodes a fault hit
   std::set<std::string> nodes;
 };
 
@@ -200,6 +201,7 @@ Relevant relevant_events(const StoryInput& input, const scenarios::Violation& vi
     if (taken[i] || fault || store_write[i]) {
       relevant.events.push_back(
           StoryEvent{line, is_key(line, violation, input.subjects), fault && !taken[i], store_write[i] && !fault});
+      relevant.fault_targets.push_back(fault && !taken[i] ? fault_targets(line, input.names) : std::vector<std::string>{});
     }
   }
   return relevant;
@@ -217,6 +219,11 @@ struct Folded {
   std::uint64_t message_events = 0;
   std::uint64_t instance_requests = 0;
   std::uint64_t instance_request_events = 0;
+  std::uint64_t idle_instance_requests = 0;
+  std::uint64_t idle_instance_request_events = 0;
+  std::uint64_t timer_turns = 0;
+  std::uint64_t faults_elsewhere = 0;
+  std::set<std::string> nodes;  // the nodes of the events left (faults and the store's account aside)
 };
 
 // The (record key, StoreVersion) a protocol event reports it applied or adopted: an authority.*
@@ -268,25 +275,53 @@ std::uint64_t fold_confirmed_writes(const std::vector<StoryEvent>& relevant, std
 }
 
 // The events of requests that changed nothing — they used their object, or found it owned
-// elsewhere, or delivered an Instance Spot message whose exchange was routine (`routine_ops`, by
-// OperationId) — by index into `relevant`: a request's events are those of its task from its
-// request.start to its request.end.
+// elsewhere, or made only Instance Spot exchanges the story folds (`routine_ops`, by OperationId)
+// — by index into `relevant`: a request's events are those of its task from its request.start to
+// its request.end.
+// Whether a request's event only read: found its object, used or filled a route cache, sent a
+// message (its run is the owner's), or asked GetOrCreate for an object that existed. A cache event
+// counts only off the nodes of the key events (there the cache is what the story is about).
+bool read_only_event(const TraceLine& line, const std::set<std::string>& key_nodes) {
+  const std::string_view kind = line.kind;
+  if (kind == kinds::kCacheHit || kind == kinds::kCacheFilled || kind == kinds::kCacheDropped) {
+    return !key_nodes.contains(line.node);
+  }
+  if (kind == kinds::kCreationFinished) {
+    return text_field(line, "outcome") == "existing";
+  }
+  if (kind == kinds::kObjectMessageAnswered) {  // a lost or refused message is the story's
+    const std::optional<std::string> outcome = text_field(line, "outcome");
+    return outcome == "ran" || outcome == "sent";
+  }
+  return kind == kinds::kRequestStart || kind == kinds::kRequestEnd || kind == kinds::kFindResult ||
+         kind == kinds::kCreationRequested || kind == kinds::kObjectMessageSent || kind == kinds::kInstanceTypeSelected;
+}
+
 void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::set<std::string>& routine_ops,
                            std::vector<bool>& fold, Folded& folded) {
+  std::set<std::string> key_nodes;
+  for (const StoryEvent& e : relevant) {
+    if (e.key) {
+      key_nodes.insert(e.line.node);
+    }
+  }
   // A request ends at its request.end, or (when the story holds no request.end of it) at its task's
   // next request.start; `outcome` is its request.end's, if any.
   auto close = [&](const std::vector<std::size_t>& events, const std::optional<std::string>& outcome) {
     bool no_key = true;
     bool routine_op = false;
     bool other_op = false;
+    bool read_only = true;
     for (const std::size_t j : events) {
       no_key = no_key && !relevant[j].key;
-      if (const std::optional<std::string> op = text_field(relevant[j].line, "op_id")) {
+      const std::optional<std::string> op = text_field(relevant[j].line, "op_id");
+      if (op.has_value() && relevant[j].line.kind.starts_with("instance.")) {
         (routine_ops.contains(*op) ? routine_op : other_op) = true;
       }
+      read_only = read_only && read_only_event(relevant[j].line, key_nodes);
     }
-    const bool delivered = routine_op && !other_op && (!outcome.has_value() || outcome == "delivered");
-    if (no_key && (outcome == "used" || outcome == "owned-elsewhere" || delivered)) {
+    const bool instance_request = routine_op && !other_op;  // every exchange it made was folded
+    if (no_key && (outcome == "used" || outcome == "owned-elsewhere" || instance_request || read_only)) {
       for (const std::size_t j : events) {
         folded.request_events += fold[j] ? 0 : 1;  // an exchange's events are counted there
         fold[j] = true;
@@ -320,27 +355,45 @@ void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::s
   }
 }
 
-// Instance Spot exchanges that went as they should (§7.1): a request sent once, received, run once
-// on a Ready instance, its outcome and reply `delivered` — none of them key, and nothing else
-// about its OperationId (no cold activation, resubmission or authority read). Folds their events
-// and returns their OperationIds (a request that delivered one is routine too).
+// The events an Instance Spot exchange that ran nothing and changed nothing may have: the request
+// and its answer, a route, a resubmission, the client's authority reads, a first-message payload
+// stored and released again (an activation that never reserved).
+bool idle_exchange_kind(std::string_view kind) {
+  for (const std::string_view idle :
+       {kinds::kInstanceRequestSent, kinds::kInstanceRequestReceived, kinds::kInstanceOutcome,
+        kinds::kInstanceReplyDelivered, kinds::kInstanceRouted, kinds::kInstanceResubmitted,
+        kinds::kInstanceAuthorityRead, kinds::kInstancePayloadStored, kinds::kInstancePayloadReleased}) {
+    if (kind == idle) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Instance Spot exchanges (§7.1) a story can fold, none of their events key: those that went as
+// they should (a request sent once, received, run once on a Ready instance, its outcome and reply
+// `delivered`, nothing else about its OperationId) and those that ran nothing and changed nothing
+// (answered — an error, a timeout — with only idle_exchange_kind events). Folds their events and
+// returns their OperationIds (the client request that made one is folded too).
 std::set<std::string> fold_routine_instance_exchanges(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold,
                                                       Folded& folded) {
   struct Exchange {
     std::vector<std::size_t> events;
     int sent = 0;
     int runs = 0;
-    bool delivered = false;
-    bool other = false;  // a key event, an outcome other than delivered, or any other instance.* event
+    bool answered = false;         // a reply_delivered, whatever its outcome
+    bool delivered = false;        // ... `delivered`
+    bool off_routine = false;      // a key event, an outcome other than delivered, or any other kind
+    bool off_idle = false;         // a key event or a kind that runs or changes something
   };
   std::map<std::string, Exchange> exchanges;  // by op_id (ordered)
   for (std::size_t i = 0; i < relevant.size(); ++i) {
     const TraceLine& line = relevant[i].line;
-    if (fold[i] || !line.kind.starts_with("instance.")) {
+    if (fold[i]) {
       continue;
     }
     const std::optional<std::string> op = text_field(line, "op_id");
-    if (!op.has_value() || op->empty()) {
+    if (!op.has_value() || op->empty() || !(line.kind.starts_with("instance.") || line.kind.starts_with("authority."))) {
       continue;
     }
     Exchange& exchange = exchanges[*op];
@@ -348,26 +401,30 @@ std::set<std::string> fold_routine_instance_exchanges(const std::vector<StoryEve
     const bool delivered = text_field(line, "outcome") == "delivered";
     exchange.sent += line.kind == kinds::kInstanceRequestSent ? 1 : 0;
     exchange.runs += line.kind == kinds::kInstanceMessageRun ? 1 : 0;
+    exchange.answered = exchange.answered || line.kind == kinds::kInstanceReplyDelivered;
     exchange.delivered = exchange.delivered || (line.kind == kinds::kInstanceReplyDelivered && delivered);
-    const bool expected = line.kind == kinds::kInstanceRequestSent || line.kind == kinds::kInstanceRequestReceived ||
-                          line.kind == kinds::kInstanceMessageRun ||
-                          ((line.kind == kinds::kInstanceOutcome || line.kind == kinds::kInstanceReplyDelivered) &&
-                           delivered);
-    exchange.other = exchange.other || relevant[i].key || !expected;
+    const bool routine_kind = line.kind == kinds::kInstanceRequestSent ||
+                              line.kind == kinds::kInstanceRequestReceived || line.kind == kinds::kInstanceMessageRun ||
+                              ((line.kind == kinds::kInstanceOutcome || line.kind == kinds::kInstanceReplyDelivered) &&
+                               delivered);
+    exchange.off_routine = exchange.off_routine || relevant[i].key || !routine_kind;
+    exchange.off_idle = exchange.off_idle || relevant[i].key || !idle_exchange_kind(line.kind);
   }
-  std::set<std::string> routine;
+  std::set<std::string> foldable;
   for (const auto& [op, exchange] : exchanges) {
-    if (exchange.other || exchange.sent != 1 || exchange.runs != 1 || !exchange.delivered) {
+    const bool routine = !exchange.off_routine && exchange.sent == 1 && exchange.runs == 1 && exchange.delivered;
+    const bool idle = !exchange.off_idle && exchange.answered;
+    if (!routine && !idle) {
       continue;
     }
     for (const std::size_t i : exchange.events) {
       fold[i] = true;
     }
-    routine.insert(op);
-    ++folded.instance_requests;
-    folded.instance_request_events += exchange.events.size();
+    foldable.insert(op);
+    (routine ? folded.instance_requests : folded.idle_instance_requests) += 1;
+    (routine ? folded.instance_request_events : folded.idle_instance_request_events) += exchange.events.size();
   }
-  return routine;
+  return foldable;
 }
 
 // The events of regular messages that went as they should — sent, run once, and answered `ran`
@@ -415,6 +472,20 @@ void fold_routine_messages(const std::vector<StoryEvent>& relevant, std::vector<
   }
 }
 
+// Timer callbacks run (object.turn, turn "timer"), none of them key: work the object does on its
+// own, which the story's requests and messages did not ask for. Returns how many it folded.
+std::uint64_t fold_timer_turns(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold) {
+  std::uint64_t folded = 0;
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    const TraceLine& line = relevant[i].line;
+    if (!fold[i] && !relevant[i].key && line.kind == kinds::kObjectTurn && text_field(line, "turn") == "timer") {
+      fold[i] = true;
+      ++folded;
+    }
+  }
+  return folded;
+}
+
 bool failed_publish(const TraceLine& line) {
   if (line.kind != kinds::kDescriptorPublished) {
     return false;
@@ -446,9 +517,36 @@ std::uint64_t fold_all_but_last(const std::vector<StoryEvent>& relevant, std::ve
   return folded;
 }
 
-// Folds routine requests, routine regular messages, every lease renewal of a host run but its last
-// and every failed publish attempt of a host run but its last (key events stay).
-Folded fold_routine(std::vector<StoryEvent> relevant) {
+// Folds the faults that hit only nodes none of the events left happened on (the folds above took
+// those nodes' part away); a fault on the store or the whole world stays. Returns the nodes left.
+std::set<std::string> fold_faults_elsewhere(const std::vector<StoryEvent>& relevant,
+                                            const std::vector<std::vector<std::string>>& targets,
+                                            std::vector<bool>& fold, Folded& folded) {
+  std::set<std::string> nodes;
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    if (!fold[i] && !relevant[i].fault && !relevant[i].store && relevant[i].line.node != "world") {
+      nodes.insert(relevant[i].line.node);
+    }
+  }
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    if (fold[i] || !relevant[i].fault || relevant[i].key || targets[i].empty()) {
+      continue;
+    }
+    const bool elsewhere = std::none_of(targets[i].begin(), targets[i].end(),
+                                        [&nodes](const std::string& node) { return nodes.contains(node); });
+    if (elsewhere) {
+      fold[i] = true;
+      ++folded.faults_elsewhere;
+    }
+  }
+  return nodes;
+}
+
+// Folds routine Instance Spot exchanges and the requests that made them, routine requests, routine
+// regular messages, every lease renewal of a host run but its last, every failed publish attempt
+// of a host run but its last, and then the faults on nodes no event left happened on (key events
+// stay).
+Folded fold_routine(std::vector<StoryEvent> relevant, const std::vector<std::vector<std::string>>& targets) {
   Folded folded;
   std::vector<bool> fold(relevant.size(), false);
   const std::set<std::string> routine_ops = fold_routine_instance_exchanges(relevant, fold, folded);
@@ -458,9 +556,11 @@ Folded fold_routine(std::vector<StoryEvent> relevant) {
   folded.publish_retries = fold_all_but_last(relevant, fold, failed_publish);
   folded.confirmed_writes = fold_confirmed_writes(relevant, fold);
   fold_routine_messages(relevant, fold, folded);
+  folded.timer_turns = fold_timer_turns(relevant, fold);
   // The store's account of those renewals: every write of a host run's lease row but its last.
   folded.lease_writes = fold_all_but_last(
       relevant, fold, [](const TraceLine& line) { return lease_row_owner(line).has_value(); }, &lease_row_owner);
+  folded.nodes = fold_faults_elsewhere(relevant, targets, fold, folded);
   for (std::size_t i = 0; i < relevant.size(); ++i) {
     if (!fold[i]) {
       folded.events.push_back(std::move(relevant[i]));
@@ -505,8 +605,8 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   Story story;
   story.objects = input.subjects.objects;
   story.owners = input.subjects.host_runs;
-  story.nodes.assign(relevant.nodes.begin(), relevant.nodes.end());
-  Folded folded = fold_routine(std::move(relevant.events));
+  Folded folded = fold_routine(std::move(relevant.events), relevant.fault_targets);
+  story.nodes.assign(folded.nodes.begin(), folded.nodes.end());
   story.folded_requests = folded.requests;
   story.folded_request_events = folded.request_events;
   story.folded_renewals = folded.renewals;
@@ -517,6 +617,10 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   story.folded_message_events = folded.message_events;
   story.folded_instance_requests = folded.instance_requests;
   story.folded_instance_request_events = folded.instance_request_events;
+  story.folded_idle_instance_requests = folded.idle_instance_requests;
+  story.folded_idle_instance_request_events = folded.idle_instance_request_events;
+  story.folded_faults_elsewhere = folded.faults_elsewhere;
+  story.folded_timer_turns = folded.timer_turns;
   for (const StoryEvent& e : folded.events) {
     story.store_writes += e.store ? 1 : 0;
   }
@@ -540,10 +644,11 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
   out << "  host runs: " << join(story.owners) << "\n";
   out << "  nodes: " << join(story.nodes) << "\n";
   if (story.folded_requests + story.folded_renewals + story.folded_publish_retries + story.folded_lease_writes +
-          story.folded_confirmed_writes + story.folded_messages + story.folded_instance_requests >
+          story.folded_confirmed_writes + story.folded_messages + story.folded_instance_requests +
+          story.folded_idle_instance_requests + story.folded_faults_elsewhere + story.folded_timer_turns >
       0) {
     out << "  (folded: " << story.folded_requests
-        << " request(s) that changed nothing (used, owned elsewhere, an Instance Spot message delivered), "
+        << " request(s) that changed nothing (used, owned elsewhere, only read, an Instance Spot message delivered), "
         << story.folded_request_events << " event(s); " << story.folded_renewals
         << " lease renewal(s) before each host run's last";
     if (story.folded_publish_retries > 0) {
@@ -563,6 +668,17 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
       out << "; " << story.folded_instance_requests
           << " Instance Spot request(s) sent once, run once on a Ready instance and delivered, "
           << story.folded_instance_request_events << " event(s)";
+    }
+    if (story.folded_idle_instance_requests > 0) {
+      out << "; " << story.folded_idle_instance_requests
+          << " Instance Spot request(s) answered that ran nothing and changed nothing (an error, a route, a timeout), "
+          << story.folded_idle_instance_request_events << " event(s)";
+    }
+    if (story.folded_timer_turns > 0) {
+      out << "; " << story.folded_timer_turns << " timer callback(s) run";
+    }
+    if (story.folded_faults_elsewhere > 0) {
+      out << "; " << story.folded_faults_elsewhere << " fault(s) on nodes no event left happened on";
     }
     out << ")\n";
   }

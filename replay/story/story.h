@@ -2,9 +2,12 @@
 // run(s) the violation message names, the store's own account of every write to their records
 // (store.applied of their authority rows and lease rows: what those events read), plus the faults
 // that hit the nodes involved, ending at the violating event. Routine events are folded into counts: a regular message
-// sent, run once and answered ran; an Instance Spot request sent once, run once and delivered; a
+// sent, run once and answered ran; an Instance Spot request sent once, run once and delivered, or
+// answered having run and changed nothing; a
 // request that changed nothing (request.start to request.end "used" or "owned-elsewhere", or
-// "delivered" by such an Instance Spot exchange; none of its events key), every lease renewal of a host
+// "delivered" by such an Instance Spot exchange, or one that only read: found, used or filled a
+// route cache off the key events' nodes, sent a message answered ran; none of its events key), a
+// timer callback run, every lease renewal of a host
 // run but its last, and every failed descriptor publish attempt of a host run but its last (unless key). Bounded: the last `events_max` such events (the violating event and the events
 // the message cites always among them), with a count of those left out.
 #pragma once
@@ -32,7 +35,7 @@ struct StoryEvent {
 struct Story {
   std::vector<std::string> objects;  // ids the message names ('player:3')
   std::vector<std::string> owners;   // host runs' OwnerIds the message names
-  std::vector<std::string> nodes;    // nodes where those events happened, sorted
+  std::vector<std::string> nodes;    // nodes where the events left happened, sorted
   std::vector<StoryEvent> events;    // in trace order
   std::uint64_t relevant = 0;        // how many events concerned the violation, once folded
   std::uint64_t left_out = 0;        // relevant - shown
@@ -58,6 +61,16 @@ struct Story {
   // client's request that delivered one is a folded request.
   std::uint64_t folded_instance_requests = 0;
   std::uint64_t folded_instance_request_events = 0;
+  // Instance Spot exchanges answered (an error, a route, a timeout) that ran nothing and changed
+  // nothing — only the request, its answer, routes, resubmissions, authority reads and a payload
+  // stored and released again — none of their events key.
+  std::uint64_t folded_idle_instance_requests = 0;
+  std::uint64_t folded_idle_instance_request_events = 0;
+  // Faults (not the store's, not the whole world's) that hit only nodes none of the events left
+  // happened on: once the folds took a node's part away, what hit it tells nothing.
+  std::uint64_t folded_faults_elsewhere = 0;
+  // Timer callbacks run (object.turn "timer"), none key: work no request of the story asked for.
+  std::uint64_t folded_timer_turns = 0;
   // Shown and left-out events that are the store's own account of a write to a subject's record
   // (a subject object's authority row, a subject host run's lease row): the writes the protocol's
   // events read and claim.

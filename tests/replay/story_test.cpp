@@ -137,8 +137,9 @@ TEST(Story, FoldsRoutineRequestsAndEarlierRenewals) {
   EXPECT_NE(text.str().find("(folded: 1 request(s) that changed nothing"), std::string::npos) << text.str();
 }
 
-// Regular messages that went as they should (sent, run once, answered ran; a Send run) are folded;
-// one answered no_reply and never run, and one whose turn is the violating event, stay.
+// Regular messages that went as they should (sent, run once, answered ran; a Send run) and timer
+// callbacks are folded; one answered no_reply and never run, and one whose turn is the violating
+// event, stay.
 TEST(Story, FoldsRoutineMessagesAndKeepsTheLostAndTheKeyOnes) {
   const std::string a = kOwnerA;
   const std::string b = kOwnerB;
@@ -160,14 +161,15 @@ TEST(Story, FoldsRoutineMessagesAndKeepsTheLostAndTheKeyOnes) {
       sent(4, "02"), answered(5, "02", "no_reply"),                           // lost: stays
       sent(6, "03"), answered(7, "03", "sent"), turn(8, "03"),                // a Send run: folded
       "#9 t=90us node-0 task=3 object.turn kind=\"actor\" id=\"player:1\" turn=\"timer\" op_id=\"\" owner=\"" + a +
-          "\"",                                                              // a timer: stays
+          "\"",                                                              // a timer callback: folded
       sent(10, "04"), turn(11, "04"),                                          // the violating turn
   };
   scenarios::Violation v{"object-messages", "lost", 110, 11};
   v.subjects.add_object("player:1");
   v.subjects.add_event(4);
   const Story story = tell_story(trace, v);
-  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{4, 5, 9, 10, 11}));
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{4, 5, 10, 11}));
+  EXPECT_EQ(story.folded_timer_turns, 1u);
   EXPECT_EQ(story.folded_messages, 2u);
   EXPECT_EQ(story.folded_message_events, 6u);
   std::ostringstream text;
@@ -224,6 +226,40 @@ TEST(Story, FoldsRoutineInstanceExchangesAndTheRequestsThatDeliveredThem) {
                             "event(s)"),
             std::string::npos)
       << text.str();
+}
+
+// A request that only read (found its object; used a route cache off the key events' nodes) is
+// folded, and then the faults on a node none of the events left happened on; the cache events of
+// the violating node stay.
+TEST(Story, FoldsRequestsThatOnlyReadAndTheFaultsOnNodesNoEventIsLeftOn) {
+  const std::string a = kOwnerA;
+  const std::string b = kOwnerB;
+  auto at = [](int i, const std::string& node, const std::string& rest) {
+    return "#" + std::to_string(i) + " t=" + std::to_string(i) + "0us " + node + " " + rest;
+  };
+  const std::string on_b = "owner=\"" + b + "\" id=\"player:1\"";
+  const std::string on_a = "owner=\"" + a + "\" id=\"player:1\"";
+  std::vector<std::string> trace = {
+      "#0 t=0us node-0 process.add routing_id=100 drift_ppm=0",
+      at(1, "node-2", "start run=1"),
+      at(2, "node-2", "task=5 request.start " + on_b),
+      at(3, "node-2", "task=5 find.result kind=\"actor\" id=\"player:1\" outcome=\"ready\""),
+      at(4, "node-2", "task=5 request.start " + on_b),
+      at(5, "node-2", "task=5 cache.hit " + on_b),
+      at(6, "node-2", "task=5 request.end " + on_b + " outcome=\"sent\""),
+      at(7, "node-2", "kill run=1"),
+      at(8, "node-0", "task=1 request.start " + on_a),
+      at(9, "node-0", "task=1 cache.filled " + on_a),
+      at(10, "node-0", "task=1 cache.hit " + on_a),
+  };
+  scenarios::Violation v{"route-cache", "past its bound", 100, 10};
+  v.subjects.add_object("player:1");
+  const Story story = tell_story(trace, v);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{8, 9, 10}));
+  EXPECT_EQ(story.folded_requests, 2u);
+  EXPECT_EQ(story.folded_request_events, 5u);
+  EXPECT_EQ(story.folded_faults_elsewhere, 2u) << "node-2's start and kill";
+  EXPECT_EQ(story.nodes, (std::vector<std::string>{"node-0"}));
 }
 
 // The store's own account of the writes the subjects' events read: every store.applied of a
