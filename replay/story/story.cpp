@@ -222,6 +222,8 @@ struct Folded {
   std::uint64_t idle_instance_requests = 0;
   std::uint64_t idle_instance_request_events = 0;
   std::uint64_t timer_turns = 0;
+  std::uint64_t creations = 0;
+  std::uint64_t creation_events = 0;
   std::uint64_t faults_elsewhere = 0;
   std::set<std::string> nodes;  // the nodes of the events left (faults and the store's account aside)
 };
@@ -460,7 +462,10 @@ void fold_routine_messages(const std::vector<StoryEvent>& relevant, std::vector<
     }
   }
   for (const auto& [op, message] : messages) {
-    const bool routine = !message.key && message.turns == 1 && (message.answer == "ran" || message.answer == "sent");
+    // A turn alone: the sender's side is not about the story's subjects (a handler's Send).
+    const bool turn_alone = message.events.size() == 1 && message.answer.empty();
+    const bool routine =
+        !message.key && message.turns == 1 && (message.answer == "ran" || message.answer == "sent" || turn_alone);
     if (!routine) {
       continue;
     }
@@ -470,6 +475,52 @@ void fold_routine_messages(const std::vector<StoryEvent>& relevant, std::vector<
     ++folded.messages;
     folded.message_events += message.events.size();
   }
+}
+
+// Creations that went as they should (§7): every creation.* event of one OperationId, none key, its
+// result `created` and nothing but the usual steps (no verify failure, re-read, expiry or abandoned
+// cancel). The authority writes it made stay in the story (they have no OperationId): its Reserve
+// and Commit tell what the ceremony did. Returns how many it folded; their events go to `events`.
+std::uint64_t fold_routine_creations(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold,
+                                     std::uint64_t& events) {
+  struct Creation {
+    std::vector<std::size_t> events;
+    bool created = false;
+    bool other = false;
+  };
+  std::map<std::string, Creation> creations;  // by op_id (ordered)
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    const TraceLine& line = relevant[i].line;
+    if (fold[i] || !line.kind.starts_with("creation.")) {
+      continue;
+    }
+    const std::optional<std::string> op = text_field(line, "op_id");
+    if (!op.has_value() || op->empty()) {
+      continue;
+    }
+    Creation& creation = creations[*op];
+    creation.events.push_back(i);
+    creation.created = creation.created || (line.kind == kinds::kCreationFinished &&
+                                            text_field(line, "outcome") == "created");
+    const bool usual = line.kind == kinds::kCreationRequested || line.kind == kinds::kCreationCommandSent ||
+                       line.kind == kinds::kCreationCommandReceived || line.kind == kinds::kCreationFactoryRun ||
+                       line.kind == kinds::kCreationFactoryReturned || line.kind == kinds::kCreationResult ||
+                       line.kind == kinds::kCreationReplySent || line.kind == kinds::kCreationReplyDelivered ||
+                       line.kind == kinds::kCreationFinished;
+    creation.other = creation.other || relevant[i].key || !usual;
+  }
+  std::uint64_t folded = 0;
+  for (const auto& [op, creation] : creations) {
+    if (creation.other || !creation.created) {
+      continue;
+    }
+    for (const std::size_t i : creation.events) {
+      fold[i] = true;
+    }
+    ++folded;
+    events += creation.events.size();
+  }
+  return folded;
 }
 
 // Timer callbacks run (object.turn, turn "timer"), none of them key: work the object does on its
@@ -551,6 +602,7 @@ Folded fold_routine(std::vector<StoryEvent> relevant, const std::vector<std::vec
   std::vector<bool> fold(relevant.size(), false);
   const std::set<std::string> routine_ops = fold_routine_instance_exchanges(relevant, fold, folded);
   fold_routine_requests(relevant, routine_ops, fold, folded);
+  folded.creations = fold_routine_creations(relevant, fold, folded.creation_events);
   folded.renewals =
       fold_all_but_last(relevant, fold, [](const TraceLine& line) { return line.kind == kinds::kLeaseRenewed; });
   folded.publish_retries = fold_all_but_last(relevant, fold, failed_publish);
@@ -621,6 +673,8 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   story.folded_idle_instance_request_events = folded.idle_instance_request_events;
   story.folded_faults_elsewhere = folded.faults_elsewhere;
   story.folded_timer_turns = folded.timer_turns;
+  story.folded_creations = folded.creations;
+  story.folded_creation_events = folded.creation_events;
   for (const StoryEvent& e : folded.events) {
     story.store_writes += e.store ? 1 : 0;
   }
@@ -645,7 +699,8 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
   out << "  nodes: " << join(story.nodes) << "\n";
   if (story.folded_requests + story.folded_renewals + story.folded_publish_retries + story.folded_lease_writes +
           story.folded_confirmed_writes + story.folded_messages + story.folded_instance_requests +
-          story.folded_idle_instance_requests + story.folded_faults_elsewhere + story.folded_timer_turns >
+          story.folded_idle_instance_requests + story.folded_faults_elsewhere + story.folded_timer_turns +
+          story.folded_creations >
       0) {
     out << "  (folded: " << story.folded_requests
         << " request(s) that changed nothing (used, owned elsewhere, only read, an Instance Spot message delivered), "
@@ -673,6 +728,10 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
       out << "; " << story.folded_idle_instance_requests
           << " Instance Spot request(s) answered that ran nothing and changed nothing (an error, a route, a timeout), "
           << story.folded_idle_instance_request_events << " event(s)";
+    }
+    if (story.folded_creations > 0) {
+      out << "; " << story.folded_creations << " creation(s) that went as they should (their Reserve and Commit shown), "
+          << story.folded_creation_events << " event(s)";
     }
     if (story.folded_timer_turns > 0) {
       out << "; " << story.folded_timer_turns << " timer callback(s) run";

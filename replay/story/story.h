@@ -7,7 +7,7 @@
 // request that changed nothing (request.start to request.end "used" or "owned-elsewhere", or
 // "delivered" by such an Instance Spot exchange, or one that only read: found, used or filled a
 // route cache off the key events' nodes, sent a message answered ran; none of its events key), a
-// timer callback run, every lease renewal of a host
+// timer callback run, a creation's ceremony when it went as it should (its authority writes stay), every lease renewal of a host
 // run but its last, and every failed descriptor publish attempt of a host run but its last (unless key). Bounded: the last `events_max` such events (the violating event and the events
 // the message cites always among them), with a count of those left out.
 #pragma once
@@ -71,6 +71,10 @@ struct Story {
   std::uint64_t folded_faults_elsewhere = 0;
   // Timer callbacks run (object.turn "timer"), none key: work no request of the story asked for.
   std::uint64_t folded_timer_turns = 0;
+  // Creations that went as they should (created; only the usual creation.* steps; none key): their
+  // creation.* events (the authority writes they made stay).
+  std::uint64_t folded_creations = 0;
+  std::uint64_t folded_creation_events = 0;
   // Shown and left-out events that are the store's own account of a write to a subject's record
   // (a subject object's authority row, a subject host run's lease row): the writes the protocol's
   // events read and claim.

@@ -262,6 +262,54 @@ TEST(Story, FoldsRequestsThatOnlyReadAndTheFaultsOnNodesNoEventIsLeftOn) {
   EXPECT_EQ(story.nodes, (std::vector<std::string>{"node-0"}));
 }
 
+// A message turn whose sending is not in the story (a handler's Send from an object the story is
+// not about) and that ran once is folded; two turns of one OperationId stay.
+TEST(Story, FoldsAMessageTurnRunOnceWhoseSenderIsNotInTheStory) {
+  const std::string a = kOwnerA;
+  auto turn = [&](int i, const std::string& op) {
+    return "#" + std::to_string(i) + " t=" + std::to_string(i) + "0us node-0 task=3 object.turn kind=\"actor\" " +
+           "id=\"player:1\" turn=\"message\" op_id=\"" + op + "\" owner=\"" + a + "\"";
+  };
+  std::vector<std::string> trace = {"#0 t=0us node-0 process.add routing_id=100 drift_ppm=0", turn(1, "01"),
+                                    turn(2, "02"), turn(3, "02"),
+                                    "#4 t=40us node-0 task=1 object.work id=\"player:1\" owner=\"" + a + "\""};
+  scenarios::Violation v{"single-owner", "late", 40, 4};
+  v.subjects.add_object("player:1");
+  const Story story = tell_story(trace, v);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{2, 3, 4}));
+  EXPECT_EQ(story.folded_messages, 1u);
+}
+
+// A creation that went as it should loses its ceremony (the creation.* events of its OperationId)
+// and keeps its authority writes; one whose result had to be re-read keeps everything.
+TEST(Story, FoldsTheCeremonyOfACreationThatWentAsItShouldAndKeepsItsWrites) {
+  const std::string a = kOwnerA;
+  auto at = [](int i, const std::string& rest) {
+    return "#" + std::to_string(i) + " t=" + std::to_string(i) + "0us node-0 task=1 " + rest;
+  };
+  auto creation = [&](int i, const std::string& kind, const std::string& op, const std::string& more = "") {
+    return at(i, "creation." + kind + " op_id=\"" + op + "\" kind=\"actor\" id=\"player:1\"" + more);
+  };
+  std::vector<std::string> trace = {
+      "#0 t=0us node-0 process.add routing_id=100 drift_ppm=0",
+      creation(1, "requested", "01"),
+      at(2, "authority.reserve kind=\"actor\" id=\"player:1\" owner=\"" + a + "\" version=3"),
+      creation(3, "factory_run", "01"),
+      at(4, "authority.commit kind=\"actor\" id=\"player:1\" owner=\"" + a + "\" version=4"),
+      creation(5, "finished", "01", " outcome=\"created\""),  // went as it should: 1, 3, 5 folded
+      creation(6, "requested", "02"),
+      creation(7, "result_reread", "02"),
+      creation(8, "finished", "02", " outcome=\"created\""),  // re-read: stays
+      at(9, "object.work id=\"player:1\" owner=\"" + a + "\""),
+  };
+  scenarios::Violation v{"single-owner", "late", 90, 9};
+  v.subjects.add_object("player:1");
+  const Story story = tell_story(trace, v);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{2, 4, 6, 7, 8, 9}));
+  EXPECT_EQ(story.folded_creations, 1u);
+  EXPECT_EQ(story.folded_creation_events, 3u);
+}
+
 // The store's own account of the writes the subjects' events read: every store.applied of a
 // subject object's authority row and of a subject host run's lease row, marked "=" — but those a
 // protocol event of the story reports (same key and StoreVersion), and all but a lease row's last
