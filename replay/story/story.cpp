@@ -222,6 +222,9 @@ struct Folded {
   std::uint64_t idle_instance_requests = 0;
   std::uint64_t idle_instance_request_events = 0;
   std::uint64_t timer_turns = 0;
+  std::uint64_t repeated_requests = 0;
+  std::uint64_t repeated_request_events = 0;
+  std::string repeated_signatures;
   std::uint64_t creations = 0;
   std::uint64_t creation_events = 0;
   std::uint64_t faults_elsewhere = 0;
@@ -299,8 +302,34 @@ bool read_only_event(const TraceLine& line, const std::set<std::string>& key_nod
          kind == kinds::kCreationRequested || kind == kinds::kObjectMessageSent || kind == kinds::kInstanceTypeSelected;
 }
 
+// A request that only asked and was answered — its events are the request, a creation call and its
+// end, an Instance Spot type choice, a find — has a signature "<mode> <outcome>"; nullopt for any
+// other request.
+std::optional<std::string> answer_signature(const std::vector<StoryEvent>& relevant,
+                                            const std::vector<std::size_t>& events) {
+  std::string mode;
+  std::string outcome;
+  for (const std::size_t j : events) {
+    const TraceLine& line = relevant[j].line;
+    if (line.kind == kinds::kCreationRequested) {
+      mode = text_field(line, "mode").value_or("");
+    } else if (line.kind == kinds::kCreationFinished || line.kind == kinds::kRequestEnd) {
+      outcome = text_field(line, "outcome").value_or(outcome);
+    } else if (line.kind != kinds::kRequestStart && line.kind != kinds::kInstanceTypeSelected &&
+               line.kind != kinds::kFindResult) {
+      return std::nullopt;
+    }
+  }
+  if (outcome.empty()) {
+    return std::nullopt;
+  }
+  return (mode.empty() ? std::string("request") : mode) + " " + outcome;
+}
+
 void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::set<std::string>& routine_ops,
                            std::vector<bool>& fold, Folded& folded) {
+  // Requests that only asked and were answered, by signature: all but the last of each are folded.
+  std::map<std::string, std::vector<std::vector<std::size_t>>> answered;
   std::set<std::string> key_nodes;
   for (const StoryEvent& e : relevant) {
     if (e.key) {
@@ -329,6 +358,8 @@ void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::s
         fold[j] = true;
       }
       ++folded.requests;
+    } else if (const auto signature = answer_signature(relevant, events); no_key && signature.has_value()) {
+      answered[*signature].push_back(events);
     }
   };
   std::map<std::pair<std::string, std::uint64_t>, std::vector<std::size_t>> open;  // (node, task) -> events
@@ -353,6 +384,19 @@ void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::s
     if (line.kind == kinds::kRequestEnd) {
       close(it->second, text_field(line, "outcome"));
       open.erase(it);
+    }
+  }
+  for (const auto& [signature, requests] : answered) {
+    for (std::size_t r = 0; r + 1 < requests.size(); ++r) {
+      for (const std::size_t j : requests[r]) {
+        folded.repeated_request_events += fold[j] ? 0 : 1;
+        fold[j] = true;
+      }
+    }
+    if (requests.size() > 1) {
+      folded.repeated_requests += requests.size() - 1;
+      folded.repeated_signatures += (folded.repeated_signatures.empty() ? "" : ", ") + signature + " x" +
+                                    std::to_string(requests.size() - 1);
     }
   }
 }
@@ -621,6 +665,55 @@ Folded fold_routine(std::vector<StoryEvent> relevant, const std::vector<std::vec
   return folded;
 }
 
+// A store or network fault the story may tell as part of a run: not key, the world's (a node's own
+// kill, start or pause stays one line, and the picture draws its span), and not a boundary the
+// reader needs (an outage's begin and end, faults stopping, the network healed).
+bool collapsible_fault(const StoryEvent& e) {
+  const std::string& kind = e.line.kind;
+  return e.fault && !e.key && e.line.node == "world" && kind != kinds::kFaultsStopped && kind != kinds::kNetHealAll &&
+         kind != kinds::kStoreOutageBegin && kind != kinds::kStoreOutageEnd;
+}
+
+// Every run of at least kFaultRunMin collapsible faults in a row is told as one line: kind
+// "faults", the count, the last index and the kinds with their counts. Returns how many fault
+// events went into such lines.
+constexpr std::size_t kFaultRunMin = 3;
+
+std::uint64_t collapse_fault_runs(std::vector<StoryEvent>& events) {
+  std::vector<StoryEvent> out;
+  std::uint64_t collapsed = 0;
+  for (std::size_t i = 0; i < events.size();) {
+    std::size_t end = i;
+    while (end < events.size() && collapsible_fault(events[end])) {
+      ++end;
+    }
+    if (end - i < kFaultRunMin) {
+      for (const std::size_t stop = std::max(end, i + 1); i < stop; ++i) {
+        out.push_back(std::move(events[i]));
+      }
+      continue;
+    }
+    std::map<std::string, std::uint64_t> kinds_seen;
+    for (std::size_t j = i; j < end; ++j) {
+      ++kinds_seen[events[j].line.kind];
+    }
+    std::string kinds_text;
+    for (const auto& [kind, count] : kinds_seen) {
+      kinds_text += (kinds_text.empty() ? "" : ", ") + kind + " x" + std::to_string(count);
+    }
+    StoryEvent run = events[i];
+    run.line.kind = "faults";
+    run.line.task.reset();
+    run.line.fields = "count=" + std::to_string(end - i) + " last=\"#" + std::to_string(events[end - 1].line.index) +
+                      "\" kinds=\"" + kinds_text + "\"";
+    out.push_back(std::move(run));
+    collapsed += end - i;
+    i = end;
+  }
+  events = std::move(out);
+  return collapsed;
+}
+
 // Every key event, and the latest others up to the bound, in trace order.
 std::vector<StoryEvent> keep_within_bound(std::vector<StoryEvent> relevant, std::size_t events_max) {
   std::size_t keys = 0;
@@ -673,11 +766,15 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   story.folded_idle_instance_request_events = folded.idle_instance_request_events;
   story.folded_faults_elsewhere = folded.faults_elsewhere;
   story.folded_timer_turns = folded.timer_turns;
+  story.folded_repeated_requests = folded.repeated_requests;
+  story.folded_repeated_request_events = folded.repeated_request_events;
+  story.folded_repeated_signatures = folded.repeated_signatures;
   story.folded_creations = folded.creations;
   story.folded_creation_events = folded.creation_events;
   for (const StoryEvent& e : folded.events) {
     story.store_writes += e.store ? 1 : 0;
   }
+  story.collapsed_faults = collapse_fault_runs(folded.events);
   story.relevant = folded.events.size();
   story.events = keep_within_bound(std::move(folded.events), events_max);
   story.left_out = story.relevant - story.events.size();
@@ -700,7 +797,7 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
   if (story.folded_requests + story.folded_renewals + story.folded_publish_retries + story.folded_lease_writes +
           story.folded_confirmed_writes + story.folded_messages + story.folded_instance_requests +
           story.folded_idle_instance_requests + story.folded_faults_elsewhere + story.folded_timer_turns +
-          story.folded_creations >
+          story.folded_creations + story.folded_repeated_requests >
       0) {
     out << "  (folded: " << story.folded_requests
         << " request(s) that changed nothing (used, owned elsewhere, only read, an Instance Spot message delivered), "
@@ -729,6 +826,10 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
           << " Instance Spot request(s) answered that ran nothing and changed nothing (an error, a route, a timeout), "
           << story.folded_idle_instance_request_events << " event(s)";
     }
+    if (story.folded_repeated_requests > 0) {
+      out << "; " << story.folded_repeated_requests << " request(s) answered the same way as a later one ("
+          << story.folded_repeated_signatures << "), " << story.folded_repeated_request_events << " event(s)";
+    }
     if (story.folded_creations > 0) {
       out << "; " << story.folded_creations << " creation(s) that went as they should (their Reserve and Commit shown), "
           << story.folded_creation_events << " event(s)";
@@ -740,6 +841,10 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
       out << "; " << story.folded_faults_elsewhere << " fault(s) on nodes no event left happened on";
     }
     out << ")\n";
+  }
+  if (story.collapsed_faults > 0) {
+    out << "  (" << story.collapsed_faults << " store and network fault(s) told as runs: one \"faults\" line per "
+        << kFaultRunMin << " or more in a row)\n";
   }
   if (story.left_out > 0) {
     out << "  (" << story.left_out << " earlier event(s) of " << story.relevant << " left out)\n";

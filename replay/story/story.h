@@ -38,6 +38,9 @@ struct Story {
   std::vector<std::string> nodes;    // nodes where the events left happened, sorted
   std::vector<StoryEvent> events;    // in trace order
   std::uint64_t relevant = 0;        // how many events concerned the violation, once folded
+  // Store and network faults (the world's, not key, not an outage's begin or end) told as runs:
+  // three or more in a row become one event of kind "faults" (count, last index, kinds).
+  std::uint64_t collapsed_faults = 0;
   std::uint64_t left_out = 0;        // relevant - shown
   // Routine events about the subjects, counted and not shown: requests that changed nothing
   // (ended "used" or "owned-elsewhere", no key event), and lease renewals of a host run but its last.
@@ -74,6 +77,11 @@ struct Story {
   // Creations that went as they should (created; only the usual creation.* steps; none key): their
   // creation.* events (the authority writes they made stay).
   std::uint64_t folded_creations = 0;
+  // Requests that only asked and were answered (a creation call, a find; no key event), all but
+  // the last of each "<mode> <outcome>": a run of the same answer told once.
+  std::uint64_t folded_repeated_requests = 0;
+  std::uint64_t folded_repeated_request_events = 0;
+  std::string folded_repeated_signatures;  // "get_or_create deadline_exceeded x12, ..."
   std::uint64_t folded_creation_events = 0;
   // Shown and left-out events that are the store's own account of a write to a subject's record
   // (a subject object's authority row, a subject host run's lease row): the writes the protocol's

@@ -280,6 +280,65 @@ TEST(Story, FoldsAMessageTurnRunOnceWhoseSenderIsNotInTheStory) {
   EXPECT_EQ(story.folded_messages, 1u);
 }
 
+// Three or more store and network faults in a row are told as one "faults" line; a node's own kill
+// and an outage's end stay lines of their own, and so do two faults in a row.
+TEST(Story, TellsRunsOfStoreAndNetworkFaultsAsOneLine) {
+  const std::string a = kOwnerA;
+  auto at = [](int i, const std::string& node, const std::string& rest) {
+    return "#" + std::to_string(i) + " t=" + std::to_string(i) + "0us " + node + " " + rest;
+  };
+  std::vector<std::string> trace = {
+      "#0 t=0us node-0 process.add routing_id=100 drift_ppm=0",
+      at(1, "node-0", "task=1 lease.registered owner=\"" + a + "\" lease_gen=1"),
+      at(2, "world", "store.reply_lost node=0 op=\"read\""),
+      at(3, "world", "store.refused node=0 op=\"write\""),
+      at(4, "world", "store.refused node=0 op=\"read\""),
+      at(5, "node-0", "kill run=1"),
+      at(6, "world", "store.reply_lost node=0 op=\"read\""),
+      at(7, "world", "store.outage_end server=\"store\""),
+      at(8, "world", "store.request_lost node=0 op=\"read\""),
+      at(9, "world", "store.request_lost node=0 op=\"read\""),
+      at(10, "node-0", "task=1 object.work id=\"player:1\" owner=\"" + a + "\""),
+  };
+  scenarios::Violation v{"single-owner", "late", 100, 10};
+  v.subjects.add_object("player:1");
+  v.subjects.add_host_run(kOwnerA);
+  const Story story = tell_story(trace, v);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{1, 2, 5, 6, 7, 8, 9, 10}));
+  ASSERT_GE(story.events.size(), 2u);
+  EXPECT_EQ(story.events[1].line.kind, "faults");
+  EXPECT_EQ(story.events[1].line.fields, "count=3 last=\"#4\" kinds=\"store.refused x2, store.reply_lost x1\"");
+  EXPECT_EQ(story.collapsed_faults, 3u);
+}
+
+// Requests that only asked and were answered the same way are told once: all but the last of
+// each "<mode> <outcome>" are folded; another outcome, and the key request, stay.
+TEST(Story, FoldsRequestsAnsweredTheSameWayAsALaterOne) {
+  auto at = [](int i, const std::string& rest) {
+    return "#" + std::to_string(i) + " t=" + std::to_string(i) + "0us node-0 task=1 " + rest;
+  };
+  auto request = [&](int i, const std::string& op, const std::string& outcome) {
+    return std::vector<std::string>{
+        at(i, "request.start id=\"player:1\""),
+        at(i + 1, "creation.requested op_id=\"" + op + "\" mode=\"get_or_create\" id=\"player:1\""),
+        at(i + 2, "creation.finished op_id=\"" + op + "\" mode=\"get_or_create\" id=\"player:1\" outcome=\"" +
+                      outcome + "\"")};
+  };
+  std::vector<std::string> trace = {"#0 t=0us node-0 process.add routing_id=100 drift_ppm=0"};
+  for (const auto& part : {request(1, "01", "deadline_exceeded"), request(4, "02", "deadline_exceeded"),
+                           request(7, "03", "store_error"), request(10, "04", "deadline_exceeded"),
+                           request(13, "05", "deadline_exceeded")}) {
+    trace.insert(trace.end(), part.begin(), part.end());
+  }
+  scenarios::Violation v{"creation-liveness", "no answer", 150, 15};
+  v.subjects.add_object("player:1");
+  v.subjects.add_event(14);
+  const Story story = tell_story(trace, v);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{7, 8, 9, 10, 11, 12, 13, 14, 15}));
+  EXPECT_EQ(story.folded_repeated_requests, 2u);
+  EXPECT_EQ(story.folded_repeated_signatures, "get_or_create deadline_exceeded x2");
+}
+
 // A creation that went as it should loses its ceremony (the creation.* events of its OperationId)
 // and keeps its authority writes; one whose result had to be re-read keeps everything.
 TEST(Story, FoldsTheCeremonyOfACreationThatWentAsItShouldAndKeepsItsWrites) {
