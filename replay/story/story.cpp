@@ -221,7 +221,10 @@ struct Folded {
   std::uint64_t instance_request_events = 0;
   std::uint64_t idle_instance_requests = 0;
   std::uint64_t idle_instance_request_events = 0;
+  std::uint64_t instance_activations = 0;
+  std::uint64_t instance_activation_events = 0;
   std::uint64_t timer_turns = 0;
+  std::uint64_t boot = 0;
   std::uint64_t repeated_requests = 0;
   std::uint64_t repeated_request_events = 0;
   std::string repeated_signatures;
@@ -338,7 +341,9 @@ void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::s
   }
   // A request ends at its request.end, or (when the story holds no request.end of it) at its task's
   // next request.start; `outcome` is its request.end's, if any.
-  auto close = [&](const std::vector<std::size_t>& events, const std::optional<std::string>& outcome) {
+  // `ended`: false for a request still open where the story ends (then only a request whose every
+  // exchange was folded is: its answer came).
+  auto close = [&](const std::vector<std::size_t>& events, const std::optional<std::string>& outcome, bool ended) {
     bool no_key = true;
     bool routine_op = false;
     bool other_op = false;
@@ -352,13 +357,14 @@ void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::s
       read_only = read_only && read_only_event(relevant[j].line, key_nodes);
     }
     const bool instance_request = routine_op && !other_op;  // every exchange it made was folded
+    read_only = read_only && ended;
     if (no_key && (outcome == "used" || outcome == "owned-elsewhere" || instance_request || read_only)) {
       for (const std::size_t j : events) {
         folded.request_events += fold[j] ? 0 : 1;  // an exchange's events are counted there
         fold[j] = true;
       }
       ++folded.requests;
-    } else if (const auto signature = answer_signature(relevant, events); no_key && signature.has_value()) {
+    } else if (const auto signature = answer_signature(relevant, events); ended && no_key && signature.has_value()) {
       answered[*signature].push_back(events);
     }
   };
@@ -371,7 +377,7 @@ void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::s
     const auto task = std::make_pair(line.node, *line.task);
     if (line.kind == kinds::kRequestStart) {
       if (const auto it = open.find(task); it != open.end()) {
-        close(it->second, std::nullopt);
+        close(it->second, std::nullopt, true);
       }
       open[task] = {i};
       continue;
@@ -382,9 +388,12 @@ void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::s
     }
     it->second.push_back(i);
     if (line.kind == kinds::kRequestEnd) {
-      close(it->second, text_field(line, "outcome"));
+      close(it->second, text_field(line, "outcome"), true);
       open.erase(it);
     }
+  }
+  for (const auto& [task, events] : open) {
+    close(events, std::nullopt, false);
   }
   for (const auto& [signature, requests] : answered) {
     for (std::size_t r = 0; r + 1 < requests.size(); ++r) {
@@ -416,6 +425,22 @@ bool idle_exchange_kind(std::string_view kind) {
   return false;
 }
 
+// The events of an Instance Spot cold activation that went as it should (§7.1), by OperationId: the
+// request and its answer, the payload stored, the Reserve, the factory, the first message run, the
+// payload released once its use ended. (Its authority writes and instance.ready carry no
+// OperationId: they stay in the story.)
+bool activation_kind(std::string_view kind) {
+  for (const std::string_view usual :
+       {kinds::kInstanceRequestSent, kinds::kInstanceRequestReceived, kinds::kInstancePayloadStored,
+        kinds::kInstanceReserved, kinds::kInstanceFactoryRun, kinds::kInstanceFirstMessageRun,
+        kinds::kInstancePayloadReleased, kinds::kInstanceOutcome, kinds::kInstanceReplyDelivered}) {
+    if (kind == usual) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Instance Spot exchanges (§7.1) a story can fold, none of their events key: those that went as
 // they should (a request sent once, received, run once on a Ready instance, its outcome and reply
 // `delivered`, nothing else about its OperationId) and those that ran nothing and changed nothing
@@ -431,6 +456,8 @@ std::set<std::string> fold_routine_instance_exchanges(const std::vector<StoryEve
     bool delivered = false;        // ... `delivered`
     bool off_routine = false;      // a key event, an outcome other than delivered, or any other kind
     bool off_idle = false;         // a key event or a kind that runs or changes something
+    bool created = false;          // a reply_delivered `created`: a cold activation (§7.1)
+    bool off_activation = false;   // a key event or a kind a cold activation does not have
   };
   std::map<std::string, Exchange> exchanges;  // by op_id (ordered)
   for (std::size_t i = 0; i < relevant.size(); ++i) {
@@ -455,20 +482,26 @@ std::set<std::string> fold_routine_instance_exchanges(const std::vector<StoryEve
                                delivered);
     exchange.off_routine = exchange.off_routine || relevant[i].key || !routine_kind;
     exchange.off_idle = exchange.off_idle || relevant[i].key || !idle_exchange_kind(line.kind);
+    exchange.created = exchange.created ||
+                       (line.kind == kinds::kInstanceReplyDelivered && text_field(line, "outcome") == "created");
+    exchange.off_activation = exchange.off_activation || relevant[i].key || !activation_kind(line.kind);
   }
   std::set<std::string> foldable;
   for (const auto& [op, exchange] : exchanges) {
     const bool routine = !exchange.off_routine && exchange.sent == 1 && exchange.runs == 1 && exchange.delivered;
     const bool idle = !exchange.off_idle && exchange.answered;
-    if (!routine && !idle) {
+    const bool activation = !exchange.off_activation && exchange.created && exchange.sent == 1;
+    if (!routine && !idle && !activation) {
       continue;
     }
     for (const std::size_t i : exchange.events) {
       fold[i] = true;
     }
     foldable.insert(op);
-    (routine ? folded.instance_requests : folded.idle_instance_requests) += 1;
-    (routine ? folded.instance_request_events : folded.idle_instance_request_events) += exchange.events.size();
+    (routine ? folded.instance_requests : idle ? folded.idle_instance_requests : folded.instance_activations) += 1;
+    (routine  ? folded.instance_request_events
+     : idle   ? folded.idle_instance_request_events
+              : folded.instance_activation_events) += exchange.events.size();
   }
   return foldable;
 }
@@ -567,6 +600,24 @@ std::uint64_t fold_routine_creations(const std::vector<StoryEvent>& relevant, st
   return folded;
 }
 
+bool failed_publish(const TraceLine& line);
+
+// A node's first start (run 1) and every descriptor published (not a failed attempt), none key: how
+// every run begins, the same in every story. Returns how many it folded.
+std::uint64_t fold_boot(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold) {
+  std::uint64_t folded = 0;
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    const TraceLine& line = relevant[i].line;
+    const bool first_start = line.kind == kinds::kProcessStart && number_field(line, "run") == 1;
+    const bool published = line.kind == kinds::kDescriptorPublished && !failed_publish(line);
+    if (!fold[i] && !relevant[i].key && (first_start || published)) {
+      fold[i] = true;
+      ++folded;
+    }
+  }
+  return folded;
+}
+
 // Timer callbacks run (object.turn, turn "timer"), none of them key: work the object does on its
 // own, which the story's requests and messages did not ask for. Returns how many it folded.
 std::uint64_t fold_timer_turns(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold) {
@@ -653,6 +704,7 @@ Folded fold_routine(std::vector<StoryEvent> relevant, const std::vector<std::vec
   folded.confirmed_writes = fold_confirmed_writes(relevant, fold);
   fold_routine_messages(relevant, fold, folded);
   folded.timer_turns = fold_timer_turns(relevant, fold);
+  folded.boot = fold_boot(relevant, fold);
   // The store's account of those renewals: every write of a host run's lease row but its last.
   folded.lease_writes = fold_all_but_last(
       relevant, fold, [](const TraceLine& line) { return lease_row_owner(line).has_value(); }, &lease_row_owner);
@@ -764,8 +816,11 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   story.folded_instance_request_events = folded.instance_request_events;
   story.folded_idle_instance_requests = folded.idle_instance_requests;
   story.folded_idle_instance_request_events = folded.idle_instance_request_events;
+  story.folded_instance_activations = folded.instance_activations;
+  story.folded_instance_activation_events = folded.instance_activation_events;
   story.folded_faults_elsewhere = folded.faults_elsewhere;
   story.folded_timer_turns = folded.timer_turns;
+  story.folded_boot = folded.boot;
   story.folded_repeated_requests = folded.repeated_requests;
   story.folded_repeated_request_events = folded.repeated_request_events;
   story.folded_repeated_signatures = folded.repeated_signatures;
@@ -797,7 +852,8 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
   if (story.folded_requests + story.folded_renewals + story.folded_publish_retries + story.folded_lease_writes +
           story.folded_confirmed_writes + story.folded_messages + story.folded_instance_requests +
           story.folded_idle_instance_requests + story.folded_faults_elsewhere + story.folded_timer_turns +
-          story.folded_creations + story.folded_repeated_requests >
+          story.folded_creations + story.folded_repeated_requests + story.folded_instance_activations +
+          story.folded_boot >
       0) {
     out << "  (folded: " << story.folded_requests
         << " request(s) that changed nothing (used, owned elsewhere, only read, an Instance Spot message delivered), "
@@ -833,6 +889,14 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
     if (story.folded_creations > 0) {
       out << "; " << story.folded_creations << " creation(s) that went as they should (their Reserve and Commit shown), "
           << story.folded_creation_events << " event(s)";
+    }
+    if (story.folded_instance_activations > 0) {
+      out << "; " << story.folded_instance_activations
+          << " Instance Spot cold activation(s) that went as they should (their authority writes and Ready shown), "
+          << story.folded_instance_activation_events << " event(s)";
+    }
+    if (story.folded_boot > 0) {
+      out << "; " << story.folded_boot << " first start(s) and descriptor(s) published";
     }
     if (story.folded_timer_turns > 0) {
       out << "; " << story.folded_timer_turns << " timer callback(s) run";

@@ -69,11 +69,18 @@ struct Story {
   // stored and released again — none of their events key.
   std::uint64_t folded_idle_instance_requests = 0;
   std::uint64_t folded_idle_instance_request_events = 0;
+  // Instance Spot cold activations that went as they should (answered `created`; only the usual
+  // steps; none key): their instance.* events of the OperationId (the authority writes and
+  // instance.ready stay).
+  std::uint64_t folded_instance_activations = 0;
+  std::uint64_t folded_instance_activation_events = 0;
   // Faults (not the store's, not the whole world's) that hit only nodes none of the events left
   // happened on: once the folds took a node's part away, what hit it tells nothing.
   std::uint64_t folded_faults_elsewhere = 0;
   // Timer callbacks run (object.turn "timer"), none key: work no request of the story asked for.
   std::uint64_t folded_timer_turns = 0;
+  // A node's first start (run 1) and descriptors published (not failed attempts), none key.
+  std::uint64_t folded_boot = 0;
   // Creations that went as they should (created; only the usual creation.* steps; none key): their
   // creation.* events (the authority writes they made stay).
   std::uint64_t folded_creations = 0;

@@ -229,8 +229,8 @@ TEST(Story, FoldsRoutineInstanceExchangesAndTheRequestsThatDeliveredThem) {
 }
 
 // A request that only read (found its object; used a route cache off the key events' nodes) is
-// folded, and then the faults on a node none of the events left happened on; the cache events of
-// the violating node stay.
+// folded, and then the faults on a node none of the events left happened on (a first start is a
+// boot event, folded anyway); the cache events of the violating node stay.
 TEST(Story, FoldsRequestsThatOnlyReadAndTheFaultsOnNodesNoEventIsLeftOn) {
   const std::string a = kOwnerA;
   const std::string b = kOwnerB;
@@ -258,7 +258,8 @@ TEST(Story, FoldsRequestsThatOnlyReadAndTheFaultsOnNodesNoEventIsLeftOn) {
   EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{8, 9, 10}));
   EXPECT_EQ(story.folded_requests, 2u);
   EXPECT_EQ(story.folded_request_events, 5u);
-  EXPECT_EQ(story.folded_faults_elsewhere, 2u) << "node-2's start and kill";
+  EXPECT_EQ(story.folded_boot, 1u) << "node-2's first start";
+  EXPECT_EQ(story.folded_faults_elsewhere, 1u) << "node-2's kill";
   EXPECT_EQ(story.nodes, (std::vector<std::string>{"node-0"}));
 }
 
@@ -339,6 +340,32 @@ TEST(Story, FoldsRequestsAnsweredTheSameWayAsALaterOne) {
   EXPECT_EQ(story.folded_repeated_signatures, "get_or_create deadline_exceeded x2");
 }
 
+// Where the story ends, a request still open is folded only when every exchange it made was folded
+// (its answer came); one still asking (a GetOrCreate in flight) stays.
+TEST(Story, ARequestOpenWhereTheStoryEndsIsFoldedOnlyWhenItsExchangeWasAnswered) {
+  auto at = [](int i, const std::string& node, int task, const std::string& rest) {
+    return "#" + std::to_string(i) + " t=" + std::to_string(i) + "0us " + node + " task=" + std::to_string(task) + " " +
+           rest + " id=\"chat-0\"";
+  };
+  std::vector<std::string> trace = {
+      "#0 t=0us server-0 process.add routing_id=100 drift_ppm=0",
+      at(1, "client-1", 2, "request.start"),
+      at(2, "client-1", 2, "instance.request_sent op_id=\"01\""),
+      at(3, "server-0", 3, "instance.request_received op_id=\"01\""),
+      at(4, "server-0", 3, "instance.message_run op_id=\"01\""),
+      at(5, "server-0", 3, "instance.outcome op_id=\"01\" outcome=\"delivered\""),
+      at(6, "client-1", 2, "instance.reply_delivered op_id=\"01\" outcome=\"delivered\""),
+      at(7, "client-1", 4, "request.start"),
+      at(8, "client-1", 4, "creation.requested op_id=\"02\" mode=\"get_or_create\""),
+      at(9, "server-0", 3, "instance.closing"),
+  };
+  scenarios::Violation v{"instance-first-message", "closing", 90, 9};
+  v.subjects.add_object("chat-0");
+  const Story story = tell_story(trace, v);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{7, 8, 9}));
+  EXPECT_EQ(story.folded_requests, 1u);
+}
+
 // A creation that went as it should loses its ceremony (the creation.* events of its OperationId)
 // and keeps its authority writes; one whose result had to be re-read keeps everything.
 TEST(Story, FoldsTheCeremonyOfACreationThatWentAsItShouldAndKeepsItsWrites) {
@@ -410,7 +437,8 @@ TEST(Story, TellsTheStoresWritesOfTheSubjectsRecords) {
 }
 
 // A restarted node retrying its descriptor while its dead run's row is valid: every failed attempt
-// of a host run but its last is counted, not told; the publish that succeeded stays.
+// of a host run but its last is counted, not told; the publish that succeeded is folded with the
+// boot events (every run publishes), the last failed attempt stays.
 TEST(Story, FoldsFailedPublishAttemptsBeforeEachHostRunsLast) {
   const std::string a = kOwnerA;
   auto publish = [&a](int index, const std::string& outcome) {
@@ -429,8 +457,9 @@ TEST(Story, FoldsFailedPublishAttemptsBeforeEachHostRunsLast) {
   v.subjects.add_object("player:1");
   v.subjects.add_host_run(kOwnerA);
   const Story story = tell_story(trace, v);
-  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{3, 4, 5}));
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{3, 5}));
   EXPECT_EQ(story.folded_publish_retries, 2u);
+  EXPECT_EQ(story.folded_boot, 1u);
   std::ostringstream text;
   print_story(story, v, text);
   EXPECT_NE(text.str().find("2 failed descriptor publish attempt(s) before each host run's last"), std::string::npos)
