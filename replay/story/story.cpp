@@ -600,17 +600,14 @@ std::uint64_t fold_routine_creations(const std::vector<StoryEvent>& relevant, st
   return folded;
 }
 
-bool failed_publish(const TraceLine& line);
-
-// A node's first start (run 1) and every descriptor published (not a failed attempt), none key: how
-// every run begins, the same in every story. Returns how many it folded.
+// A node's first start (run 1), not key: how every run begins, the same in every story. (Its
+// descriptor publish stays: which Mesh and capacity a node offers is often the story.) Returns how
+// many it folded.
 std::uint64_t fold_boot(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold) {
   std::uint64_t folded = 0;
   for (std::size_t i = 0; i < relevant.size(); ++i) {
     const TraceLine& line = relevant[i].line;
-    const bool first_start = line.kind == kinds::kProcessStart && number_field(line, "run") == 1;
-    const bool published = line.kind == kinds::kDescriptorPublished && !failed_publish(line);
-    if (!fold[i] && !relevant[i].key && (first_start || published)) {
+    if (!fold[i] && !relevant[i].key && line.kind == kinds::kProcessStart && number_field(line, "run") == 1) {
       fold[i] = true;
       ++folded;
     }
@@ -896,7 +893,7 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
           << story.folded_instance_activation_events << " event(s)";
     }
     if (story.folded_boot > 0) {
-      out << "; " << story.folded_boot << " first start(s) and descriptor(s) published";
+      out << "; " << story.folded_boot << " first start(s) of a node";
     }
     if (story.folded_timer_turns > 0) {
       out << "; " << story.folded_timer_turns << " timer callback(s) run";
