@@ -224,7 +224,6 @@ struct Folded {
   std::uint64_t instance_activations = 0;
   std::uint64_t instance_activation_events = 0;
   std::uint64_t timer_turns = 0;
-  std::uint64_t boot = 0;
   std::uint64_t repeated_requests = 0;
   std::uint64_t repeated_request_events = 0;
   std::string repeated_signatures;
@@ -600,21 +599,6 @@ std::uint64_t fold_routine_creations(const std::vector<StoryEvent>& relevant, st
   return folded;
 }
 
-// A node's first start (run 1), not key: how every run begins, the same in every story. (Its
-// descriptor publish stays: which Mesh and capacity a node offers is often the story.) Returns how
-// many it folded.
-std::uint64_t fold_boot(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold) {
-  std::uint64_t folded = 0;
-  for (std::size_t i = 0; i < relevant.size(); ++i) {
-    const TraceLine& line = relevant[i].line;
-    if (!fold[i] && !relevant[i].key && line.kind == kinds::kProcessStart && number_field(line, "run") == 1) {
-      fold[i] = true;
-      ++folded;
-    }
-  }
-  return folded;
-}
-
 // Timer callbacks run (object.turn, turn "timer"), none of them key: work the object does on its
 // own, which the story's requests and messages did not ask for. Returns how many it folded.
 std::uint64_t fold_timer_turns(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold) {
@@ -701,7 +685,6 @@ Folded fold_routine(std::vector<StoryEvent> relevant, const std::vector<std::vec
   folded.confirmed_writes = fold_confirmed_writes(relevant, fold);
   fold_routine_messages(relevant, fold, folded);
   folded.timer_turns = fold_timer_turns(relevant, fold);
-  folded.boot = fold_boot(relevant, fold);
   // The store's account of those renewals: every write of a host run's lease row but its last.
   folded.lease_writes = fold_all_but_last(
       relevant, fold, [](const TraceLine& line) { return lease_row_owner(line).has_value(); }, &lease_row_owner);
@@ -817,7 +800,6 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   story.folded_instance_activation_events = folded.instance_activation_events;
   story.folded_faults_elsewhere = folded.faults_elsewhere;
   story.folded_timer_turns = folded.timer_turns;
-  story.folded_boot = folded.boot;
   story.folded_repeated_requests = folded.repeated_requests;
   story.folded_repeated_request_events = folded.repeated_request_events;
   story.folded_repeated_signatures = folded.repeated_signatures;
@@ -849,8 +831,7 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
   if (story.folded_requests + story.folded_renewals + story.folded_publish_retries + story.folded_lease_writes +
           story.folded_confirmed_writes + story.folded_messages + story.folded_instance_requests +
           story.folded_idle_instance_requests + story.folded_faults_elsewhere + story.folded_timer_turns +
-          story.folded_creations + story.folded_repeated_requests + story.folded_instance_activations +
-          story.folded_boot >
+          story.folded_creations + story.folded_repeated_requests + story.folded_instance_activations >
       0) {
     out << "  (folded: " << story.folded_requests
         << " request(s) that changed nothing (used, owned elsewhere, only read, an Instance Spot message delivered), "
@@ -891,9 +872,6 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
       out << "; " << story.folded_instance_activations
           << " Instance Spot cold activation(s) that went as they should (their authority writes and Ready shown), "
           << story.folded_instance_activation_events << " event(s)";
-    }
-    if (story.folded_boot > 0) {
-      out << "; " << story.folded_boot << " first start(s) of a node";
     }
     if (story.folded_timer_turns > 0) {
       out << "; " << story.folded_timer_turns << " timer callback(s) run";

@@ -79,8 +79,6 @@ struct Story {
   std::uint64_t folded_faults_elsewhere = 0;
   // Timer callbacks run (object.turn "timer"), none key: work no request of the story asked for.
   std::uint64_t folded_timer_turns = 0;
-  // A node's first start (run 1), not key.
-  std::uint64_t folded_boot = 0;
   // Creations that went as they should (created; only the usual creation.* steps; none key): their
   // creation.* events (the authority writes they made stay).
   std::uint64_t folded_creations = 0;
