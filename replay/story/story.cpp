@@ -1,8 +1,10 @@
 #include "replay/story/story.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "impl/check/check.h"
@@ -60,6 +62,11 @@ bool is_node_fault(const std::string& kind) {
   return kind == kinds::kProcessKill || kind == kinds::kProcessPause || kind == kinds::kProcessUnpause ||
          kind == kinds::kProcessStart || kind == kinds::kProcessExit || kind == kinds::kClockDrift ||
          kind == kinds::kNodeGaveUp;
+}
+
+// Whether `kind` is one of `kinds_of_interest`.
+bool one_of(std::string_view kind, std::initializer_list<std::string_view> kinds_of_interest) {
+  return std::find(kinds_of_interest.begin(), kinds_of_interest.end(), kind) != kinds_of_interest.end();
 }
 
 bool is_world_fault(const std::string& kind) {
@@ -300,8 +307,8 @@ bool read_only_event(const TraceLine& line, const std::set<std::string>& key_nod
     const std::optional<std::string> outcome = text_field(line, "outcome");
     return outcome == "ran" || outcome == "sent";
   }
-  return kind == kinds::kRequestStart || kind == kinds::kRequestEnd || kind == kinds::kFindResult ||
-         kind == kinds::kCreationRequested || kind == kinds::kObjectMessageSent || kind == kinds::kInstanceTypeSelected;
+  return one_of(kind, {kinds::kRequestStart, kinds::kRequestEnd, kinds::kFindResult, kinds::kCreationRequested,
+                       kinds::kObjectMessageSent, kinds::kInstanceTypeSelected});
 }
 
 // A request that only asked and was answered — its events are the request, a creation call and its
@@ -413,15 +420,9 @@ void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::s
 // and its answer, a route, a resubmission, the client's authority reads, a first-message payload
 // stored and released again (an activation that never reserved).
 bool idle_exchange_kind(std::string_view kind) {
-  for (const std::string_view idle :
-       {kinds::kInstanceRequestSent, kinds::kInstanceRequestReceived, kinds::kInstanceOutcome,
-        kinds::kInstanceReplyDelivered, kinds::kInstanceRouted, kinds::kInstanceResubmitted,
-        kinds::kInstanceAuthorityRead, kinds::kInstancePayloadStored, kinds::kInstancePayloadReleased}) {
-    if (kind == idle) {
-      return true;
-    }
-  }
-  return false;
+  return one_of(kind, {kinds::kInstanceRequestSent, kinds::kInstanceRequestReceived, kinds::kInstanceOutcome,
+                       kinds::kInstanceReplyDelivered, kinds::kInstanceRouted, kinds::kInstanceResubmitted,
+                       kinds::kInstanceAuthorityRead, kinds::kInstancePayloadStored, kinds::kInstancePayloadReleased});
 }
 
 // The events of an Instance Spot cold activation that went as it should (§7.1), by OperationId: the
@@ -429,15 +430,9 @@ bool idle_exchange_kind(std::string_view kind) {
 // payload released once its use ended. (Its authority writes and instance.ready carry no
 // OperationId: they stay in the story.)
 bool activation_kind(std::string_view kind) {
-  for (const std::string_view usual :
-       {kinds::kInstanceRequestSent, kinds::kInstanceRequestReceived, kinds::kInstancePayloadStored,
-        kinds::kInstanceReserved, kinds::kInstanceFactoryRun, kinds::kInstanceFirstMessageRun,
-        kinds::kInstancePayloadReleased, kinds::kInstanceOutcome, kinds::kInstanceReplyDelivered}) {
-    if (kind == usual) {
-      return true;
-    }
-  }
-  return false;
+  return one_of(kind, {kinds::kInstanceRequestSent, kinds::kInstanceRequestReceived, kinds::kInstancePayloadStored,
+                       kinds::kInstanceReserved, kinds::kInstanceFactoryRun, kinds::kInstanceFirstMessageRun,
+                       kinds::kInstancePayloadReleased, kinds::kInstanceOutcome, kinds::kInstanceReplyDelivered});
 }
 
 // Instance Spot exchanges (§7.1) a story can fold, none of their events key: those that went as
@@ -578,11 +573,11 @@ std::uint64_t fold_routine_creations(const std::vector<StoryEvent>& relevant, st
     creation.events.push_back(i);
     creation.created = creation.created || (line.kind == kinds::kCreationFinished &&
                                             text_field(line, "outcome") == "created");
-    const bool usual = line.kind == kinds::kCreationRequested || line.kind == kinds::kCreationCommandSent ||
-                       line.kind == kinds::kCreationCommandReceived || line.kind == kinds::kCreationFactoryRun ||
-                       line.kind == kinds::kCreationFactoryReturned || line.kind == kinds::kCreationResult ||
-                       line.kind == kinds::kCreationReplySent || line.kind == kinds::kCreationReplyDelivered ||
-                       line.kind == kinds::kCreationFinished;
+    const bool usual = one_of(line.kind, {kinds::kCreationRequested, kinds::kCreationCommandSent,
+                                          kinds::kCreationCommandReceived, kinds::kCreationFactoryRun,
+                                          kinds::kCreationFactoryReturned, kinds::kCreationResult,
+                                          kinds::kCreationReplySent, kinds::kCreationReplyDelivered,
+                                          kinds::kCreationFinished});
     creation.other = creation.other || relevant[i].key || !usual;
   }
   std::uint64_t folded = 0;
