@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -214,32 +215,6 @@ Relevant relevant_events(const StoryInput& input, const scenarios::Violation& vi
   return relevant;
 }
 
-struct Folded {
-  std::vector<StoryEvent> events;
-  std::uint64_t requests = 0;
-  std::uint64_t request_events = 0;
-  std::uint64_t renewals = 0;
-  std::uint64_t publish_retries = 0;
-  std::uint64_t lease_writes = 0;
-  std::uint64_t confirmed_writes = 0;
-  std::uint64_t messages = 0;
-  std::uint64_t message_events = 0;
-  std::uint64_t instance_requests = 0;
-  std::uint64_t instance_request_events = 0;
-  std::uint64_t idle_instance_requests = 0;
-  std::uint64_t idle_instance_request_events = 0;
-  std::uint64_t instance_activations = 0;
-  std::uint64_t instance_activation_events = 0;
-  std::uint64_t timer_turns = 0;
-  std::uint64_t repeated_requests = 0;
-  std::uint64_t repeated_request_events = 0;
-  std::string repeated_signatures;
-  std::uint64_t creations = 0;
-  std::uint64_t creation_events = 0;
-  std::uint64_t faults_elsewhere = 0;
-  std::set<std::string> nodes;  // the nodes of the events left (faults and the store's account aside)
-};
-
 // The (record key, StoreVersion) a protocol event reports it applied or adopted: an authority.*
 // event's row, a lease.registered / lease.renewed's lease row.
 std::optional<std::pair<std::string, std::int64_t>> claimed_write(const TraceLine& line) {
@@ -336,7 +311,7 @@ std::optional<std::string> answer_signature(const std::vector<StoryEvent>& relev
 }
 
 void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::set<std::string>& routine_ops,
-                           std::vector<bool>& fold, Folded& folded) {
+                           std::vector<bool>& fold, Story& story) {
   // Requests that only asked and were answered, by signature: all but the last of each are folded.
   std::map<std::string, std::vector<std::vector<std::size_t>>> answered;
   std::set<std::string> key_nodes;
@@ -366,10 +341,10 @@ void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::s
     read_only = read_only && ended;
     if (no_key && (outcome == "used" || outcome == "owned-elsewhere" || instance_request || read_only)) {
       for (const std::size_t j : events) {
-        folded.request_events += fold[j] ? 0 : 1;  // an exchange's events are counted there
+        story.folded_request_events += fold[j] ? 0 : 1;  // an exchange's events are counted there
         fold[j] = true;
       }
-      ++folded.requests;
+      ++story.folded_requests;
     } else if (const auto signature = answer_signature(relevant, events); ended && no_key && signature.has_value()) {
       answered[*signature].push_back(events);
     }
@@ -404,13 +379,13 @@ void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::s
   for (const auto& [signature, requests] : answered) {
     for (std::size_t r = 0; r + 1 < requests.size(); ++r) {
       for (const std::size_t j : requests[r]) {
-        folded.repeated_request_events += fold[j] ? 0 : 1;
+        story.folded_repeated_request_events += fold[j] ? 0 : 1;
         fold[j] = true;
       }
     }
     if (requests.size() > 1) {
-      folded.repeated_requests += requests.size() - 1;
-      folded.repeated_signatures += (folded.repeated_signatures.empty() ? "" : ", ") + signature + " x" +
+      story.folded_repeated_requests += requests.size() - 1;
+      story.folded_repeated_signatures += (story.folded_repeated_signatures.empty() ? "" : ", ") + signature + " x" +
                                     std::to_string(requests.size() - 1);
     }
   }
@@ -441,7 +416,7 @@ bool activation_kind(std::string_view kind) {
 // (answered — an error, a timeout — with only idle_exchange_kind events). Folds their events and
 // returns their OperationIds (the client request that made one is folded too).
 std::set<std::string> fold_routine_instance_exchanges(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold,
-                                                      Folded& folded) {
+                                                      Story& story) {
   struct Exchange {
     std::vector<std::size_t> events;
     int sent = 0;
@@ -492,10 +467,10 @@ std::set<std::string> fold_routine_instance_exchanges(const std::vector<StoryEve
       fold[i] = true;
     }
     foldable.insert(op);
-    (routine ? folded.instance_requests : idle ? folded.idle_instance_requests : folded.instance_activations) += 1;
-    (routine  ? folded.instance_request_events
-     : idle   ? folded.idle_instance_request_events
-              : folded.instance_activation_events) += exchange.events.size();
+    (routine ? story.folded_instance_requests : idle ? story.folded_idle_instance_requests : story.folded_instance_activations) += 1;
+    (routine  ? story.folded_instance_request_events
+     : idle   ? story.folded_idle_instance_request_events
+              : story.folded_instance_activation_events) += exchange.events.size();
   }
   return foldable;
 }
@@ -504,7 +479,7 @@ std::set<std::string> fold_routine_instance_exchanges(const std::vector<StoryEve
 // (or, for a Send, `sent` and run) — none of them key: object.message_sent, object.turn and
 // object.message_answered of one OperationId. A lost, refused, unanswered or twice-run message
 // keeps its events.
-void fold_routine_messages(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold, Folded& folded) {
+void fold_routine_messages(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold, Story& story) {
   struct Message {
     std::vector<std::size_t> events;
     int turns = 0;
@@ -543,8 +518,8 @@ void fold_routine_messages(const std::vector<StoryEvent>& relevant, std::vector<
     for (const std::size_t i : message.events) {
       fold[i] = true;
     }
-    ++folded.messages;
-    folded.message_events += message.events.size();
+    ++story.folded_messages;
+    story.folded_message_events += message.events.size();
   }
 }
 
@@ -643,7 +618,7 @@ std::uint64_t fold_all_but_last(const std::vector<StoryEvent>& relevant, std::ve
 // those nodes' part away); a fault on the store or the whole world stays. Returns the nodes left.
 std::set<std::string> fold_faults_elsewhere(const std::vector<StoryEvent>& relevant,
                                             const std::vector<std::vector<std::string>>& targets,
-                                            std::vector<bool>& fold, Folded& folded) {
+                                            std::vector<bool>& fold, Story& story) {
   std::set<std::string> nodes;
   for (std::size_t i = 0; i < relevant.size(); ++i) {
     if (!fold[i] && !relevant[i].fault && !relevant[i].store && relevant[i].line.node != "world") {
@@ -658,7 +633,7 @@ std::set<std::string> fold_faults_elsewhere(const std::vector<StoryEvent>& relev
                                         [&nodes](const std::string& node) { return nodes.contains(node); });
     if (elsewhere) {
       fold[i] = true;
-      ++folded.faults_elsewhere;
+      ++story.folded_faults_elsewhere;
     }
   }
   return nodes;
@@ -667,29 +642,31 @@ std::set<std::string> fold_faults_elsewhere(const std::vector<StoryEvent>& relev
 // Folds routine Instance Spot exchanges and the requests that made them, routine requests, routine
 // regular messages, every lease renewal of a host run but its last, every failed publish attempt
 // of a host run but its last, and then the faults on nodes no event left happened on (key events
-// stay).
-Folded fold_routine(std::vector<StoryEvent> relevant, const std::vector<std::vector<std::string>>& targets) {
-  Folded folded;
+// stay). Counts what it folded, and the nodes left, into `story`; returns the events left.
+std::vector<StoryEvent> fold_routine(std::vector<StoryEvent> relevant, const std::vector<std::vector<std::string>>& targets,
+                                     Story& story) {
   std::vector<bool> fold(relevant.size(), false);
-  const std::set<std::string> routine_ops = fold_routine_instance_exchanges(relevant, fold, folded);
-  fold_routine_requests(relevant, routine_ops, fold, folded);
-  folded.creations = fold_routine_creations(relevant, fold, folded.creation_events);
-  folded.renewals =
+  const std::set<std::string> routine_ops = fold_routine_instance_exchanges(relevant, fold, story);
+  fold_routine_requests(relevant, routine_ops, fold, story);
+  story.folded_creations = fold_routine_creations(relevant, fold, story.folded_creation_events);
+  story.folded_renewals =
       fold_all_but_last(relevant, fold, [](const TraceLine& line) { return line.kind == kinds::kLeaseRenewed; });
-  folded.publish_retries = fold_all_but_last(relevant, fold, failed_publish);
-  folded.confirmed_writes = fold_confirmed_writes(relevant, fold);
-  fold_routine_messages(relevant, fold, folded);
-  folded.timer_turns = fold_timer_turns(relevant, fold);
+  story.folded_publish_retries = fold_all_but_last(relevant, fold, failed_publish);
+  story.folded_confirmed_writes = fold_confirmed_writes(relevant, fold);
+  fold_routine_messages(relevant, fold, story);
+  story.folded_timer_turns = fold_timer_turns(relevant, fold);
   // The store's account of those renewals: every write of a host run's lease row but its last.
-  folded.lease_writes = fold_all_but_last(
+  story.folded_lease_writes = fold_all_but_last(
       relevant, fold, [](const TraceLine& line) { return lease_row_owner(line).has_value(); }, &lease_row_owner);
-  folded.nodes = fold_faults_elsewhere(relevant, targets, fold, folded);
+  const std::set<std::string> nodes = fold_faults_elsewhere(relevant, targets, fold, story);
+  story.nodes.assign(nodes.begin(), nodes.end());
+  std::vector<StoryEvent> left;
   for (std::size_t i = 0; i < relevant.size(); ++i) {
     if (!fold[i]) {
-      folded.events.push_back(std::move(relevant[i]));
+      left.push_back(std::move(relevant[i]));
     }
   }
-  return folded;
+  return left;
 }
 
 // A store or network fault the story may tell as part of a run: not key, the world's (a node's own
@@ -777,35 +754,13 @@ Story tell_story(const std::vector<std::string>& event_lines, const scenarios::V
   Story story;
   story.objects = input.subjects.objects;
   story.owners = input.subjects.host_runs;
-  Folded folded = fold_routine(std::move(relevant.events), relevant.fault_targets);
-  story.nodes.assign(folded.nodes.begin(), folded.nodes.end());
-  story.folded_requests = folded.requests;
-  story.folded_request_events = folded.request_events;
-  story.folded_renewals = folded.renewals;
-  story.folded_publish_retries = folded.publish_retries;
-  story.folded_lease_writes = folded.lease_writes;
-  story.folded_confirmed_writes = folded.confirmed_writes;
-  story.folded_messages = folded.messages;
-  story.folded_message_events = folded.message_events;
-  story.folded_instance_requests = folded.instance_requests;
-  story.folded_instance_request_events = folded.instance_request_events;
-  story.folded_idle_instance_requests = folded.idle_instance_requests;
-  story.folded_idle_instance_request_events = folded.idle_instance_request_events;
-  story.folded_instance_activations = folded.instance_activations;
-  story.folded_instance_activation_events = folded.instance_activation_events;
-  story.folded_faults_elsewhere = folded.faults_elsewhere;
-  story.folded_timer_turns = folded.timer_turns;
-  story.folded_repeated_requests = folded.repeated_requests;
-  story.folded_repeated_request_events = folded.repeated_request_events;
-  story.folded_repeated_signatures = folded.repeated_signatures;
-  story.folded_creations = folded.creations;
-  story.folded_creation_events = folded.creation_events;
-  for (const StoryEvent& e : folded.events) {
+  std::vector<StoryEvent> events = fold_routine(std::move(relevant.events), relevant.fault_targets, story);
+  for (const StoryEvent& e : events) {
     story.store_writes += e.store ? 1 : 0;
   }
-  story.collapsed_faults = collapse_fault_runs(folded.events);
-  story.relevant = folded.events.size();
-  story.events = keep_within_bound(std::move(folded.events), events_max);
+  story.collapsed_faults = collapse_fault_runs(events);
+  story.relevant = events.size();
+  story.events = keep_within_bound(std::move(events), events_max);
   story.left_out = story.relevant - story.events.size();
   return story;
 }
@@ -823,58 +778,55 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
   out << "  objects: " << join(story.objects) << "\n";
   out << "  host runs: " << join(story.owners) << "\n";
   out << "  nodes: " << join(story.nodes) << "\n";
-  if (story.folded_requests + story.folded_renewals + story.folded_publish_retries + story.folded_lease_writes +
-          story.folded_confirmed_writes + story.folded_messages + story.folded_instance_requests +
-          story.folded_idle_instance_requests + story.folded_faults_elsewhere + story.folded_timer_turns +
-          story.folded_creations + story.folded_repeated_requests + story.folded_instance_activations >
-      0) {
+  // The optional parts, each only when it folded something; the block only when anything folded.
+  std::ostringstream parts;
+  if (story.folded_publish_retries > 0) {
+    parts << "; " << story.folded_publish_retries << " failed descriptor publish attempt(s) before each host run's last";
+  }
+  if (story.folded_confirmed_writes > 0) {
+    parts << "; " << story.folded_confirmed_writes << " store write(s) an event of the story reports (same key, StoreVersion)";
+  }
+  if (story.folded_lease_writes > 0) {
+    parts << "; " << story.folded_lease_writes << " store write(s) of a lease row before each host run's last";
+  }
+  if (story.folded_messages > 0) {
+    parts << "; " << story.folded_messages << " regular message(s) sent, run once and answered ran (or a Send run), "
+        << story.folded_message_events << " event(s)";
+  }
+  if (story.folded_instance_requests > 0) {
+    parts << "; " << story.folded_instance_requests
+        << " Instance Spot request(s) sent once, run once on a Ready instance and delivered, "
+        << story.folded_instance_request_events << " event(s)";
+  }
+  if (story.folded_idle_instance_requests > 0) {
+    parts << "; " << story.folded_idle_instance_requests
+        << " Instance Spot request(s) answered that ran nothing and changed nothing (an error, a route, a timeout), "
+        << story.folded_idle_instance_request_events << " event(s)";
+  }
+  if (story.folded_repeated_requests > 0) {
+    parts << "; " << story.folded_repeated_requests << " request(s) answered the same way as a later one ("
+        << story.folded_repeated_signatures << "), " << story.folded_repeated_request_events << " event(s)";
+  }
+  if (story.folded_creations > 0) {
+    parts << "; " << story.folded_creations << " creation(s) that went as they should (their Reserve and Commit shown), "
+        << story.folded_creation_events << " event(s)";
+  }
+  if (story.folded_instance_activations > 0) {
+    parts << "; " << story.folded_instance_activations
+        << " Instance Spot cold activation(s) that went as they should (their authority writes and Ready shown), "
+        << story.folded_instance_activation_events << " event(s)";
+  }
+  if (story.folded_timer_turns > 0) {
+    parts << "; " << story.folded_timer_turns << " timer callback(s) run";
+  }
+  if (story.folded_faults_elsewhere > 0) {
+    parts << "; " << story.folded_faults_elsewhere << " fault(s) on nodes no event left happened on";
+  }
+  if (story.folded_requests + story.folded_renewals > 0 || !parts.view().empty()) {
     out << "  (folded: " << story.folded_requests
         << " request(s) that changed nothing (used, owned elsewhere, only read, an Instance Spot message delivered), "
         << story.folded_request_events << " event(s); " << story.folded_renewals
-        << " lease renewal(s) before each host run's last";
-    if (story.folded_publish_retries > 0) {
-      out << "; " << story.folded_publish_retries << " failed descriptor publish attempt(s) before each host run's last";
-    }
-    if (story.folded_confirmed_writes > 0) {
-      out << "; " << story.folded_confirmed_writes << " store write(s) an event of the story reports (same key, StoreVersion)";
-    }
-    if (story.folded_lease_writes > 0) {
-      out << "; " << story.folded_lease_writes << " store write(s) of a lease row before each host run's last";
-    }
-    if (story.folded_messages > 0) {
-      out << "; " << story.folded_messages << " regular message(s) sent, run once and answered ran (or a Send run), "
-          << story.folded_message_events << " event(s)";
-    }
-    if (story.folded_instance_requests > 0) {
-      out << "; " << story.folded_instance_requests
-          << " Instance Spot request(s) sent once, run once on a Ready instance and delivered, "
-          << story.folded_instance_request_events << " event(s)";
-    }
-    if (story.folded_idle_instance_requests > 0) {
-      out << "; " << story.folded_idle_instance_requests
-          << " Instance Spot request(s) answered that ran nothing and changed nothing (an error, a route, a timeout), "
-          << story.folded_idle_instance_request_events << " event(s)";
-    }
-    if (story.folded_repeated_requests > 0) {
-      out << "; " << story.folded_repeated_requests << " request(s) answered the same way as a later one ("
-          << story.folded_repeated_signatures << "), " << story.folded_repeated_request_events << " event(s)";
-    }
-    if (story.folded_creations > 0) {
-      out << "; " << story.folded_creations << " creation(s) that went as they should (their Reserve and Commit shown), "
-          << story.folded_creation_events << " event(s)";
-    }
-    if (story.folded_instance_activations > 0) {
-      out << "; " << story.folded_instance_activations
-          << " Instance Spot cold activation(s) that went as they should (their authority writes and Ready shown), "
-          << story.folded_instance_activation_events << " event(s)";
-    }
-    if (story.folded_timer_turns > 0) {
-      out << "; " << story.folded_timer_turns << " timer callback(s) run";
-    }
-    if (story.folded_faults_elsewhere > 0) {
-      out << "; " << story.folded_faults_elsewhere << " fault(s) on nodes no event left happened on";
-    }
-    out << ")\n";
+        << " lease renewal(s) before each host run's last" << parts.view() << ")\n";
   }
   if (story.collapsed_faults > 0) {
     out << "  (" << story.collapsed_faults << " store and network fault(s) told as runs: one \"faults\" line per "
