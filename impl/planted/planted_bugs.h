@@ -41,8 +41,11 @@ enum class PlantedBug : std::uint8_t {
   kCacheOutlivesOwnerAdmission,   // a cached location is kept for RouteCacheMaxAge, past its owner's admission (§7.3)
   kResendMessageOnNoReply,        // a regular message with no reply is sent again: it may run twice (§7.3)
   kDropQueueOnDeactivate,         // a removed instance drops its queued messages unanswered (§7.1)
+  kCasBeforeCutover,              // the relocation target CASes right after relay-ready, before cutover or 1,000 ms (§8)
+  kSavedWorkAfterTemporary,       // the relocation target queues the saved work after the temporary work (§9.2)
+  kSourceReopensUnfenced,         // a relocation source reopens without fencing the target's CAS (§9.4, §10)
 };
-inline constexpr std::size_t kPlantedBugCount = 17;
+inline constexpr std::size_t kPlantedBugCount = 20;
 
 // True when this build compiles the planted branches (the CMake option SPOTCHECK_PLANTED_BUGS).
 inline constexpr bool kPlantedBugsCompiled = SPOTCHECK_PLANTED_BUGS != 0;

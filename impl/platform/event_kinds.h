@@ -125,6 +125,18 @@ inline constexpr std::string_view kCacheFilled = "cache.filled";
 inline constexpr std::string_view kCacheHit = "cache.hit";
 inline constexpr std::string_view kCacheDropped = "cache.dropped";
 
+// Relocation of one object (impl/location/relocation, §1.3, §8, §9, §7.3 Message Follow).
+inline constexpr std::string_view kRelocationStarted = "relocation.started";
+inline constexpr std::string_view kRelocationCaptured = "relocation.captured";
+inline constexpr std::string_view kRelocationRelayReady = "relocation.relay_ready";
+inline constexpr std::string_view kRelocationHandedOver = "relocation.handed_over";
+inline constexpr std::string_view kRelocationCancelled = "relocation.cancelled";
+inline constexpr std::string_view kRelocationReady = "relocation.ready";
+inline constexpr std::string_view kRelocationFailed = "relocation.failed";
+inline constexpr std::string_view kRelocationMessageMoved = "relocation.message_moved";
+inline constexpr std::string_view kRelocationWorkReturned = "relocation.work_returned";
+inline constexpr std::string_view kRelocationMessageLate = "relocation.message_late";
+
 // ==== the harness: workloads (scenarios/), the fault injector (faults/), docs/properties.md ====
 // ---- emitted by a workload (scenario code, on the node) ----------------------------------------
 // A request began: {owner, request (number, unique per host run), deadline_us (the node's local
@@ -302,6 +314,16 @@ inline constexpr std::array kAll = {
     kCacheFilled,
     kCacheHit,
     kCacheDropped,
+    kRelocationStarted,
+    kRelocationCaptured,
+    kRelocationRelayReady,
+    kRelocationHandedOver,
+    kRelocationCancelled,
+    kRelocationReady,
+    kRelocationFailed,
+    kRelocationMessageMoved,
+    kRelocationWorkReturned,
+    kRelocationMessageLate,
     kRequestStart,
     kRequestEnd,
     kObjectWork,

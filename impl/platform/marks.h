@@ -55,9 +55,15 @@ enum class Mark : std::uint8_t {
   kInstanceReincarnated,             // §7.1: Close with Reincarnate made the Spot's next incarnation Ready here
   kSendRan,                          // §9.3: a Send (no reply route) ran as a turn of its object
   kRemovalFoundRowGone,              // §7.2: a removal's Delete failed and the row was gone: instance dropped
+  kRelocationCancelled,              // §9.4: a relocation source reopened its queue before relay-ready was accepted
+  kRelocationCutoverWait,            // §1.3: a relocation target changed the owner 1,000 ms after relay-ready, no cutover
+  kRelocationLateRelay,              // §7.3: a relayed message reached a target whose dispatch was already open
+  kRelocationCutoverRefused,         // §9.4, §10: a source's cutover submit was refused (admission closed); no reopen
+  kRelocationTargetFailed,           // §10: a relocation target attempt ended without becoming owner
+  kRelocationFollowed,               // §7.3: Message Follow forwarded a message to the object's next owner
 };
-inline constexpr std::size_t kMarkCount = 39;
-static_assert(static_cast<std::size_t>(Mark::kRemovalFoundRowGone) + 1 == kMarkCount,
+inline constexpr std::size_t kMarkCount = 45;
+static_assert(static_cast<std::size_t>(Mark::kRelocationFollowed) + 1 == kMarkCount,
               "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
@@ -130,6 +136,19 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
     {"removal-found-row-gone",
      "an owner's Delete of a hosted object failed and a re-read found its row gone (another removal applied): the "
      "instance was dropped, not reopened (§7.2)"},
+    {"relocation-cancelled",
+     "a relocation source reopened its queue, saved work and ingress hold in order, before relay-ready was accepted "
+     "(§9.4)"},
+    {"relocation-cutover-wait",
+     "a relocation target changed the owner 1,000 ms after its relay-ready reply, without cutover (§1.3 step 6)"},
+    {"relocation-late-relay",
+     "a relayed message reached a relocation target whose dispatch had opened without cutover: queued as it came "
+     "(§7.3)"},
+    {"relocation-cutover-refused",
+     "a relocation source's cutover submit was refused (its admission had closed); it did not reopen (§9.4, §10)"},
+    {"relocation-target-failed",
+     "a relocation target attempt ended without becoming owner: location_update_failed or another owner (§10)"},
+    {"relocation-followed", "Message Follow forwarded a message that reached an object's previous owner (§7.3)"},
 }};
 
 constexpr bool every_mark_named() {

@@ -14,11 +14,11 @@ std::string object_stream_key(std::string_view owner, std::int64_t lease_gen, st
   return host_run_object_key(owner, lease_gen, object_key(kind, id)) + '\0' + std::to_string(stream);
 }
 
-namespace {
-
-std::string message_key(const std::string& stream, std::int64_t seq) {
+std::string object_message_key(const std::string& stream, std::int64_t seq) {
   return stream + '\0' + std::to_string(seq);
 }
+
+namespace {
 
 std::string sender_text(std::string_view owner, std::int64_t lease_gen, std::int64_t stream) {
   return "host run " + std::string(owner) + "/" + std::to_string(lease_gen) + " (stream " + std::to_string(stream) + ")";
@@ -62,6 +62,10 @@ std::optional<std::string> ObjectMessagesChecker::on_turn(const sim::TraceEvent&
       return where(event) + " object.turn: message " + std::to_string(turn.seq) + " of " + sender + " to " + object +
              " ran again (it ran at " + cite(before.event) + "): a message runs at most once";
     }
+    if (turn.seq < before.seq && _unordered.erase(object_message_key(stream, turn.seq)) != 0) {
+      _ran.insert(object_message_key(stream, turn.seq));
+      return resolve(event, stream, turn.seq, true);  // overtaken after it left the source's order
+    }
     if (turn.seq < before.seq) {
       return where(event) + " object.turn: message " + std::to_string(turn.seq) + " of " + sender + " to " + object +
              " ran after message " + std::to_string(before.seq) + " (" + cite(before.event) +
@@ -69,7 +73,7 @@ std::optional<std::string> ObjectMessagesChecker::on_turn(const sim::TraceEvent&
     }
     it->second = LastRun{turn.seq, event.index};
   }
-  _ran.insert(message_key(stream, turn.seq));
+  _ran.insert(object_message_key(stream, turn.seq));
   return resolve(event, stream, turn.seq, true);
 }
 
@@ -81,7 +85,7 @@ std::optional<std::string> ObjectMessagesChecker::on_answered(const sim::TraceEv
   }
   const events::ObjectMessageAnswered& answer = read.event;
   const std::string stream = object_stream_key(answer.owner, answer.lease_gen, answer.stream, answer.kind, answer.id);
-  const std::string key = message_key(stream, answer.seq);
+  const std::string key = object_message_key(stream, answer.seq);
   if (answer.outcome != "ran") {
     return std::nullopt;
   }

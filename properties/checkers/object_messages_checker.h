@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -42,6 +43,9 @@ namespace spotcheck::properties {
 // The key of one sender stream's messages to one object: (sender host run, object, stream).
 std::string object_stream_key(std::string_view owner, std::int64_t lease_gen, std::int64_t stream,
                               std::string_view kind, std::string_view id);
+
+// The key of one message of one such stream: (stream key, sequence number).
+std::string object_message_key(const std::string& stream, std::int64_t seq);
 
 class ObjectMessagesChecker final : public PropertyChecker {
  public:
@@ -59,6 +63,20 @@ class ObjectMessagesChecker final : public PropertyChecker {
   // object_messages_loss.cpp: where each message went after its send.
   std::optional<std::string> on_loss_event(const sim::TraceEvent& event);
   void on_sent(const sim::TraceEvent& event);
+  // relocation.message_moved: the message leaves this node's queue for a target, with this task's
+  // next net.send; relocation.work_returned: a target gives a moved message back unrun.
+  std::optional<std::string> on_moved(const sim::TraceEvent& event, bool returned);
+  // relocation.cancelled (the source runs the attempt's moved messages itself) and
+  // relocation.failed (the target drops the attempt's payload and queues, §9.4, §10): wherever the
+  // attempt's moved messages were delivered, the target's copy is accounted for — it never runs them.
+  std::optional<std::string> on_cancelled(const sim::TraceEvent& event);
+  void forget_delivery(std::uint64_t delivery);
+  // A delivery's id: the delivery event's index and the message's place among those it carried.
+  static constexpr std::uint64_t kCarriedMax = 4'096;
+  static std::uint64_t delivery_id(std::uint64_t event_index, std::size_t place) {
+    return event_index * kCarriedMax + std::min<std::uint64_t>(place, kCarriedMax - 1);
+  }
+  static std::uint64_t event_of(std::uint64_t delivery) { return delivery / kCarriedMax; }
   void on_wire(const sim::TraceEvent& event);
   void on_delivered(const sim::TraceEvent& event);
   std::optional<std::string> resolve(const sim::TraceEvent& event, const std::string& stream, std::int64_t seq,
@@ -71,6 +89,7 @@ class ObjectMessagesChecker final : public PropertyChecker {
     std::int64_t seq = 0;
     std::int64_t object_gen = 0;
     std::uint64_t sent_event = 0;
+    std::string binding;  // a moved message: the relocation attempt that carries it
   };
   struct Delivered {
     InFlight message;
@@ -79,12 +98,16 @@ class ObjectMessagesChecker final : public PropertyChecker {
   };
   std::uint64_t node_run(std::int32_t node) const;
 
-  std::map<std::pair<std::int32_t, std::uint64_t>, InFlight> _just_sent;  // (node, task) -> its next net.send
-  std::map<std::int64_t, InFlight> _on_wire;                                // network message -> message
+  // (node, task) -> the messages its next net.send carries (a send's one; a relocation's saved
+  // work rides on its Restore request: several)
+  std::map<std::pair<std::int32_t, std::uint64_t>, std::vector<InFlight>> _just_sent;
+  std::map<std::int64_t, std::vector<InFlight>> _on_wire;  // network message -> the messages it carries
   std::map<std::uint64_t, Delivered> _delivered;  // delivery event -> a delivered message not yet run or answered
   // (stream, node) -> seq -> its unresolved deliveries (events), oldest first
   StringMap<std::map<std::int64_t, std::vector<std::uint64_t>>> _unresolved;
   std::map<std::int32_t, std::uint64_t> _node_runs;  // node -> process starts and ends seen
+  StringMap<std::vector<std::uint64_t>> _moved_deliveries;  // relocation binding -> its moved messages' deliveries
+  StringSet _cancelled;                                    // relocation bindings the source cancelled
   StringMap<std::uint64_t> _deactivated;             // (node, object, ObjectGeneration) -> last object.deactivated
 
   struct LastRun {
@@ -93,6 +116,9 @@ class ObjectMessagesChecker final : public PropertyChecker {
   };
   StringMap<LastRun> _last_run;  // (sender host run, kind, id) -> the last message turn of it
   StringSet _ran;                // (sender host run, kind, id, seq) that ran
+  // (stream, seq) of messages whose order the spec does not keep: forwarded by Message Follow
+  // (they reached the previous owner after the move, §7.3) or relayed late (relocation.message_late).
+  StringSet _unordered;
 };
 
 }  // namespace spotcheck::properties

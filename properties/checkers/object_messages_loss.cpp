@@ -3,6 +3,7 @@
 // and from its delivery to its turn or to the owner's answer that it did not run. A delivered
 // message the owner neither ran nor answered is lost unless its process died or restarted since.
 #include "impl/location/events/object_events.h"
+#include "impl/location/events/relocation_events.h"
 #include "impl/platform/event_kinds.h"
 #include "properties/checkers/object_messages_checker.h"
 #include "properties/common/describe.h"
@@ -39,6 +40,18 @@ std::uint64_t ObjectMessagesChecker::node_run(std::int32_t node) const {
 std::optional<std::string> ObjectMessagesChecker::on_loss_event(const sim::TraceEvent& event) {
   if (event.kind == kinds::kObjectMessageSent) {
     on_sent(event);
+  } else if (event.kind == kinds::kRelocationMessageMoved || event.kind == kinds::kRelocationWorkReturned) {
+    return on_moved(event, event.kind == kinds::kRelocationWorkReturned);
+  } else if (event.kind == kinds::kRelocationCancelled || event.kind == kinds::kRelocationFailed) {
+    return on_cancelled(event);
+  } else if (event.kind == kinds::kRelocationMessageLate) {
+    const auto read = read_event<events::RelocationMessage>(event);
+    if (!read.ok()) {
+      return read.problem;
+    }
+    const events::RelocationMessage& late = read.event;
+    _unordered.insert(object_message_key(
+        object_stream_key(late.source_owner, late.source_lease_gen, late.stream, late.kind, late.id), late.seq));
   } else if (event.kind == kinds::kNetSend || event.kind == kinds::kNetPost) {
     on_wire(event);
   } else if (event.kind == kinds::kNetDrop) {
@@ -77,9 +90,69 @@ void ObjectMessagesChecker::on_sent(const sim::TraceEvent& event) {
     return;  // object.message_sent is judged nowhere else; a malformed one only loses its follow-up
   }
   const events::ObjectMessageSent& sent = read.event;
-  _just_sent[{event.node, event.task}] =
+  _just_sent[{event.node, event.task}] = {
       InFlight{object_stream_key(sent.owner, sent.lease_gen, sent.stream, sent.kind, sent.id),
-               std::string(sent.kind), std::string(sent.id), sent.seq, sent.object_gen, event.index};
+               std::string(sent.kind), std::string(sent.id), sent.seq, sent.object_gen, event.index, {}}};
+}
+
+// A moved message is accounted for where it was (it left unrun, like an answer) and, when it
+// leaves for a target, followed there like a send: the next network message of this task carries it.
+std::optional<std::string> ObjectMessagesChecker::on_moved(const sim::TraceEvent& event, bool returned) {
+  const auto read = read_event<events::RelocationMessage>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  const events::RelocationMessage& moved = read.event;
+  const std::string stream =
+      object_stream_key(moved.source_owner, moved.source_lease_gen, moved.stream, moved.kind, moved.id);
+  std::optional<std::string> problem = resolve(event, stream, moved.seq, false);
+  if (moved.via == "follow") {
+    _unordered.insert(object_message_key(stream, moved.seq));  // it reached the previous owner after the move
+  }
+  if (!returned) {
+    _just_sent[{event.node, event.task}].push_back(InFlight{stream, std::string(moved.kind), std::string(moved.id),
+                                                            moved.seq, moved.object_gen, event.index,
+                                                            std::string(moved.binding)});
+  }
+  return problem;
+}
+
+std::optional<std::string> ObjectMessagesChecker::on_cancelled(const sim::TraceEvent& event) {
+  const auto read = read_event<events::RelocationProgress>(event);
+  if (!read.ok()) {
+    return read.problem;
+  }
+  const std::string binding(read.event.binding);
+  _cancelled.insert(binding);
+  auto moved = _moved_deliveries.find(binding);
+  if (moved != _moved_deliveries.end()) {
+    for (const std::uint64_t delivery : moved->second) {
+      forget_delivery(delivery);
+    }
+    _moved_deliveries.erase(moved);
+  }
+  return std::nullopt;
+}
+
+void ObjectMessagesChecker::forget_delivery(std::uint64_t delivery) {
+  auto it = _delivered.find(delivery);
+  if (it == _delivered.end()) {
+    return;  // already accounted for
+  }
+  auto queue = _unresolved.find(queue_key(it->second.message.stream, it->second.node));
+  if (queue != _unresolved.end()) {
+    auto own = queue->second.find(it->second.message.seq);
+    if (own != queue->second.end()) {
+      std::erase(own->second, delivery);
+      if (own->second.empty()) {
+        queue->second.erase(own);
+      }
+    }
+    if (queue->second.empty()) {
+      _unresolved.erase(queue);
+    }
+  }
+  _delivered.erase(it);
 }
 
 void ObjectMessagesChecker::on_wire(const sim::TraceEvent& event) {
@@ -88,7 +161,10 @@ void ObjectMessagesChecker::on_wire(const sim::TraceEvent& event) {
     return;
   }
   if (const std::optional<std::int64_t> message = event.number("message")) {
-    _on_wire[*message] = std::move(it->second);
+    std::vector<InFlight>& carried = _on_wire[*message];
+    for (InFlight& flight : it->second) {
+      carried.push_back(std::move(flight));
+    }
   }
   _just_sent.erase(it);
 }
@@ -102,10 +178,21 @@ void ObjectMessagesChecker::on_delivered(const sim::TraceEvent& event) {
   if (it == _on_wire.end()) {
     return;
   }
-  InFlight flight = std::move(it->second);
+  std::vector<InFlight> carried = std::move(it->second);
   _on_wire.erase(it);
-  _unresolved[queue_key(flight.stream, event.node)][flight.seq].push_back(event.index);
-  _delivered.emplace(event.index, Delivered{std::move(flight), event.node, node_run(event.node)});
+  // One delivery event may carry several messages: each is its own delivery, keyed by the event's
+  // index and its place in the carrier (_delivered holds them apart).
+  for (std::size_t i = 0; i < carried.size(); ++i) {
+    if (!carried[i].binding.empty() && _cancelled.count(carried[i].binding) != 0) {
+      continue;  // its attempt was cancelled: the source runs it
+    }
+    const std::uint64_t delivery = delivery_id(event.index, i);
+    if (!carried[i].binding.empty()) {
+      _moved_deliveries[carried[i].binding].push_back(delivery);
+    }
+    _unresolved[queue_key(carried[i].stream, event.node)][carried[i].seq].push_back(delivery);
+    _delivered.emplace(delivery, Delivered{std::move(carried[i]), event.node, node_run(event.node)});
+  }
 }
 
 // Message `seq` of `stream` ran (`ran`) or was answered unrun on this event's node: its oldest
@@ -138,7 +225,7 @@ std::optional<std::string> ObjectMessagesChecker::resolve(const sim::TraceEvent&
                   describe_object(skipped.message.kind, skipped.message.id) + " ran, but message " +
                   std::to_string(skipped.message.seq) + " of the same sender stream (sent " +
                   cite(skipped.message.sent_event) +
-                  ", delivered to this process " + cite(earlier) +
+                  ", delivered to this process " + cite(event_of(earlier)) +
                   ", before it) neither ran nor was answered: a FIFO queue lost it with no fault";
       }
       _delivered.erase(earlier);
@@ -161,12 +248,12 @@ std::optional<std::string> ObjectMessagesChecker::finish(const RunEnd& end) {
     }
     const InFlight& message = delivered.message;
     auto removed = _deactivated.find(instance_on_node(delivered.node, message.kind, message.id, message.object_gen));
-    if (removed == _deactivated.end() || removed->second < delivery) {
+    if (removed == _deactivated.end() || removed->second < event_of(delivery)) {
       continue;  // still hosted: it may still be queued
     }
     return "message " + std::to_string(message.seq) + " to " + describe_object(message.kind, message.id) +
            " ObjectGeneration " + std::to_string(message.object_gen) + " (sent " + cite(message.sent_event) +
-           ", delivered to node " + std::to_string(delivered.node) + " " + cite(delivery) +
+           ", delivered to node " + std::to_string(delivered.node) + " " + cite(event_of(delivery)) +
            ") was neither run nor answered, and the instance was removed there " + cite(removed->second) +
            " with the process alive: a message lost with no fault (its sender waits out its deadline and never "
            "sends it to the ID's next instance)";

@@ -15,6 +15,7 @@
 #include "impl/location/objects/object_client.h"
 #include "impl/location/objects/object_host.h"
 #include "impl/location/placement/placement.h"
+#include "impl/location/relocation/relocation_runtime.h"
 #include "impl/location/shutdown/owner_sweep.h"
 #include "impl/records/keys.h"
 #include "impl/records/owner_lease_record.h"
@@ -47,6 +48,8 @@ loc::LocationConfig host_run_config(const loc::LocationConfig& base, double boun
 constexpr std::string_view kStableType = "Player";
 // The stream of a request's second, concurrent message (the main loop's messages use stream 0).
 constexpr std::uint64_t kSecondStream = 1;
+// The stream of the node's Sends (post_probability).
+constexpr std::uint64_t kPostStream = 2;
 // Polls (5 ms each) of a second message's end: past any message timeout a scenario sets.
 constexpr int kSecondWaitsMax = 100'000;
 // Bounds of the node's own loops.
@@ -92,7 +95,9 @@ class NodeRun {
         _publisher(_config, platform, *_store, _lease),
         _dispatcher(platform),
         _objects(platform, _lease, _dispatcher, _behaviors, object_host_config(_config)),
-        _messages(_config, platform, *_store, _lease, _authority, _dispatcher, env.routing_id_hex) {
+        _messages(_config, platform, *_store, _lease, _authority, _dispatcher, env.routing_id_hex),
+        _relocation(_config, platform, *_store, _lease, _authority, _dispatcher, _objects, env.routing_id_hex,
+                    env.workload->mesh_name) {
     // One message turn of a Player: the application works a little (it may finish past the
     // admission deadline: only its start is admitted, §5) and answers.
     _behaviors.add(records::AuthorityKind::kActor, std::string(kStableType),
@@ -100,8 +105,19 @@ class NodeRun {
                      _platform.clock.sleep_for(_platform.random.between(0, _workload.handler_max_us));
                      return std::string("used");
                    });
+    // A moved Player's restore on its relocation target takes a while (§1.3 step 5).
+    _behaviors.add_restore(records::AuthorityKind::kActor, std::string(kStableType),
+                           [this](const loc::objects::ObjectKey&) {
+                             _platform.clock.sleep_for(_platform.random.between(0, _workload.restore_max_us));
+                           });
     _dispatcher.on_object_message([this](platform::RoutingId from, loc::messaging::ObjectMessage message) {
       _objects.handle(from, std::move(message));
+    });
+    _dispatcher.on_relocation([this](platform::RoutingId from, loc::messaging::RelocationCommand command) {
+      _relocation.handle(from, std::move(command));
+    });
+    _objects.set_forwarder([this](platform::RoutingId, const loc::messaging::ObjectMessage& message) {
+      return _relocation.follow(message, "", 0);
     });
   }
 
@@ -183,10 +199,7 @@ class NodeRun {
     // No new work from now on: every hosted instance goes (its queued messages answered not_here,
     // unrun), so no turn can start after the sweep deleted its row; the last request hosts none.
     _shutting_down = true;
-    for (const auto& [id, generation] : _hosted) {
-      _objects.deactivate(loc::objects::ObjectKey{records::AuthorityKind::kActor, id}, generation);
-    }
-    _hosted.clear();
+    _objects.deactivate_all();
     bool last_request_done = false;
     _platform.tasks.spawn("last-request", [this, &last_request_done] {
       one_request();
@@ -254,6 +267,9 @@ class NodeRun {
       return create(key);
     }
     const loc::AuthoritySnapshot& current = *read.value().current;
+    if (_relocation.busy(loc::objects::ObjectKey{key.kind, key.id}, current.record.authority_owner_generation)) {
+      return "moving";  // a move of it from or to this host run is on: its tasks change the row, not this
+    }
     const bool mine = current.record.owner_id == _lease.host_run().owner_id &&
                       current.record.owner_lease_generation == _lease.host_run().lease_generation;
     const bool reserved = current.record.allocation.state == records::AllocationState::kReserved;
@@ -265,6 +281,9 @@ class NodeRun {
     }
     if (mine) {
       host(current);
+      if (_workload.relocate_probability > 0 && _platform.random.chance(_workload.relocate_probability)) {
+        return relocate(current);
+      }
       return use_or_delete(current);
     }
     if (!reserved && owner_lease_expired(current, read.value().now_ms)) {
@@ -302,7 +321,6 @@ class NodeRun {
     const bool hosting = _workload.message_probability > 0 && !_shutting_down;
     if (hosting) {
       _objects.activate(hosted_of(reserved));
-      _hosted[reserved.key.id] = generation;
     }
     const auto committed = _authority.commit(reserved);
     if (hosting) {
@@ -322,7 +340,26 @@ class NodeRun {
     }
     _objects.activate(hosted_of(active));
     _objects.open(loc::objects::ObjectKey{active.key.kind, active.key.id}, active.record.object_generation);
-    _hosted[active.key.id] = active.record.object_generation;
+  }
+
+  // Host maintenance (§8): this host run moves the object it owns to another live host run of the
+  // Mesh, while clients keep sending to it.
+  std::string_view relocate(const loc::AuthoritySnapshot& active) {
+    auto list = loc::read_descriptor_list(*_store, _platform, _config, _workload.mesh_name);
+    if (!list.ok()) {
+      return loc::to_string(list.error_kind());
+    }
+    std::vector<const loc::NodeView*> others;
+    for (const loc::NodeView& node : list.value().nodes) {
+      if (node.lease_valid && node.host_run() != _lease.host_run()) {
+        others.push_back(&node);
+      }
+    }
+    if (others.empty()) {
+      return "no-target";
+    }
+    const loc::NodeView& target = *others[_platform.random.below(others.size())];
+    return loc::relocation::to_string(_relocation.move(active, target));
   }
 
   static loc::objects::HostedObject hosted_of(const loc::AuthoritySnapshot& row) {
@@ -337,6 +374,19 @@ class NodeRun {
   std::string_view send_message(const loc::AuthoritySnapshot& active) {
     const loc::objects::ObjectKey key{active.key.kind, active.key.id};
     const TimeUs deadline_us = _platform.clock.now_us() + _workload.message_timeout_us;
+    if (_workload.post_probability > 0 && _platform.random.chance(_workload.post_probability)) {
+      // A burst of Sends on the node's own stream: none waits for the one before (§9.3: no reply),
+      // so only the object's FIFO queue — across a move too — keeps their order.
+      const std::uint64_t burst = 2 + _platform.random.below(_workload.post_burst_max - 1);
+      loc::objects::SendResult posted;
+      for (std::uint64_t i = 0; i < burst; ++i) {
+        if (i > 0 && _workload.post_gap_max_us > 0) {
+          _platform.clock.sleep_for(_platform.random.between(0, _workload.post_gap_max_us));
+        }
+        posted = _messages.post(key, "send", deadline_us, kPostStream);
+      }
+      return loc::objects::to_string(posted.outcome);
+    }
     std::shared_ptr<bool> second_done;
     if (_workload.concurrent_message_probability > 0 &&
         _platform.random.chance(_workload.concurrent_message_probability)) {
@@ -438,8 +488,7 @@ class NodeRun {
   loc::objects::ObjectBehaviors _behaviors;  // before _objects: it refers to them
   loc::objects::ObjectHost _objects;
   loc::objects::ObjectClient _messages;
-  // The instances this host run activated (ID -> ObjectGeneration), for the shutdown.
-  std::map<std::string, std::uint64_t> _hosted;
+  loc::relocation::RelocationRuntime _relocation;
   bool _shutting_down = false;
   bool _published = false;
   std::uint64_t _requests = 0;

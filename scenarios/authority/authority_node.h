@@ -53,6 +53,16 @@ struct AuthorityWorkload {
   // their reads may straddle a change of the row (a Preserve between them is enough): the
   // location cache must keep the newer (§7.3). 0: never (and no draw is made).
   double concurrent_message_probability = 0.0;
+  // Per request on an object this host run owns (§8, host maintenance): move it to another live
+  // host run of the Mesh instead of using it, while the others keep sending to it. 0: never (no draw).
+  double relocate_probability = 0.0;
+  // Per message to an object another host run owns: a burst of Sends (no reply, §9.3) on the
+  // node's own stream instead, so the object's FIFO order across a move is what keeps their order.
+  // 0: never (no draw).
+  double post_probability = 0.0;
+  std::uint32_t post_burst_max = 4;                    // Sends in one burst: 2 .. this (at least 2)
+  platform::TimeUs post_gap_max_us = 0;                // between two Sends of a burst: 0 .. this
+  platform::TimeUs restore_max_us = 0;                 // a moved Player's restore on its target: 0 .. this
   platform::TimeUs message_timeout_us = platform::millis(800);  // a message's wait for its reply
   platform::TimeUs handler_max_us = platform::millis(20);        // a message turn's handler runs up to this
 };

@@ -134,6 +134,18 @@ faults::SwarmShape churn_shape() {
   return shape;
 }
 
+// Host maintenance under --swarm: pauses that may outlast a source's admission deadline but not
+// its lease, kills of sources and targets mid-move, and lost handoff messages, in every draw.
+faults::SwarmShape relocation_shape() {
+  faults::SwarmShape shape;
+  shape.always = {FaultKind::kNodePause, FaultKind::kNodeKill, FaultKind::kNodeMessageLoss};
+  shape.node_pause = {seconds(3), seconds(10), seconds(5), seconds(15)};
+  shape.node_kill = {seconds(5), seconds(15), seconds(1), seconds(5)};
+  shape.node_message_loss = {0.01, 0.1};
+  shape.also = {FaultKind::kStoreLateApply};
+  return shape;
+}
+
 faults::FaultPlan churn(platform::TimeUs stop_us) {
   faults::FaultPlan p;
   p.node_kill_gap_us = seconds(4);
@@ -141,6 +153,26 @@ faults::FaultPlan churn(platform::TimeUs stop_us) {
   p.store_reply_loss = 0.02;
   // Scans in small pages, forgotten between pages now and then: the owner sweep's list starts over.
   p.store_scan_expiry = 0.2;
+  p.faults_stop_us = stop_us;
+  return p;
+}
+
+// Host maintenance under trouble (§8-§10): kills and long pauses of sources and targets mid-move,
+// lost and late store replies around the target's CAS, short store outages during a Restore.
+faults::FaultPlan relocation_trouble(platform::TimeUs stop_us) {
+  faults::FaultPlan p;
+  p.node_kill_gap_us = seconds(12);
+  p.node_down_us = seconds(3);
+  // Pauses up to the owner lease TTL, every 6 s on average: a source frozen mid-handover often comes
+  // back past its admission deadline with its lease still alive (§5: closed, then renewed).
+  p.node_pause_gap_us = seconds(6);
+  p.node_pause_max_us = seconds(15);
+  p.store_reply_loss = 0.02;
+  p.store_request_loss = 0.02;
+  p.store_late_apply = 0.02;
+  p.store_late_apply_max_us = seconds(1);
+  p.store_outage_gap_us = seconds(20);
+  p.store_outage_length_us = seconds(3);
   p.faults_stop_us = stop_us;
   return p;
 }
@@ -245,6 +277,39 @@ AuthorityScenarioConfig named_config(const std::string& name) {
                         Mark::kRouteCacheDropped};
     return c;
   }
+  if (name == "relocation") {
+    AuthorityScenarioConfig c = base(
+        "relocation", "host maintenance: owners move their actors to other nodes while clients keep sending");
+    c.workload.relocate_probability = 0.6;
+    // Every request on another host run's object is a message, most of them bursts of Sends.
+    c.workload.message_probability = 1.0;
+    c.workload.post_probability = 0.6;
+    // Long bursts of Sends with gaps (up to 8, 30 ms apart): one sender's stream straddles a move's
+    // capture, handover and CAS, so §9.2's order is what keeps it.
+    c.workload.post_burst_max = 8;
+    c.workload.post_gap_max_us = millis(30);
+    // The application's restore on the target takes up to 300 ms: the source waits for relay-ready
+    // that long, and a pause may freeze it there.
+    c.workload.restore_max_us = millis(300);
+    c.workload.delete_probability = 0.02;
+    c.workload.think_min_us = millis(20);
+    c.workload.think_max_us = millis(300);
+    // Every lookup reads the row: a sender's next Send follows the move as soon as the row does,
+    // so it may reach the target while an older one is still in the source's relay (§9.2's order).
+    c.protocol.route_cache_max_age_us = 0;
+    c.plan = relocation_trouble;
+    c.swarm = relocation_shape();
+    c.required_marks = {Mark::kRelocationCancelled,      Mark::kRelocationCutoverWait,
+                        Mark::kRelocationLateRelay,      Mark::kRelocationCutoverRefused,
+                        Mark::kRelocationTargetFailed,   Mark::kRelocationFollowed,
+                        Mark::kTurnRefusedAdmission,     Mark::kSendRan};
+    // Shorter than the others (55 s, not 100 s): moves are many and quick; the liveness window
+    // still outlasts every Restore deadline and a lease TTL.
+    c.faults_stop_us = seconds(30);
+    c.liveness_window_us = seconds(25);
+    c.workload.traffic_stop_us = seconds(40);
+    return c;
+  }
   SPOTCHECK_ASSERT_ABORT(false && "unknown location scenario");
   return base(name, "");
 }
@@ -257,7 +322,7 @@ AuthorityScenarioConfig authority_scenario_config(const std::string& name) {
 
 std::vector<std::unique_ptr<Scenario>> make_authority_scenarios() {
   std::vector<std::unique_ptr<Scenario>> out;
-  for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn"}) {
+  for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn", "relocation"}) {
     out.push_back(std::make_unique<AuthorityScenario>(authority_scenario_config(name)));
   }
   return out;

@@ -8,7 +8,7 @@
 
 namespace spotcheck::scenarios::authority {
 
-// default, authority-race, lease-pause, store-outage, churn.
+// default, authority-race, lease-pause, store-outage, churn, relocation.
 std::vector<std::unique_ptr<Scenario>> make_authority_scenarios();
 // The configuration behind one built-in scenario by name (tests plant bugs through it).
 AuthorityScenarioConfig authority_scenario_config(const std::string& name);

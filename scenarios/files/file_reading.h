@@ -173,7 +173,7 @@ void plant(const planted::PlantedBugs& bugs, spotcheck::location::LocationConfig
 
 // The bases a scenario file may name, for errors.
 inline constexpr std::string_view kFileBases =
-    "default, authority-race, lease-pause, store-outage, churn, create-storm, message-storm, instance-route";
+    "default, authority-race, lease-pause, store-outage, churn, relocation, create-storm, message-storm, instance-route";
 std::optional<ScenarioFamily> family_of_base(const std::string& base);
 // A file's text, at most kScenarioFileBytesMax + 1 bytes; ScenarioFileError when it cannot be read.
 std::string read_file_text(const std::string& path);

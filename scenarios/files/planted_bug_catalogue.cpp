@@ -64,6 +64,19 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
      "an instance whose row was removed drops the messages still queued for it without answering them, so their "
      "senders wait out their deadlines and never send them to the ID's next instance: lost with no fault (§7.1)",
      PlantedBug::kDropQueueOnDeactivate, kLoc, false, true, false, "message-storm", "object-messages"},
+    {"cas-before-cutover",
+     "a relocation target changes the owner right after its relay-ready reply, before cutover or 1,000 ms, so the "
+     "source's pre-cutover relay reaches an open queue behind newer messages (§8, §1.3 step 6)",
+     PlantedBug::kCasBeforeCutover, kLoc, true, false, false, "relocation", "object-messages"},
+    {"saved-work-after-temporary",
+     "a relocation target queues the source's saved work after the temporary queue's work, so messages that "
+     "followed the object run before older ones it carried (§9.2)",
+     PlantedBug::kSavedWorkAfterTemporary, kLoc, true, false, false, "relocation", "object-messages"},
+    {"source-reopens-unfenced",
+     "a relocation source reopens its queue without fencing the target's CAS: when no relay-ready came by its "
+     "Restore deadline (one may have been sent and lost: the target changes the owner 1,000 ms after it), and "
+     "when its cutover submit was refused after relay-ready was accepted (§9.4, §10)",
+     PlantedBug::kSourceReopensUnfenced, kLoc, true, false, false, "relocation", "single-owner"},
 }};
 
 constexpr bool in_enum_order() {

@@ -42,6 +42,11 @@ void workload_fields(Io& io, W& w) {
   io.number("descriptorRenewProbability", w.descriptor_renew_probability, 0, 1, false);
   io.number("messageProbability", w.message_probability, 0, 1, false);
   io.number("concurrentMessageProbability", w.concurrent_message_probability, 0, 1, false);
+  io.number("relocateProbability", w.relocate_probability, 0, 1, false);
+  io.number("postProbability", w.post_probability, 0, 1, false);
+  io.number("postBurstMax", w.post_burst_max, 2, 1'000);
+  io.millis("postGapMaxMs", w.post_gap_max_us, 0, kHourMs);
+  io.millis("restoreMaxMs", w.restore_max_us, 0, kHourMs);
   io.millis("messageTimeoutMs", w.message_timeout_us, 1, kHourMs);
   io.millis("handlerMaxMs", w.handler_max_us, 0, kHourMs);
 }
@@ -106,7 +111,7 @@ std::string read_version_and_base(ObjectReader& top) {
 }
 
 std::optional<ScenarioFamily> family_of_base(const std::string& base) {
-  for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn"}) {
+  for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn", "relocation"}) {
     if (base == name) {
       return ScenarioFamily::kLocation;
     }

@@ -82,21 +82,35 @@ INSTANTIATE_TEST_SUITE_P(
         PlantedBugCase{"indeterminate_taken_as_applied", "store-outage", "store-truth",
                        [](auto& b) { b.insert(planted::PlantedBug::kIndeterminateTakenAsApplied); }},
         PlantedBugCase{"descriptor_takeover_ignores_lease", "churn", "store-truth",
-                       [](auto& b) { b.insert(planted::PlantedBug::kDescriptorTakeoverIgnoresLease); }}),
+                       [](auto& b) { b.insert(planted::PlantedBug::kDescriptorTakeoverIgnoresLease); }},
+        // Relocation (§8-§9.4): the target's CAS before cutover or 1,000 ms lets Sends that follow
+        // the row overtake the source's relay; saved work merged after the temporary queue runs
+        // after what followed the object; a source that reopens after relay-ready runs turns the
+        // target owns.
+        PlantedBugCase{"cas_before_cutover", "relocation", "object-messages",
+                       [](auto& b) { b.insert(planted::PlantedBug::kCasBeforeCutover); }},
+        PlantedBugCase{"saved_work_after_temporary", "relocation", "object-messages",
+                       [](auto& b) { b.insert(planted::PlantedBug::kSavedWorkAfterTemporary); }},
+        // A relay-ready lost on the way: the source reopens at its Restore deadline while the target
+        // became owner 1,000 ms after sending it; the ingress hold then runs on the source.
+        PlantedBugCase{"source_reopens_unfenced", "relocation", "single-owner",
+                       [](auto& b) { b.insert(planted::PlantedBug::kSourceReopensUnfenced); }}),
     [](const ::testing::TestParamInfo<PlantedBugCase>& info) { return std::string(info.param.name); });
 
 TEST(PlantedBug, TheRealProtocolPassesTheSameSeeds) {
-  const AuthorityScenario scenario(authority_scenario_config("lease-pause"));
-  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-    const auto outcome = scenario.run(SeedRequest{seed, false, false});
-    ASSERT_TRUE(outcome.ok()) << "seed " << seed << ": "
-                              << (outcome.violation ? outcome.violation->property + ": " + outcome.violation->message
-                                                    : outcome.failure.value_or(""));
+  for (const char* name : {"lease-pause", "relocation"}) {
+    const AuthorityScenario scenario(authority_scenario_config(name));
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+      const auto outcome = scenario.run(SeedRequest{seed, false, false});
+      ASSERT_TRUE(outcome.ok()) << name << " seed " << seed << ": "
+                                << (outcome.violation ? outcome.violation->property + ": " + outcome.violation->message
+                                                      : outcome.failure.value_or(""));
+    }
   }
 }
 
 TEST(LocationCampaign, EveryBuiltInScenarioIsDeterministic) {
-  for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn"}) {
+  for (const char* name : {"default", "authority-race", "lease-pause", "store-outage", "churn", "relocation"}) {
     const AuthorityScenario scenario(authority_scenario_config(name));
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const auto a = scenario.run(SeedRequest{seed, seed == 3, false});

@@ -343,4 +343,48 @@ TEST(Codec, ObjectMessageAndReplyRoundTrip) {
                    .has_value());
 }
 
+// 54: every step of a handoff round-trips; the step word is one of seven; a relayed message is
+// its own command 52's bytes, unchanged.
+TEST(Codec, RelocationStepsRoundTrip) {
+  messaging::RelocationCommand command;
+  command.relocation = "0123456789abcdeffedcba9876543210";
+  command.attempt = 18'446'744'073'709'551'615ULL;
+  command.source_rid_hex = "00000000000a1000";
+  command.source = messaging::WireHostRun{"owner-s", 2};
+  command.owner_generation = 4;
+  command.id = "player:1";
+  command.object_generation = 9;
+  command.stable_type = "Player";
+  command.total_length = 300;
+  command.chunk_count = 3;
+  command.crc32c = 0xe3069283;
+  command.deadline_store_ms = 1764417600500;
+  messaging::ObjectMessage message;
+  message.op_id = OperationId{3, 4};
+  message.id = "player:1";
+  command.bytes = messaging::encode(Command{message});
+  for (const auto step : {messaging::RelocationStep::kRestore, messaging::RelocationStep::kChunk,
+                          messaging::RelocationStep::kRelayReady, messaging::RelocationStep::kFailed,
+                          messaging::RelocationStep::kRelay, messaging::RelocationStep::kCutover,
+                          messaging::RelocationStep::kFollow}) {
+    command.step = step;
+    const std::string bytes = messaging::encode(Command{command});
+    EXPECT_NE(bytes.find("\"cmd\":54"), std::string::npos) << bytes;
+    EXPECT_EQ(std::get<messaging::RelocationCommand>(*messaging::decode(bytes)), command);
+    EXPECT_EQ(messaging::parse_relocation_step(messaging::to_string(step)), step);
+  }
+  const std::string good = messaging::encode(Command{command});
+  for (const auto& [from, to] : {std::pair{"\"step\":\"follow\"", "\"step\":\"commit\""},
+                                 std::pair{"\"ownerGen\":4", "\"ownerGen\":-4"},
+                                 std::pair{"\"index\":0", "\"index\":\"0\""},
+                                 std::pair{"\"cmd\":54", "\"cmd\":55"}}) {
+    std::string bad = good;
+    bad.replace(bad.find(from), std::string_view(from).size(), to);
+    EXPECT_FALSE(messaging::decode(bad).has_value()) << bad;
+  }
+  const auto relayed = messaging::decode(std::get<messaging::RelocationCommand>(*messaging::decode(good)).bytes);
+  ASSERT_TRUE(relayed.has_value());
+  EXPECT_EQ(std::get<messaging::ObjectMessage>(*relayed), message);
+}
+
 }  // namespace spotcheck::location::creation

@@ -23,6 +23,7 @@
 #include "impl/location/events/lease_events.h"
 #include "impl/location/events/messaging_events.h"
 #include "impl/location/events/object_events.h"
+#include "impl/location/events/relocation_events.h"
 #include "impl/platform/event_fields.h"
 #include "impl/platform/event_kinds.h"
 #include "faults/out_of_contract.h"
@@ -206,6 +207,10 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kObjectMessageAnswered}, as<le::ObjectMessageAnswered>());
   add({kCacheFilled}, as<le::RouteCacheFilled>());
   add({kCacheHit, kCacheDropped}, as<le::RouteCacheUse>());
+  add({kRelocationStarted, kRelocationCaptured, kRelocationRelayReady, kRelocationHandedOver, kRelocationCancelled,
+       kRelocationReady, kRelocationFailed},
+      as<le::RelocationProgress>());
+  add({kRelocationMessageMoved, kRelocationWorkReturned, kRelocationMessageLate}, as<le::RelocationMessage>());
   add({kRequestStart}, as<se::RequestStart>());
   add({kRequestStart}, as<se::AuthorityRequestStart>());  // the authority workload's order
   add({kRequestEnd}, as<se::RequestEnd>());

@@ -20,6 +20,9 @@ constexpr std::size_t kOutcomeCount = sizeof(kOutcomeNames) / sizeof(kOutcomeNam
 constexpr std::string_view kMessageOutcomeNames[] = {"ran", "not_here", "stale_generation", "not_admitted",
                                                      "no_handler"};
 constexpr std::size_t kMessageOutcomeCount = sizeof(kMessageOutcomeNames) / sizeof(kMessageOutcomeNames[0]);
+constexpr std::string_view kRelocationStepNames[] = {"restore", "chunk",   "relay_ready", "failed",
+                                                     "relay",   "cutover", "follow"};
+constexpr std::size_t kRelocationStepCount = sizeof(kRelocationStepNames) / sizeof(kRelocationStepNames[0]);
 
 std::optional<records::AuthorityKind> authority_kind_of(std::string_view text) {
   if (text == "actor") {
@@ -152,6 +155,27 @@ void fields(Io& io, M& r) {
   io("reply", r.reply);
 }
 
+template <class Io, FieldsOf<RelocationCommand> M>
+void fields(Io& io, M& c) {
+  io("step", c.step);
+  io("relocation", c.relocation);
+  io("attempt", c.attempt);
+  io("sourceRid", c.source_rid_hex);
+  io("source", c.source);
+  io("ownerGen", c.owner_generation);
+  io("kind", c.kind);
+  io("id", c.id);
+  io("objectGen", c.object_generation);
+  io("stableType", c.stable_type);
+  io("totalLength", c.total_length);
+  io("chunkCount", c.chunk_count);
+  io("crc32c", c.crc32c);
+  io("index", c.index);
+  io("deadlineStoreMs", c.deadline_store_ms);
+  io("bytes", c.bytes);
+  io("passed", c.passed);
+}
+
 // Writes one field into a JSON object: numbers as JSON numbers (unsigned stay unsigned), enums
 // and OperationId as their text.
 class JsonWriter {
@@ -171,6 +195,7 @@ class JsonWriter {
   }
   void operator()(const char* key, ReplyOutcome outcome) { _object[key] = std::string(to_string(outcome)); }
   void operator()(const char* key, MessageOutcome outcome) { _object[key] = std::string(to_string(outcome)); }
+  void operator()(const char* key, RelocationStep step) { _object[key] = std::string(to_string(step)); }
   void operator()(const char* key, const WireHostRun& run) { _object[key] = nested(run); }
   void operator()(const char* key, const std::optional<WireRef>& ref) {
     _object[key] = ref.has_value() ? nested(*ref) : json(nullptr);
@@ -225,6 +250,7 @@ class JsonReader {
   void operator()(const char* key, records::AuthorityKind& kind) { kind = known(authority_kind_of(text_of(key))); }
   void operator()(const char* key, ReplyOutcome& outcome) { outcome = known(parse_reply_outcome(text_of(key))); }
   void operator()(const char* key, MessageOutcome& outcome) { outcome = known(parse_message_outcome(text_of(key))); }
+  void operator()(const char* key, RelocationStep& step) { step = known(parse_relocation_step(text_of(key))); }
   void operator()(const char* key, WireHostRun& run) { read_nested(_object.at(key), run); }
   void operator()(const char* key, std::optional<WireRef>& ref) {
     const json& value = _object.at(key);
@@ -312,6 +338,21 @@ std::optional<MessageOutcome> parse_message_outcome(std::string_view text) {
   return std::nullopt;
 }
 
+std::string_view to_string(RelocationStep step) {
+  const auto index = static_cast<std::size_t>(step);
+  SPOTCHECK_ASSERT(index < kRelocationStepCount);
+  return kRelocationStepNames[index];
+}
+
+std::optional<RelocationStep> parse_relocation_step(std::string_view text) {
+  for (std::size_t i = 0; i < kRelocationStepCount; ++i) {
+    if (kRelocationStepNames[i] == text) {
+      return static_cast<RelocationStep>(i);
+    }
+  }
+  return std::nullopt;
+}
+
 std::string encode(const Command& command) {
   return std::visit(
       [](const auto& message) {
@@ -349,6 +390,8 @@ std::optional<Command> decode(std::string_view bytes) {
         return decode_as<ObjectMessage>(j, cmd);
       case static_cast<std::uint64_t>(CommandCode::kObjectMessageReply):
         return decode_as<ObjectMessageReply>(j, cmd);
+      case static_cast<std::uint64_t>(CommandCode::kRelocation):
+        return decode_as<RelocationCommand>(j, cmd);
       default:
         return std::nullopt;
     }

@@ -12,6 +12,9 @@
 //   51 instanceSpotReply    InstanceSpotReply, the one reply of 50 (the target's InstanceOutcome)
 //   52 objectMessage        ObjectMessage: a regular message to a Ready Actor / Spot (§7.3)
 //   53 objectMessageReply   ObjectMessageReply, the one reply of 52 (MessageOutcome)
+//   54 relocation           RelocationCommand: one step of a handoff between the source and the
+//                           target (§1.3, §9.1: Restore, chunk, relay-ready or failure, relay,
+//                           cutover) or a message Message Follow forwards (§7.3)
 //
 // §7.1 names no command number for the Instance Spot request or its reply, nor the spec for a
 // regular object message: 50..53 are this slice's choice (unused by the spec's numbered commands
@@ -43,6 +46,7 @@ enum class CommandCode : std::uint32_t {
   kInstanceSpotReply = 51,
   kObjectMessage = 52,
   kObjectMessageReply = 53,
+  kRelocation = 54,
 };
 
 // One host run on the wire (§3.1).
@@ -217,8 +221,49 @@ struct ObjectMessageReply {
   friend bool operator==(const ObjectMessageReply&, const ObjectMessageReply&) = default;
 };
 
+// 54: one step of one relocation attempt on the ordered connection between its source and its
+// target (§1.3 steps 4-6, §9.1), or a message the previous owner forwards (§7.3). Every step of
+// an attempt carries its binding — RelocationId, TargetAttemptGeneration, the source fence (the
+// source host run and the AuthorityOwnerGeneration it owns the object at) — and the object.
+enum class RelocationStep {
+  kRestore,     // source -> target: the payload declared (length, chunk count, CRC-32C), the deadline
+  kChunk,       // source -> target: chunk `index` of the payload (`bytes`)
+  kRelayReady,  // target -> source: restored into an unexposed instance, relay reception ready
+  kFailed,      // target -> source: an explicit failure before relay-ready (`bytes`: why)
+  kRelay,       // source -> target: one message of the ingress hold (`bytes`: its command 52)
+  kCutover,     // source -> target: one-way, after the relay
+  kFollow,      // previous owner -> next: a message that arrived after the move (`bytes`: its
+                // command 52, unchanged; `passed`: the routes it left; `ownerGen`: the
+                // AuthorityOwnerGeneration of the last forward)
+};
+std::string_view to_string(RelocationStep step);
+std::optional<RelocationStep> parse_relocation_step(std::string_view text);
+
+struct RelocationCommand {
+  RelocationStep step = RelocationStep::kRestore;
+  std::string relocation;  // RelocationId, 32 hex digits
+  std::uint64_t attempt = 0;  // TargetAttemptGeneration (non-zero)
+  std::string source_rid_hex;
+  WireHostRun source;
+  std::uint64_t owner_generation = 0;  // the AuthorityOwnerGeneration the source owns the object at
+  records::AuthorityKind kind = records::AuthorityKind::kActor;
+  std::string id;
+  std::uint64_t object_generation = 0;
+  std::string stable_type;
+  std::uint64_t total_length = 0;  // restore
+  std::uint64_t chunk_count = 0;   // restore
+  std::uint64_t crc32c = 0;        // restore
+  std::uint64_t index = 0;         // chunk: its index; follow: the hops so far
+  std::int64_t deadline_store_ms = 0;  // restore: the Restore deadline in store time
+  std::string bytes;
+  std::string passed;  // follow: the routes it was forwarded from, comma-separated hex, in order
+
+  CommandCode code() const { return CommandCode::kRelocation; }
+  friend bool operator==(const RelocationCommand&, const RelocationCommand&) = default;
+};
+
 using Command = std::variant<CreateCommand, CloseCommand, FinalResultReply, InstanceSpotRequest, InstanceSpotReply,
-                             ObjectMessage, ObjectMessageReply>;
+                             ObjectMessage, ObjectMessageReply, RelocationCommand>;
 
 std::string encode(const Command& command);
 // nullopt for anything that is not a well-formed command of this codec.

@@ -104,6 +104,12 @@ void Dispatcher::dispatch(platform::RoutingId from, Command command) {
     }
     return;
   }
+  if (auto* relocation = std::get_if<RelocationCommand>(&command)) {
+    if (_on_relocation) {
+      _on_relocation(from, std::move(*relocation));
+    }
+    return;
+  }
   deliver_reply(from, std::move(command));
 }
 

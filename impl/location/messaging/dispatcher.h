@@ -1,5 +1,5 @@
 // The per-node message dispatcher over platform::Transport: one task receives every message of
-// this host run, decodes it (commands.h), hands commands (47/48/49, 50, 52) to their handlers and
+// this host run, decodes it (commands.h), hands commands (47/48/49, 50, 52, 54) to their handlers and
 // routes replies (20, 51, 53) to the caller waiting for them (request/reply correlation).
 //
 // A caller opens a PendingCall for one reply command (20 or 51; a fresh request id, unique in
@@ -39,6 +39,7 @@ class Dispatcher {
   using CloseHandler = std::function<void(platform::RoutingId from, CloseCommand command)>;
   using InstanceRequestHandler = std::function<void(platform::RoutingId from, InstanceSpotRequest command)>;
   using ObjectMessageHandler = std::function<void(platform::RoutingId from, ObjectMessage command)>;
+  using RelocationHandler = std::function<void(platform::RoutingId from, RelocationCommand command)>;
 
   explicit Dispatcher(platform::Platform& platform, DispatcherConfig config = {});
   Dispatcher(const Dispatcher&) = delete;
@@ -51,6 +52,8 @@ class Dispatcher {
   void on_instance_request(InstanceRequestHandler handler) { _on_instance_request = std::move(handler); }
   // Without a handler a regular object message is dropped unanswered.
   void on_object_message(ObjectMessageHandler handler) { _on_object_message = std::move(handler); }
+  // Without a handler a relocation step (command 54) is dropped.
+  void on_relocation(RelocationHandler handler) { _on_relocation = std::move(handler); }
 
   // Spawns the receive task. stop() ends it at its next wake-up; wait for running() == false
   // before destroying the dispatcher (or let the host run end: the task is unwound first).
@@ -114,6 +117,7 @@ class Dispatcher {
   CloseHandler _on_close;
   InstanceRequestHandler _on_instance_request;
   ObjectMessageHandler _on_object_message;
+  RelocationHandler _on_relocation;
   std::uint64_t _next_request = 1;
   std::map<std::uint64_t, Call> _calls;  // ordered: nothing depends on hash order
   bool _running = false;

@@ -40,6 +40,9 @@ class TurnContext {
 
 // Returns the reply of a message turn (ignored for a timer turn).
 using MessageHandler = std::function<std::string(TurnContext& context, const TurnInput& input)>;
+// The application's restore of a moved instance on the relocation target (§1.3 step 5: restored
+// into an instance not yet exposed, before relay-ready). It may block; no turn runs meanwhile.
+using RestoreHook = std::function<void(const ObjectKey& key)>;
 
 class ObjectBehaviors {
  public:
@@ -51,9 +54,18 @@ class ObjectBehaviors {
     auto it = _handlers.find({kind, stable_type});
     return it == _handlers.end() ? nullptr : &it->second;
   }
+  // Optional, per (kind, stable type): none means the restore does nothing of the application's.
+  void add_restore(records::AuthorityKind kind, std::string stable_type, RestoreHook hook) {
+    _restores[{kind, std::move(stable_type)}] = std::move(hook);
+  }
+  const RestoreHook* find_restore(records::AuthorityKind kind, const std::string& stable_type) const {
+    auto it = _restores.find({kind, stable_type});
+    return it == _restores.end() ? nullptr : &it->second;
+  }
 
  private:
   std::map<std::pair<records::AuthorityKind, std::string>, MessageHandler> _handlers;
+  std::map<std::pair<records::AuthorityKind, std::string>, RestoreHook> _restores;
 };
 
 }  // namespace spotcheck::location::objects

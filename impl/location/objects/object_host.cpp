@@ -127,12 +127,23 @@ void ObjectHost::deactivate(const ObjectKey& key, std::uint64_t object_generatio
   }
 }
 
+void ObjectHost::deactivate_all() {
+  while (!_instances.empty()) {
+    const auto first = _instances.begin();
+    deactivate(first->first, first->second.hosted.object_generation);
+  }
+}
+
 void ObjectHost::handle(platform::RoutingId from, messaging::ObjectMessage message) {
   const ObjectKey key{message.kind, message.id};
   auto it = _instances.find(key);
   const HostRun& self = _lease.host_run();
-  if (it == _instances.end() || message.target.owner_id != self.owner_id ||
-      message.target.lease_generation != self.lease_generation) {
+  const bool to_self =
+      message.target.owner_id == self.owner_id && message.target.lease_generation == self.lease_generation;
+  if (it == _instances.end() && to_self && _forwarder && _forwarder(from, message)) {
+    return;  // it moved on: Message Follow took it (§7.3)
+  }
+  if (it == _instances.end() || !to_self) {
     refuse(from, message, MessageOutcome::kNotHere, kinds::kObjectMessageRefused);
     return;
   }
@@ -141,7 +152,24 @@ void ObjectHost::handle(platform::RoutingId from, messaging::ObjectMessage messa
     refuse(from, message, MessageOutcome::kStaleGeneration, kinds::kObjectMessageRefused);
     return;
   }
-  if (_behaviors.find(key.kind, instance.hosted.stable_type) == nullptr) {
+  enqueue(instance, from, std::move(message));
+}
+
+void ObjectHost::handle_followed(platform::RoutingId reply_to, messaging::ObjectMessage message) {
+  auto it = _instances.find(ObjectKey{message.kind, message.id});
+  if (it == _instances.end()) {
+    refuse(reply_to, message, MessageOutcome::kNotHere, kinds::kObjectMessageRefused);
+    return;
+  }
+  if (it->second.hosted.object_generation != message.object_generation) {
+    refuse(reply_to, message, MessageOutcome::kStaleGeneration, kinds::kObjectMessageRefused);
+    return;
+  }
+  enqueue(it->second, reply_to, std::move(message));
+}
+
+void ObjectHost::enqueue(Instance& instance, platform::RoutingId from, messaging::ObjectMessage message) {
+  if (_behaviors.find(instance.hosted.key.kind, instance.hosted.stable_type) == nullptr) {
     refuse(from, message, MessageOutcome::kNoHandler, kinds::kObjectMessageRefused);
     return;
   }
@@ -155,7 +183,101 @@ void ObjectHost::handle(platform::RoutingId from, messaging::ObjectMessage messa
   turn.from = from;
   turn.message = std::move(message);
   instance.queue.push_back(std::move(turn));
+  schedule(instance.hosted.key);
+}
+
+bool ObjectHost::begin_move(const ObjectKey& key, std::uint64_t object_generation) {
+  auto it = _instances.find(key);
+  if (it == _instances.end() || it->second.hosted.object_generation != object_generation ||
+      !it->second.ready || it->second.moving || it->second.holds > 0) {
+    return false;  // not Ready here, already moving, or being removed
+  }
+  it->second.moving = true;
+  return true;
+}
+
+bool ObjectHost::turn_running(const ObjectKey& key) const {
+  auto it = _instances.find(key);
+  return it != _instances.end() && it->second.running;
+}
+
+std::vector<QueuedMessage> ObjectHost::take_queued(const ObjectKey& key, std::uint64_t object_generation) {
+  std::vector<QueuedMessage> taken;
+  auto it = _instances.find(key);
+  if (it == _instances.end() || it->second.hosted.object_generation != object_generation || !it->second.moving) {
+    return taken;  // only a held instance's queue leaves it (a newer incarnation replaced it: not this)
+  }
+  for (Turn& turn : it->second.queue) {
+    if (!turn.timer) {
+      taken.push_back(QueuedMessage{turn.from, std::move(turn.message)});
+    }
+  }
+  it->second.queue.clear();
+  return taken;
+}
+
+void ObjectHost::end_move(const ObjectKey& key, std::uint64_t object_generation) {
+  auto it = _instances.find(key);
+  if (it == _instances.end() || it->second.hosted.object_generation != object_generation || !it->second.moving) {
+    return;  // gone, or replaced by a newer incarnation hosted here since
+  }
+  SPOTCHECK_ASSERT(it->second.queue.empty());  // the relay took the ingress hold
+  Instance gone = std::move(it->second);
+  _instances.erase(it);
+  emit_hosted(kinds::kObjectDeactivated, gone.hosted, "moved");
+  if (gone.posted && _outbox.end_stream) {
+    _outbox.end_stream(post_stream(gone.incarnation));
+  }
+}
+
+void ObjectHost::cancel_move(const ObjectKey& key, std::uint64_t object_generation, std::vector<QueuedMessage> work) {
+  auto it = _instances.find(key);
+  if (it == _instances.end() || it->second.hosted.object_generation != object_generation || !it->second.moving) {
+    for (const QueuedMessage& queued : work) {
+      refuse_unrun(queued.from, queued.message);
+    }
+    return;
+  }
+  Instance& instance = it->second;
+  for (auto back = work.rbegin(); back != work.rend(); ++back) {
+    Turn turn;
+    turn.seq = back->message.sequence;
+    turn.payload = back->message.payload;
+    turn.from = back->from;
+    turn.message = std::move(back->message);
+    instance.queue.push_front(std::move(turn));
+  }
+  instance.moving = false;
   schedule(key);
+}
+
+bool ObjectHost::activate_moved(const HostedObject& hosted, std::vector<QueuedMessage> work) {
+  if (auto stale = _instances.find(hosted.key); stale != _instances.end()) {
+    // An instance this host run kept from an earlier owner epoch: the row names the move's epoch now.
+    deactivate(hosted.key, stale->second.hosted.object_generation);
+  }
+  activate(hosted);
+  auto it = _instances.find(hosted.key);
+  if (it == _instances.end() || it->second.hosted.object_generation != hosted.object_generation) {
+    for (const QueuedMessage& queued : work) {
+      refuse_unrun(queued.from, queued.message);
+    }
+    return false;
+  }
+  for (QueuedMessage& queued : work) {
+    Turn turn;
+    turn.seq = queued.message.sequence;
+    turn.payload = queued.message.payload;
+    turn.from = queued.from;
+    turn.message = std::move(queued.message);
+    it->second.queue.push_back(std::move(turn));
+  }
+  open(hosted.key, hosted.object_generation);
+  return true;
+}
+
+void ObjectHost::refuse_unrun(platform::RoutingId from, const messaging::ObjectMessage& message) {
+  refuse(from, message, MessageOutcome::kNotHere, kinds::kObjectTurnRefused);
 }
 
 ObjectHost::Instance* ObjectHost::find(const ObjectKey& key, std::uint64_t incarnation) {

@@ -15,6 +15,20 @@
 //                         stale_generation, §7.1: a message never runs on an instance of another
 //                         generation), else queued
 //
+// Relocation (§1.3, §9.2, §9.4; relocation/relocation_runtime.h drives these):
+//   begin_move(key, gen)  the source's ingress hold: no turn starts from now on (the running one
+//                         finishes); messages that arrive keep queueing, none is answered
+//   turn_running(key)     whether a turn of the instance still runs (capture waits for it)
+//   take_queued(key, gen) the queued messages, in order, removed: the saved work at capture, the
+//                         ingress hold at the relay (timer callbacks are not moved in this slice)
+//   end_move(key, gen)    handed over: the instance goes with its queue empty; what arrives for it
+//                         now is the forwarder's (Message Follow, §7.3)
+//   cancel_move(key, gen, work)  §9.4: `work` back at the front of the queue in its order, then
+//                         dispatch as before
+//   activate_moved(hosted, work)  the target's CAS applied: the instance is hosted with `work` (saved
+//                         work, pre-cutover relay, temporary work, in that order) queued and
+//                         dispatch open, in one step (§9.2)
+//
 // Each turn — a message or a timer callback — starts only if admission (§5) lets it: past the
 // local admission deadline, or with the lease lost, the turn does not start (object.turn_refused;
 // a message is answered not_admitted and never runs). A turn that started may finish: the
@@ -27,6 +41,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "impl/location/lease/owner_lease.h"
 #include "impl/location/messaging/dispatcher.h"
@@ -50,6 +65,16 @@ struct Outbox {
   std::function<void(std::uint64_t stream)> end_stream;
 };
 
+// A message queued on an instance: the connection its answer goes to, and its command.
+struct QueuedMessage {
+  platform::RoutingId from = 0;
+  messaging::ObjectMessage message;
+};
+
+// Gets a message sent to this host run as the owner of an object it no longer hosts; true when
+// it took the message (forwarded it, §7.3), false to answer not_here.
+using Forwarder = std::function<bool(platform::RoutingId from, const messaging::ObjectMessage& message)>;
+
 struct ObjectHostConfig {
   std::size_t instances_max = 100'000;  // hosted at once; past it a new activation is refused
   std::size_t queue_max = 1'024;        // queued turns per instance; past it: not_admitted
@@ -69,7 +94,26 @@ class ObjectHost {
   bool hold(const ObjectKey& key, std::uint64_t object_generation);  // false: no such instance
   void release(const ObjectKey& key, std::uint64_t object_generation);
   void deactivate(const ObjectKey& key, std::uint64_t object_generation);
+  // Every hosted instance, as deactivate() does each (a host run shutting down, §11).
+  void deactivate_all();
   void handle(platform::RoutingId from, messaging::ObjectMessage message);
+
+  // A message that followed the object here (a relay or Message Follow, §7.3): queued on the
+  // instance of its ObjectGeneration like handle() does, though it names the previous owner;
+  // answered to `reply_to`.
+  void handle_followed(platform::RoutingId reply_to, messaging::ObjectMessage message);
+
+  bool begin_move(const ObjectKey& key, std::uint64_t object_generation);
+  bool turn_running(const ObjectKey& key) const;
+  std::vector<QueuedMessage> take_queued(const ObjectKey& key, std::uint64_t object_generation);
+  void end_move(const ObjectKey& key, std::uint64_t object_generation);
+  void cancel_move(const ObjectKey& key, std::uint64_t object_generation, std::vector<QueuedMessage> work);
+  // False when it could not host it (no room): `work` is answered not_here then, unrun.
+  bool activate_moved(const HostedObject& hosted, std::vector<QueuedMessage> work);
+  // A message this host run will never run (a moved one whose attempt ended): answered not_here.
+  void refuse_unrun(platform::RoutingId from, const messaging::ObjectMessage& message);
+  void set_forwarder(Forwarder forwarder) { _forwarder = std::move(forwarder); }
+  const ObjectBehaviors& behaviors() const { return _behaviors; }
 
   void set_outbox(Outbox outbox) { _outbox = std::move(outbox); }
 
@@ -96,7 +140,8 @@ class ObjectHost {
     std::size_t timers_pending = 0;
     std::uint64_t timers_started = 0;
     bool posted = false;  // a handler Sent from it: its stream has a number to forget
-    bool dispatching() const { return ready && holds == 0; }
+    bool moving = false;  // a relocation's ingress hold: no turn starts
+    bool dispatching() const { return ready && holds == 0 && !moving; }
   };
   static constexpr std::uint32_t kHoldsMax = 1'024;
   static constexpr std::uint64_t kPostStreamBase = std::uint64_t{1} << 48;
@@ -109,6 +154,7 @@ class ObjectHost {
   bool start_timer(const ObjectKey& key, std::uint64_t incarnation, platform::TimeUs after_us, std::string payload);
   bool post(const ObjectKey& key, std::uint64_t incarnation, const ObjectKey& to, std::string payload);
   void timer_due(const ObjectKey& key, std::uint64_t incarnation, std::uint64_t timer, std::string payload);
+  void enqueue(Instance& instance, platform::RoutingId from, messaging::ObjectMessage message);
   void refuse(platform::RoutingId from, const messaging::ObjectMessage& message, messaging::MessageOutcome outcome,
               std::string_view event_kind);
   void answer(platform::RoutingId to, const messaging::ObjectMessage& message, messaging::MessageOutcome outcome,
@@ -123,6 +169,7 @@ class ObjectHost {
   std::map<ObjectKey, Instance> _instances;  // ordered: nothing depends on hash order
   std::uint64_t _next_incarnation = 1;
   Outbox _outbox;
+  Forwarder _forwarder;
 };
 
 }  // namespace spotcheck::location::objects

@@ -71,6 +71,13 @@ FollowDecision MessageFollow::decide(const std::string& object, FollowedMessage 
   return decision;
 }
 
+bool MessageFollow::moved_from(const std::string& object, std::uint64_t owner_generation,
+                               platform::TimeUs now_us) const {
+  const auto found = _records.find(object);
+  return found != _records.end() && !expired(found->second, now_us) &&
+         found->second.from_owner_generation == owner_generation;
+}
+
 void MessageFollow::forget_expired(platform::TimeUs now_us) {
   std::erase_if(_records, [&](const auto& entry) { return expired(entry.second, now_us); });
 }

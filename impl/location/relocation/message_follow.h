@@ -71,6 +71,9 @@ class MessageFollow {
   void record_move(const std::string& object, const FollowRecord& record);
   // What to do with `message` for `object` arriving here, not owned here, at `now_us`.
   FollowDecision decide(const std::string& object, FollowedMessage message, platform::TimeUs now_us) const;
+  // Whether this node handed `object` over from AuthorityOwnerGeneration `owner_generation` and the
+  // record is still kept: a row that still names it at that generation is the target's to change.
+  bool moved_from(const std::string& object, std::uint64_t owner_generation, platform::TimeUs now_us) const;
   // Drops the records whose duration passed (bounded memory over a long run).
   void forget_expired(platform::TimeUs now_us);
   std::size_t records() const { return _records.size(); }

@@ -23,6 +23,23 @@ std::string RelocationId::hex() const {
   return out;
 }
 
+std::optional<RelocationId> RelocationId::parse(std::string_view hex) {
+  if (hex.size() != 32) {
+    return std::nullopt;
+  }
+  RelocationId id;
+  for (std::size_t i = 0; i < hex.size(); ++i) {
+    const char c = hex[i];
+    const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (digit < 0) {
+      return std::nullopt;
+    }
+    std::uint64_t& half = i < 16 ? id.high : id.low;
+    half = (half << 4) | static_cast<std::uint64_t>(digit);
+  }
+  return id;
+}
+
 TargetAttemptGeneration TargetAttemptGeneration::random(platform::Random& random) {
   std::uint64_t value = 0;
   for (int attempt = 0; attempt < 4 && value == 0; ++attempt) {

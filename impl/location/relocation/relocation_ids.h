@@ -16,7 +16,9 @@
 
 #include <compare>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "impl/platform/random.h"
 
@@ -27,6 +29,8 @@ struct RelocationId {
   std::uint64_t low = 0;
 
   static RelocationId random(platform::Random& random);
+  // 32 lowercase hex digits (as hex() writes them), or nullopt.
+  static std::optional<RelocationId> parse(std::string_view hex);
   bool empty() const { return high == 0 && low == 0; }
   std::string hex() const;  // 32 lowercase hex characters
 

@@ -1,5 +1,6 @@
 #include "impl/location/relocation/target_handoff.h"
 
+#include <array>
 #include <utility>
 
 #include "impl/check/check.h"
@@ -26,8 +27,9 @@ const char* to_string(TargetStage stage) {
   return "?";
 }
 
-TargetHandoff::TargetHandoff(RestoreBinding binding, platform::TimeUs restore_deadline_us)
-    : _binding(std::move(binding)), _restore_deadline_us(restore_deadline_us) {
+TargetHandoff::TargetHandoff(RestoreBinding binding, platform::TimeUs restore_deadline_us,
+                             planted::PlantedBugs planted)
+    : _binding(std::move(binding)), _restore_deadline_us(restore_deadline_us), _planted(planted) {
   SPOTCHECK_ASSERT(!_binding.relocation.empty());
   SPOTCHECK_ASSERT(!_binding.fence.owner_id.empty());
 }
@@ -58,18 +60,19 @@ bool TargetHandoff::relayed(HandoffWork work) {
     return false;  // gone, or the real queue is open: the caller queues it as usual
   }
   // The relay travels after relay-ready and before cutover on the same ordered connection (the
-  // target may have become owner meanwhile: 1,000 ms passed without cutover).
-  SPOTCHECK_ASSERT(_relay_ready_at_us.has_value());
-  SPOTCHECK_ASSERT(!_cutover);
+  // target may have become owner meanwhile: 1,000 ms passed without cutover). Anything else is a
+  // command out of order (the network's input is untrusted): refused.
+  if (!_relay_ready_at_us.has_value() || _cutover) {
+    return false;
+  }
   _relay.push_back(std::move(work));
   return true;
 }
 
 void TargetHandoff::cutover_received() {
-  if (terminal() || _cutover) {
-    return;  // a cutover after the attempt ended, or repeated, changes nothing
+  if (terminal() || _cutover || !_relay_ready_at_us.has_value()) {
+    return;  // after the attempt ended, repeated, or before relay-ready went out: nothing changes
   }
-  SPOTCHECK_ASSERT(_relay_ready_at_us.has_value());
   _cutover = true;
 }
 
@@ -81,14 +84,23 @@ bool TargetHandoff::may_begin_cas(platform::TimeUs now_us) {
     fail("location_update_failed");
     return false;
   }
+  if (SPOTCHECK_PLANTED(_planted, kCasBeforeCutover)) {
+    return true;  // planted bug: the CAS goes right after relay-ready, before cutover or the wait
+  }
   return _cutover || now_us >= *_relay_ready_at_us + kCutoverWaitUs;
+}
+
+platform::TimeUs TargetHandoff::cutover_wait_ends_us() const {
+  SPOTCHECK_ASSERT(_relay_ready_at_us.has_value());
+  return *_relay_ready_at_us + kCutoverWaitUs;
 }
 
 void TargetHandoff::begin_cas(platform::TimeUs now_us) {
   SPOTCHECK_ASSERT(_stage == TargetStage::kRelayReady);
   SPOTCHECK_ASSERT(now_us < _restore_deadline_us);
   // §8: the prepared target alone changes the owner, and only after cutover or the wait.
-  SPOTCHECK_ASSERT(_cutover || now_us >= *_relay_ready_at_us + kCutoverWaitUs);
+  SPOTCHECK_ASSERT(_cutover || now_us >= *_relay_ready_at_us + kCutoverWaitUs ||
+                   SPOTCHECK_PLANTED(_planted, kCasBeforeCutover));
   _stage = TargetStage::kCasInFlight;
 }
 
@@ -117,7 +129,9 @@ std::vector<HandoffWork> TargetHandoff::open_dispatch() {
   SPOTCHECK_ASSERT(_stage == TargetStage::kOwner);
   std::vector<HandoffWork> queue;
   queue.reserve(_saved.size() + _relay.size() + _temporary.size());
-  for (std::vector<HandoffWork>* part : {&_saved, &_relay, &_temporary}) {
+  const bool saved_last = SPOTCHECK_PLANTED(_planted, kSavedWorkAfterTemporary);  // planted bug
+  for (std::vector<HandoffWork>* part : saved_last ? std::array{&_relay, &_temporary, &_saved}
+                                                   : std::array{&_saved, &_relay, &_temporary}) {
     for (HandoffWork& work : *part) {
       queue.push_back(std::move(work));
     }
@@ -142,10 +156,22 @@ void TargetHandoff::fail(const char* why) {
   SPOTCHECK_ASSERT(!terminal());
   SPOTCHECK_ASSERT(_stage != TargetStage::kOwner && _stage != TargetStage::kReady);
   _failure = why;
-  _saved.clear();
-  _relay.clear();
+  _stage = TargetStage::kFailed;  // its work waits for take_saved / take_held; nothing runs it
+}
+
+std::vector<HandoffWork> TargetHandoff::take_saved() {
+  SPOTCHECK_ASSERT(_stage == TargetStage::kFailed);
+  return std::exchange(_saved, {});
+}
+
+std::vector<HandoffWork> TargetHandoff::take_held() {
+  SPOTCHECK_ASSERT(_stage == TargetStage::kFailed);
+  std::vector<HandoffWork> held = std::exchange(_relay, {});
+  for (HandoffWork& work : _temporary) {
+    held.push_back(std::move(work));
+  }
   _temporary.clear();
-  _stage = TargetStage::kFailed;
+  return held;
 }
 
 }  // namespace spotcheck::location::relocation

@@ -16,8 +16,8 @@
 //                  opened (§9.2).
 //   kFailed        terminal: the CAS met another owner or generation, or the Restore deadline
 //                  passed first (location_update_failed), or the payload failed; the prepared
-//                  instance, the temporary queue and the state go, no dispatch opens. A late store
-//                  reply for a terminal attempt never reactivates it.
+//                  instance, the temporary queue and the state go (take_saved, take_held), no
+//                  dispatch opens. A late store reply for a terminal attempt never reactivates it.
 //   kCancelled     terminal: cancelled before relay-ready was accepted (§9.4); the temporary queue's
 //                  work is discarded without running it (the source runs it again).
 #pragma once
@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "impl/location/relocation/relocation_ids.h"
+#include "impl/planted/planted_bugs.h"
 #include "impl/platform/time.h"
 
 namespace spotcheck::location::relocation {
@@ -54,7 +55,8 @@ enum class CasResult {
 
 class TargetHandoff {
  public:
-  TargetHandoff(RestoreBinding binding, platform::TimeUs restore_deadline_us);
+  // `planted` (empty in production): kCasBeforeCutover, kSavedWorkAfterTemporary are read here.
+  TargetHandoff(RestoreBinding binding, platform::TimeUs restore_deadline_us, planted::PlantedBugs planted = {});
 
   const RestoreBinding& binding() const { return _binding; }
   TargetStage stage() const { return _stage; }
@@ -76,11 +78,14 @@ class TargetHandoff {
   // real queue after the saved work. False once terminal or dispatch is open (queued as usual then).
   bool relayed(HandoffWork work);
   void cutover_received();
+  bool cutover() const { return _cutover; }
 
   // Whether the owner CAS may begin now: relay-ready sent, cutover received or kCutoverWaitUs
   // passed since, and the Restore deadline not passed. Past the deadline the attempt fails
   // (location_update_failed) and this is false.
   bool may_begin_cas(platform::TimeUs now_us);
+  // When the wait for cutover ends on its own (relay-ready + kCutoverWaitUs); only once restored.
+  platform::TimeUs cutover_wait_ends_us() const;
   void begin_cas(platform::TimeUs now_us);
   // The store's answer to the CAS in flight; a reply for an attempt no longer in flight (terminal,
   // or already owner) changes nothing.
@@ -89,6 +94,11 @@ class TargetHandoff {
   // Only as owner: the real queue in its order — saved work, pre-cutover relay, remaining
   // temporary work — with the regular route in place of the temporary one; dispatch opens.
   std::vector<HandoffWork> open_dispatch();
+
+  // Once failed: the work it held, taken out (each once) for the runtime to dispose of — the saved
+  // work (the source's), and the pre-cutover relay and temporary work (held here only).
+  std::vector<HandoffWork> take_saved();
+  std::vector<HandoffWork> take_held();
 
   // §9.4, before relay-ready was accepted (kAssembling, or kRelayReady while the source has not
   // taken it): the temporary queue's work is discarded without running; returns it (for counts).
@@ -99,6 +109,7 @@ class TargetHandoff {
 
   RestoreBinding _binding;
   platform::TimeUs _restore_deadline_us;
+  planted::PlantedBugs _planted;
   TargetStage _stage = TargetStage::kAssembling;
   std::optional<platform::TimeUs> _relay_ready_at_us;
   bool _cutover = false;
