@@ -89,10 +89,32 @@ class RelocationRuntime {
   bool follow(const messaging::ObjectMessage& message, const std::string& passed, std::uint64_t last_owner_gen);
 
  private:
-  struct SourceMove;
-  struct TargetMove;
+  // The source's wait for the target's answer to its Restore.
+  struct SourceMove {
+    std::unique_ptr<platform::Gate> answered;
+    std::uint64_t attempt = 0;
+    std::optional<messaging::RelocationStep> answer;  // kRelayReady or kFailed
+    std::string why;
+  };
+
+  // One target attempt: its state machine, the Restore's header, and the cutover's wake-up.
+  struct TargetMove {
+    TargetMove(RestoreBinding binding, platform::TimeUs deadline_us, planted::PlantedBugs planted)
+        : handoff(std::move(binding), deadline_us, planted) {}
+    TargetHandoff handoff;
+    messaging::RelocationCommand restore;  // the header: the object, the source, the declared payload
+    platform::RoutingId source = 0;
+    std::unique_ptr<platform::Gate> cutover;
+    platform::TimeUs deadline_us = 0;
+    std::optional<std::uint64_t> first_read_version;  // the row's StoreVersion the CAS is conditioned on
+    std::uint64_t owner_generation = 0;                // once owner: the row's AuthorityOwnerGeneration
+    bool cas_sent = false;                             // a round's NewOwner went to the store
+  };
 
   // source
+  MoveOutcome hand_off(SourceHandoff& handoff, const AuthoritySnapshot& active, platform::RoutingId to);
+  std::vector<objects::QueuedMessage> capture(SourceHandoff& handoff, const AuthoritySnapshot& active);
+  messaging::RelocationCommand about_of(const SourceHandoff& handoff, const AuthoritySnapshot& active) const;
   void send_payload(const SourceHandoff& handoff, const AuthoritySnapshot& active, platform::RoutingId to,
                     const std::vector<objects::QueuedMessage>& saved, std::int64_t deadline_store_ms);
   MoveOutcome hand_over(SourceHandoff& handoff, const AuthoritySnapshot& active, platform::RoutingId to);
