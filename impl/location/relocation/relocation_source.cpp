@@ -5,10 +5,10 @@
 
 #include "impl/check/check.h"
 #include "impl/location/events/relocation_events.h"
+#include "impl/location/relocation/crc32c.h"
 #include "impl/location/relocation/relocation_payload.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/platform/marks.h"
-#include "impl/location/relocation/crc32c.h"
 
 namespace spotcheck::location::relocation {
 

@@ -4,11 +4,11 @@
 #include <utility>
 
 #include "impl/check/check.h"
+#include "impl/location/descriptor/descriptor_list.h"
 #include "impl/location/events/relocation_events.h"
 #include "impl/location/relocation/relocation_payload.h"
 #include "impl/platform/event_kinds.h"
 #include "impl/platform/marks.h"
-#include "impl/location/descriptor/descriptor_list.h"
 
 namespace spotcheck::location::relocation {
 
