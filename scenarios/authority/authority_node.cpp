@@ -199,6 +199,7 @@ class NodeRun {
     // No new work from now on: every hosted instance goes (its queued messages answered not_here,
     // unrun), so no turn can start after the sweep deleted its row; the last request hosts none.
     _shutting_down = true;
+    _relocation.stop();
     _objects.deactivate_all();
     bool last_request_done = false;
     _platform.tasks.spawn("last-request", [this, &last_request_done] {

@@ -83,6 +83,9 @@ class RelocationRuntime {
   // target's CAS): this host run must neither host it again nor change its row — the move's
   // tasks do.
   bool busy(const objects::ObjectKey& key, std::uint64_t owner_generation) const;
+  // The host run is shutting down (§11): a Restore from now on is answered failed (the source
+  // keeps its object); attempts already past relay-ready go on.
+  void stop() { _stopped = true; }
   // The dispatcher's handler for command 54.
   void handle(platform::RoutingId from, messaging::RelocationCommand command);
   // ObjectHost's forwarder: a message for an object this host run moved away (Message Follow).
@@ -159,6 +162,7 @@ class RelocationRuntime {
   std::map<std::string, std::shared_ptr<SourceMove>> _sources;  // by RelocationId hex
   std::map<std::string, std::shared_ptr<TargetMove>> _targets;  // by RestoreBinding::text()
   std::map<std::string, std::string> _target_of_object;         // object key text -> binding text
+  bool _stopped = false;
   std::set<std::string> _moving;                                // object key texts moving from here
   // Attempts that opened dispatch here, kept MessageFollowDuration: a relay that comes after the
   // open is queued as it comes — late relay (relocation.message_late) when the open came on its own,

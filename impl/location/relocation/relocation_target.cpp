@@ -31,8 +31,16 @@ void RelocationRuntime::on_restore(platform::RoutingId from, const RelocationCom
     return;  // malformed: never joins anything
   }
   const std::string text = binding->text();
+  if (command.chunk_count > UINT32_MAX || command.crc32c > UINT32_MAX) {
+    reply(from, command, RelocationStep::kFailed, "restore_refused");  // out of range: nothing kept
+    return;
+  }
+  if (_stopped) {
+    reply(from, command, RelocationStep::kFailed, "shutting_down");  // §11: no new work
+    return;
+  }
   const DeclareOutcome declared = _assemblies.declare(RestoreDeclaration{
-      *binding, command.total_length, static_cast<std::uint32_t>(std::min<std::uint64_t>(command.chunk_count, UINT32_MAX)),
+      *binding, command.total_length, static_cast<std::uint32_t>(command.chunk_count),
       static_cast<std::uint32_t>(command.crc32c)});
   if (declared == DeclareOutcome::kReused || _targets.count(text) != 0) {
     return;  // a retransmitted Restore of the attempt in progress
@@ -280,6 +288,15 @@ void RelocationRuntime::finish_target(const std::string& binding_text) {
     if (std::optional<objects::QueuedMessage> queued = queued_of(work)) {
       queue.push_back(std::move(*queued));
     }
+  }
+  if (_stopped) {
+    // Shutting down (§11): the row is ours but no instance opens; its work is answered unrun.
+    for (const objects::QueuedMessage& queued : queue) {
+      _objects.refuse_unrun(queued.from, queued.message);
+    }
+    progress(kinds::kRelocationFailed, move->restore, _rid_hex, 0, "shutting_down");
+    forget_target(binding_text, *move);
+    return;
   }
   const RelocationCommand& restore = move->restore;
   const TimeUs now = _platform.clock.now_us();
