@@ -58,6 +58,9 @@ void protocol_fields(Io& io, P& p) {
   io.millis("renewTimeoutMs", p.renew_timeout_us, 1, kHourMs);
   io.millis("fencingMarginMs", p.fencing_margin_us, 1, kHourMs);
   io.millis("storeRequestTimeoutMs", p.store_request_timeout_us, 1, kHourMs);
+  // §7.3: 0 turns each off (the relocation scenario keeps no location cache).
+  io.millis("routeCacheMaxAgeMs", p.route_cache_max_age_us, 0, kHourMs);
+  io.millis("messageFollowDurationMs", p.message_follow_duration_us, 0, kHourMs);
 }
 
 void read_workload(ObjectReader& r, authority::AuthorityWorkload& w) {

@@ -16,7 +16,7 @@ namespace {
 using authority::AuthorityScenario;
 using authority::AuthorityScenarioConfig;
 
-const char* const kBuiltins[] = {"default", "authority-race", "lease-pause", "store-outage", "churn"};
+const char* const kBuiltins[] = {"default", "authority-race", "lease-pause", "store-outage", "churn", "relocation"};
 
 TEST(ScenarioWriter, EveryBuiltInRoundTripsAndRunsTheSame) {
   for (const char* name : kBuiltins) {
@@ -59,7 +59,14 @@ TEST(ScenarioWriter, EveryKnobSurvives) {
   config.workload.delete_probability = 0.125;
   config.workload.abort_probability = 0.3;
   config.workload.request_deadline_us = platform::millis(2500);
+  config.workload.relocate_probability = 0.375;
+  config.workload.post_probability = 0.25;
+  config.workload.post_burst_max = 5;
+  config.workload.post_gap_max_us = platform::millis(12);
+  config.workload.restore_max_us = platform::millis(250);
   config.protocol.owner_lease_ttl_us = platform::seconds(20);
+  config.protocol.route_cache_max_age_us = 0;
+  config.protocol.message_follow_duration_us = platform::seconds(25);
   config.max_steps = 1'234'567;
   config.plan = [](platform::TimeUs stop_us) {
     faults::FaultPlan p;
@@ -84,6 +91,8 @@ TEST(ScenarioWriter, EveryKnobSurvives) {
   EXPECT_EQ(scenario_difference(config, back), "") << text.json;
   EXPECT_EQ(back.description, "every \"knob\" set");
   EXPECT_DOUBLE_EQ(back.plan(back.faults_stop_us).store_request_loss, 0.0123456789);
+  EXPECT_EQ(back.protocol.route_cache_max_age_us, 0) << "0: no location cache, as the relocation scenario has";
+  EXPECT_EQ(back.workload.restore_max_us, platform::millis(250));
   // A changed value is seen as a difference.
   AuthorityScenarioConfig other = back;
   other.workload.object_count = 8;
