@@ -202,8 +202,11 @@ MoveOutcome RelocationRuntime::settle_silent(SourceHandoff& handoff, const Autho
                                              platform::RoutingId to, std::vector<objects::QueuedMessage> saved,
                                              TimeUs deadline_us) {
   const objects::ObjectKey key{active.key.kind, active.key.id};
+  // The row as last read ours: a Preserve of any version of it later than the target's first read
+  // fences the target's CAS just as well (an earlier round's Preserve may have applied unseen).
+  AuthoritySnapshot current = active;
   for (int round = 0; round < kSettleRoundsMax; ++round) {
-    const Result<AuthoritySnapshot> fenced = _authority.preserve(active, active.record.payload);
+    const Result<AuthoritySnapshot> fenced = _authority.preserve(current, current.record.payload);
     if (fenced.ok()) {
       return cancel(handoff, active, std::move(saved), "no_answer");
     }
@@ -223,6 +226,7 @@ MoveOutcome RelocationRuntime::settle_silent(SourceHandoff& handoff, const Autho
       if (!ours) {
         break;
       }
+      current = *row;
     }
     _platform.clock.sleep_for(std::max<TimeUs>(_limits.cas_retry_us, deadline_us - _platform.clock.now_us()));
   }
