@@ -177,12 +177,7 @@ void ObjectHost::enqueue(Instance& instance, platform::RoutingId from, messaging
     refuse(from, message, MessageOutcome::kNotAdmitted, kinds::kObjectMessageRefused);
     return;
   }
-  Turn turn;
-  turn.seq = message.sequence;
-  turn.payload = message.payload;
-  turn.from = from;
-  turn.message = std::move(message);
-  instance.queue.push_back(std::move(turn));
+  instance.queue.push_back(message_turn(from, std::move(message)));
   schedule(instance.hosted.key);
 }
 
@@ -240,12 +235,7 @@ void ObjectHost::cancel_move(const ObjectKey& key, std::uint64_t object_generati
   }
   Instance& instance = it->second;
   for (auto back = work.rbegin(); back != work.rend(); ++back) {
-    Turn turn;
-    turn.seq = back->message.sequence;
-    turn.payload = back->message.payload;
-    turn.from = back->from;
-    turn.message = std::move(back->message);
-    instance.queue.push_front(std::move(turn));
+    instance.queue.push_front(message_turn(back->from, std::move(back->message)));
   }
   instance.moving = false;
   schedule(key);
@@ -265,12 +255,7 @@ bool ObjectHost::activate_moved(const HostedObject& hosted, std::vector<QueuedMe
     return false;
   }
   for (QueuedMessage& queued : work) {
-    Turn turn;
-    turn.seq = queued.message.sequence;
-    turn.payload = queued.message.payload;
-    turn.from = queued.from;
-    turn.message = std::move(queued.message);
-    it->second.queue.push_back(std::move(turn));
+    it->second.queue.push_back(message_turn(queued.from, std::move(queued.message)));
   }
   open(hosted.key, hosted.object_generation);
   return true;
@@ -278,6 +263,15 @@ bool ObjectHost::activate_moved(const HostedObject& hosted, std::vector<QueuedMe
 
 void ObjectHost::refuse_unrun(platform::RoutingId from, const messaging::ObjectMessage& message) {
   refuse(from, message, MessageOutcome::kNotHere, kinds::kObjectTurnRefused);
+}
+
+ObjectHost::Turn ObjectHost::message_turn(platform::RoutingId from, messaging::ObjectMessage message) {
+  Turn turn;
+  turn.seq = message.sequence;
+  turn.payload = message.payload;
+  turn.from = from;
+  turn.message = std::move(message);
+  return turn;
 }
 
 ObjectHost::Instance* ObjectHost::find(const ObjectKey& key, std::uint64_t incarnation) {

@@ -147,6 +147,8 @@ class ObjectHost {
   static constexpr std::uint64_t kPostStreamBase = std::uint64_t{1} << 48;
   class Context;
 
+  // A message's turn, answered to `from`.
+  static Turn message_turn(platform::RoutingId from, messaging::ObjectMessage message);
   Instance* find(const ObjectKey& key, std::uint64_t incarnation);
   void schedule(const ObjectKey& key);
   void drain(const ObjectKey& key, std::uint64_t incarnation);

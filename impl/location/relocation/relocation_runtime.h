@@ -108,7 +108,6 @@ class RelocationRuntime {
     messaging::RelocationCommand restore;  // the header: the object, the source, the declared payload
     platform::RoutingId source = 0;
     std::unique_ptr<platform::Gate> cutover;
-    platform::TimeUs deadline_us = 0;
     std::optional<std::uint64_t> first_read_version;  // the row's StoreVersion the CAS is conditioned on
     std::uint64_t owner_generation = 0;                // once owner: the row's AuthorityOwnerGeneration
     bool cas_sent = false;                             // a round's NewOwner went to the store

@@ -62,12 +62,11 @@ void RelocationRuntime::on_restore(platform::RoutingId from, const RelocationCom
   move->restore.bytes.clear();
   move->source = from;
   move->cutover = _platform.tasks.make_gate();
-  move->deadline_us = deadline_us;
   _targets[text] = move;
   _target_of_object[object_text(command.kind, command.id)] = text;
   // A payload that never completes (a chunk lost on the way) ends with the Restore deadline.
   _platform.tasks.spawn("relocation-expiry", [this, text, move] {
-    _platform.clock.sleep_until(move->deadline_us);
+    _platform.clock.sleep_until(move->handoff.restore_deadline_us());
     if (move->handoff.stage() != TargetStage::kAssembling) {
       return;  // restored (its CAS task ends it) or failed already
     }
@@ -205,7 +204,7 @@ void RelocationRuntime::run_cas(std::string binding_text) {
       if (handoff.terminal()) {
         break;
       }
-      const TimeUs wake = std::min(move->deadline_us, handoff.cutover_wait_ends_us());
+      const TimeUs wake = std::min(move->handoff.restore_deadline_us(), handoff.cutover_wait_ends_us());
       if (!move->cutover->wait_until(wake)) {
         continue;
       }
@@ -232,7 +231,7 @@ CasResult RelocationRuntime::cas_once(TargetMove& move) {
   const RelocationCommand& restore = move.restore;
   const AuthorityKey key{restore.kind, restore.id};
   const HostRun& self = _lease.host_run();
-  const Result<AuthorityRead> read = _authority.read(key, std::min(move.deadline_us, _platform.clock.now_us() +
+  const Result<AuthorityRead> read = _authority.read(key, std::min(move.handoff.restore_deadline_us(), _platform.clock.now_us() +
                                                                                        _config.store_request_timeout_us));
   if (!read.ok()) {
     return CasResult::kRetryable;

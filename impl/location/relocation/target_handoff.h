@@ -60,6 +60,7 @@ class TargetHandoff {
 
   const RestoreBinding& binding() const { return _binding; }
   TargetStage stage() const { return _stage; }
+  platform::TimeUs restore_deadline_us() const { return _restore_deadline_us; }
   bool terminal() const { return _stage == TargetStage::kFailed || _stage == TargetStage::kCancelled; }
   bool dispatch_open() const { return _stage == TargetStage::kReady; }
   // Why a failed attempt failed ("" otherwise): "location_update_failed", "other_owner", "payload".
