@@ -118,8 +118,8 @@ std::optional<std::string> CreationChecker::on_placement(const sim::TraceEvent& 
     return std::nullopt;
   }
   return where(event) + " placement.chosen: a node of Mesh '" + std::string(read.event.mesh) +
-         "' chosen for a creation that asked for Mesh '" + call->second + "' (#" +
-         std::to_string(_task_calls.at(call->first)) + "): §7 InMesh picks a node from that Mesh";
+         "' chosen for a creation that asked for Mesh '" + call->second + "' (" +
+         cite(_task_calls.at(call->first)) + "): §7 InMesh picks a node from that Mesh";
 }
 
 void CreationChecker::forget_old(std::map<std::int64_t, Creating>& generations) {

@@ -203,9 +203,12 @@ TEST_F(Creation, PlacementInAnotherMeshThanTheCallAskedFor) {
                       owned_fields(location::events::CreationFinished{"op1", 1, "get_or_create", "actor", "player:1",
                                                                       "created", 4, 0})));
   EXPECT_LEGAL(chosen(seconds(4), "game"));  // after the call ended, the task's placements are not the call's
+  const std::uint64_t call = s.next_index();
   EXPECT_LEGAL(requested(seconds(5), "lobby"));
   expect_violation(h, chosen(seconds(6), "game"), "exactly-one-creation",
                    {"a node of Mesh 'game' chosen for a creation that asked for Mesh 'lobby'", "§7 InMesh"});
+  // The call is one of the violation's subjects, so the story keeps it beside the placement.
+  EXPECT_TRUE(h.suite.violation()->subjects.cites(call)) << h.suite.violation()->message;
 }
 
 TEST_F(Creation, CloseReplyDeliveredTwice) {
