@@ -9,6 +9,7 @@
 #include "properties/checkers/generations_checker.h"
 #include "properties/checkers/liveness_checker.h"
 #include "properties/checkers/object_messages_checker.h"
+#include "properties/checkers/object_timers_checker.h"
 #include "properties/checkers/route_cache_checker.h"
 #include "properties/checkers/single_owner_checker.h"
 #include "properties/checkers/store_truth_checker.h"
@@ -50,6 +51,10 @@ constexpr PropertyInfo kProperties[] = {
      "one sender's regular messages to one object run in the order sent, none twice, never on an instance of "
      "another ObjectGeneration; a send reported ran did run",
      &make<ObjectMessagesChecker>},
+    {ObjectTimersChecker::kName,
+     "every timer callback an instance starts runs at most once, wherever its object moved, and is lost only "
+     "with what held it (its instance removed, its turn refused, its move failed, its process died)",
+     &make<ObjectTimersChecker>},
     {RouteCacheChecker::kName,
      "the location cache holds only Ready locations and never answers past RouteCacheMaxAge or its owner's last "
      "admission time (§7.3)",

@@ -44,8 +44,9 @@ enum class PlantedBug : std::uint8_t {
   kCasBeforeCutover,              // the relocation target CASes right after relay-ready, before cutover or 1,000 ms (§8)
   kSavedWorkAfterTemporary,       // the relocation target queues the saved work after the temporary work (§9.2)
   kSourceReopensUnfenced,         // a relocation source reopens without fencing the target's CAS (§9.4, §10)
+  kMovedTimersDropped,            // the relocation target restores the queue but not the moved timers (§1.3)
 };
-inline constexpr std::size_t kPlantedBugCount = 20;
+inline constexpr std::size_t kPlantedBugCount = 21;
 
 // True when this build compiles the planted branches (the CMake option SPOTCHECK_PLANTED_BUGS).
 inline constexpr bool kPlantedBugsCompiled = SPOTCHECK_PLANTED_BUGS != 0;

@@ -118,6 +118,7 @@ inline constexpr std::string_view kObjectActivated = "object.activated";
 inline constexpr std::string_view kObjectDeactivated = "object.deactivated";
 inline constexpr std::string_view kObjectTurn = "object.turn";
 inline constexpr std::string_view kObjectTurnRefused = "object.turn_refused";
+inline constexpr std::string_view kObjectTimerStarted = "object.timer_started";
 inline constexpr std::string_view kObjectMessageRefused = "object.message_refused";
 inline constexpr std::string_view kObjectMessageSent = "object.message_sent";
 inline constexpr std::string_view kObjectMessageAnswered = "object.message_answered";
@@ -126,6 +127,7 @@ inline constexpr std::string_view kCacheHit = "cache.hit";
 inline constexpr std::string_view kCacheDropped = "cache.dropped";
 
 // Relocation of one object (impl/location/relocation, §1.3, §8, §9, §7.3 Message Follow).
+inline constexpr std::string_view kRelocationRejected = "relocation.rejected";
 inline constexpr std::string_view kRelocationStarted = "relocation.started";
 inline constexpr std::string_view kRelocationCaptured = "relocation.captured";
 inline constexpr std::string_view kRelocationRelayReady = "relocation.relay_ready";
@@ -308,12 +310,14 @@ inline constexpr std::array kAll = {
     kObjectDeactivated,
     kObjectTurn,
     kObjectTurnRefused,
+    kObjectTimerStarted,
     kObjectMessageRefused,
     kObjectMessageSent,
     kObjectMessageAnswered,
     kCacheFilled,
     kCacheHit,
     kCacheDropped,
+    kRelocationRejected,
     kRelocationStarted,
     kRelocationCaptured,
     kRelocationRelayReady,

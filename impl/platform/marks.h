@@ -61,9 +61,13 @@ enum class Mark : std::uint8_t {
   kRelocationCutoverRefused,         // §9.4, §10: a source's cutover submit was refused (admission closed); no reopen
   kRelocationTargetFailed,           // §10: a relocation target attempt ended without becoming owner
   kRelocationFollowed,               // §7.3: Message Follow forwarded a message to the object's next owner
+  kRelocationTimersMoved,            // §1.3: a move carried timers not yet run and the target armed them
+  kRelocationRejected,               // §2: a relocation policy refused a move before Capture
+  kRelocationStateRestored,          // §2: PreserveStateWith: the target restored the captured state
+  kRelocationRecreated,              // §2: RecreateOnRelocation: the target restored without state
 };
-inline constexpr std::size_t kMarkCount = 45;
-static_assert(static_cast<std::size_t>(Mark::kRelocationFollowed) + 1 == kMarkCount,
+inline constexpr std::size_t kMarkCount = 49;
+static_assert(static_cast<std::size_t>(Mark::kRelocationRecreated) + 1 == kMarkCount,
               "kMarkCount: the last Mark + 1");
 
 struct MarkInfo {
@@ -149,6 +153,14 @@ inline constexpr std::array<MarkInfo, kMarkCount> kMarks{{
     {"relocation-target-failed",
      "a relocation target attempt ended without becoming owner: location_update_failed or another owner (§10)"},
     {"relocation-followed", "Message Follow forwarded a message that reached an object's previous owner (§7.3)"},
+    {"relocation-timers-moved", "a relocation carried timer callbacks not yet run and the target armed them (§1.3)"},
+    {"relocation-rejected",
+     "a relocation policy refused a move before Capture: DisableRelocation, or a target without the type's policy "
+     "(§2)"},
+    {"relocation-state-restored", "PreserveStateWith: a relocation target restored the application state the source "
+                                  "captured (§2)"},
+    {"relocation-recreated", "RecreateOnRelocation: a relocation target restored a new instance without application "
+                             "state (§2)"},
 }};
 
 constexpr bool every_mark_named() {

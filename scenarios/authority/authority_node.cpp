@@ -1,5 +1,6 @@
 #include "scenarios/authority/authority_node.h"
 
+#include <charconv>
 #include <map>
 #include <memory>
 #include <optional>
@@ -63,16 +64,33 @@ loc::objects::ObjectHostConfig object_host_config(const loc::LocationConfig& con
   return limits;
 }
 
-records::MeshNodeDescriptorRecord make_descriptor(const AuthorityNodeEnv& env) {
+// The relocation policy this host run registers Player with (§2): PreserveStateWith, or with the
+// workload's chances DisableRelocation or RecreateOnRelocation. No draw when both are 0.
+records::CapabilityPolicy draw_policy(const AuthorityWorkload& workload, platform::Random& random) {
+  if (workload.disable_relocation_probability > 0 && random.chance(workload.disable_relocation_probability)) {
+    return records::CapabilityPolicy::kDisabled;
+  }
+  if (workload.recreate_probability > 0 && random.chance(workload.recreate_probability)) {
+    return records::CapabilityPolicy::kRecreate;
+  }
+  return records::CapabilityPolicy::kSnapshot;
+}
+
+// The factories this host run registers: Player, under `policy` (a snapshot adapter with
+// PreserveStateWith).
+std::vector<records::ObjectCapability> capabilities_of(records::CapabilityPolicy policy) {
+  return {{records::ObjectKind::kActor, std::string(kStableType), policy,
+           policy == records::CapabilityPolicy::kSnapshot, 0}};
+}
+
+records::MeshNodeDescriptorRecord make_descriptor(const AuthorityNodeEnv& env, records::CapabilityPolicy policy) {
   records::MeshNodeDescriptorRecord d;
   d.mesh_name = env.workload->mesh_name;
   d.routing_id_hex = env.routing_id_hex;
   d.lifecycle_generation = 1;
   d.endpoint = "sim://" + env.routing_id_hex;
   d.entry_spot_id = "entry:" + d.mesh_name + ":" + env.routing_id_hex;
-  d.object_capabilities = {
-      {records::ObjectKind::kActor, std::string(kStableType), records::CapabilityPolicy::kSnapshot, true, 0},
-  };
+  d.object_capabilities = capabilities_of(policy);
   d.object_role = records::ObjectRole::kServer;
   d.placement_weight = 100;
   d.capacity.actors.limit = env.workload->actors_limit;
@@ -89,6 +107,7 @@ class NodeRun {
         _env(env),
         _config(host_run_config(*env.config, env.workload->boundary_timing_probability, platform.random)),
         _workload(*env.workload),
+        _policy(draw_policy(*env.workload, platform.random)),
         _store(env.make_store()),
         _lease(_config, platform, *_store),
         _authority(_config, platform, *_store, _lease),
@@ -97,18 +116,32 @@ class NodeRun {
         _objects(platform, _lease, _dispatcher, _behaviors, object_host_config(_config)),
         _messages(_config, platform, *_store, _lease, _authority, _dispatcher, env.routing_id_hex),
         _relocation(_config, platform, *_store, _lease, _authority, _dispatcher, _objects, env.routing_id_hex,
-                    env.workload->mesh_name) {
+                    env.workload->mesh_name, capabilities_of(_policy)) {
     // One message turn of a Player: the application works a little (it may finish past the
     // admission deadline: only its start is admitted, §5) and answers.
     _behaviors.add(records::AuthorityKind::kActor, std::string(kStableType),
-                   [this](loc::objects::TurnContext&, const loc::objects::TurnInput&) {
+                   [this](loc::objects::TurnContext& context, const loc::objects::TurnInput& input) {
+                     ++_turns_run[context.key().id];
                      _platform.clock.sleep_for(_platform.random.between(0, _workload.handler_max_us));
+                     if (!input.timer && _workload.timer_probability > 0 &&
+                         _platform.random.chance(_workload.timer_probability)) {
+                       context.start_timer(_platform.random.between(platform::millis(100), _workload.timer_delay_max_us),
+                                           "tick");
+                     }
                      return std::string("used");
                    });
     // A moved Player's restore on its relocation target takes a while (§1.3 step 5).
+    // Its application state (the turns it ran, named by the object) goes with it under
+    // PreserveStateWith; under RecreateOnRelocation the target starts it anew (§2). The restore
+    // checks it got what its policy says — state iff PreserveStateWith, and this object's.
+    _behaviors.add_state_capture(records::AuthorityKind::kActor, std::string(kStableType),
+                                 [this](const loc::objects::ObjectKey& key) {
+                                   return key.id + "=" + std::to_string(_turns_run[key.id]);
+                                 });
     _behaviors.add_restore(records::AuthorityKind::kActor, std::string(kStableType),
-                           [this](const loc::objects::ObjectKey&) {
+                           [this](const loc::objects::ObjectKey& key, const std::optional<std::string>& state) {
                              _platform.clock.sleep_for(_platform.random.between(0, _workload.restore_max_us));
+                             restore_state(key, state);
                            });
     _dispatcher.on_object_message([this](platform::RoutingId from, loc::messaging::ObjectMessage message) {
       _objects.handle(from, std::move(message));
@@ -130,7 +163,7 @@ class NodeRun {
     if (!register_lease()) {
       return;
     }
-    const auto prepared = _publisher.prepare(make_descriptor(_env));
+    const auto prepared = _publisher.prepare(make_descriptor(_env, _policy));
     SPOTCHECK_ASSERT(prepared.ok());  // the descriptor is built within every limit
     _lease.start_renewing();
     _dispatcher.start();
@@ -472,6 +505,24 @@ class NodeRun {
     return std::nullopt;
   }
 
+  // The restore of a moved Player's application state: what the source captured under
+  // PreserveStateWith (this object's, never another's), nothing under RecreateOnRelocation (§2).
+  void restore_state(const loc::objects::ObjectKey& key, const std::optional<std::string>& state) {
+    if (_policy != records::CapabilityPolicy::kSnapshot) {
+      SPOTCHECK_ASSERT(!state.has_value());  // RecreateOnRelocation: a new instance without state
+      _turns_run[key.id] = 0;
+      return;
+    }
+    SPOTCHECK_ASSERT(state.has_value());  // PreserveStateWith: the state the source captured
+    const std::string prefix = key.id + "=";
+    SPOTCHECK_ASSERT(state->size() > prefix.size() && state->compare(0, prefix.size(), prefix) == 0);
+    std::uint64_t turns = 0;
+    const char* digits = state->data() + prefix.size();
+    const auto [end, error] = std::from_chars(digits, state->data() + state->size(), turns);
+    SPOTCHECK_ASSERT(error == std::errc() && end == state->data() + state->size());
+    _turns_run[key.id] = turns;
+  }
+
   template <class T>
   static std::string_view outcome_of(const loc::Result<T>& result, std::string_view success) {
     return result.ok() ? success : loc::to_string(result.error_kind());
@@ -481,6 +532,8 @@ class NodeRun {
   const AuthorityNodeEnv& _env;
   const loc::LocationConfig _config;  // this host run's: the scenario's, or a boundary timing
   const AuthorityWorkload& _workload;
+  const records::CapabilityPolicy _policy;  // Player's relocation policy on this host run (§2)
+  std::map<std::string, std::uint64_t> _turns_run;  // the application state: Player turns, by ID
   std::unique_ptr<store::LocationStore> _store;
   loc::OwnerLease _lease;
   loc::AuthorityOps _authority;

@@ -63,6 +63,15 @@ struct AuthorityWorkload {
   std::uint32_t post_burst_max = 4;                    // Sends in one burst: 2 .. this (at least 2)
   platform::TimeUs post_gap_max_us = 0;                // between two Sends of a burst: 0 .. this
   platform::TimeUs restore_max_us = 0;                 // a moved Player's restore on its target: 0 .. this
+  // Per message turn: the handler starts a timer callback 100 ms .. timer_delay_max_us later (a
+  // relocation moves the timers not yet run, §1.3). 0: never (no draw).
+  double timer_probability = 0.0;
+  platform::TimeUs timer_delay_max_us = platform::seconds(2);
+  // Per host run: it registers Player with DisableRelocation (its objects are never moved from it
+  // nor to it: a move is rejected before Capture), or else with RecreateOnRelocation (moved without
+  // application state) instead of PreserveStateWith (§2). 0: never (no draw).
+  double disable_relocation_probability = 0.0;
+  double recreate_probability = 0.0;
   platform::TimeUs message_timeout_us = platform::millis(800);  // a message's wait for its reply
   platform::TimeUs handler_max_us = platform::millis(20);        // a message turn's handler runs up to this
 };

@@ -291,6 +291,15 @@ AuthorityScenarioConfig named_config(const std::string& name) {
     // The application's restore on the target takes up to 300 ms: the source waits for relay-ready
     // that long, and a pause may freeze it there.
     c.workload.restore_max_us = millis(300);
+    // A third of the message turns start a timer callback up to 2 s later: a move carries the
+    // timers not yet run (§1.3 step 3) and the target arms them (object-timers).
+    c.workload.timer_probability = 0.3;
+    c.workload.timer_delay_max_us = seconds(2);
+    // One host run in eight registers Player with DisableRelocation and one in five of the others
+    // with RecreateOnRelocation (§2): moves from or to the first are rejected before Capture, moves
+    // between the second carry no application state, the rest carry it (PreserveStateWith).
+    c.workload.disable_relocation_probability = 0.125;
+    c.workload.recreate_probability = 0.2;
     c.workload.delete_probability = 0.02;
     c.workload.think_min_us = millis(20);
     c.workload.think_max_us = millis(300);
@@ -302,6 +311,8 @@ AuthorityScenarioConfig named_config(const std::string& name) {
     c.required_marks = {Mark::kRelocationCancelled,      Mark::kRelocationCutoverWait,
                         Mark::kRelocationLateRelay,      Mark::kRelocationCutoverRefused,
                         Mark::kRelocationTargetFailed,   Mark::kRelocationFollowed,
+                        Mark::kRelocationTimersMoved,    Mark::kRelocationRejected,
+                        Mark::kRelocationStateRestored,  Mark::kRelocationRecreated,
                         Mark::kTurnRefusedAdmission,     Mark::kSendRan};
     // Shorter than the others (55 s, not 100 s): moves are many and quick; the liveness window
     // still outlasts every Restore deadline and a lease TTL.

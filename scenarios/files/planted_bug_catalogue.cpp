@@ -77,6 +77,10 @@ constexpr std::array<PlantedBugInfo, planted::kPlantedBugCount> kPlantedBugs{{
      "Restore deadline (one may have been sent and lost: the target changes the owner 1,000 ms after it), and "
      "when its cutover submit was refused after relay-ready was accepted (§9.4, §10)",
      PlantedBug::kSourceReopensUnfenced, kLoc, true, false, false, "relocation", "single-owner"},
+    {"moved-timers-dropped",
+     "a relocation target restores the moved object's queue but not the timers its payload carried, so timer "
+     "callbacks the application started before the move never run (§1.3 step 3, §9.2)",
+     PlantedBug::kMovedTimersDropped, kLoc, true, false, false, "relocation", "object-timers"},
 }};
 
 constexpr bool in_enum_order() {

@@ -47,6 +47,10 @@ void workload_fields(Io& io, W& w) {
   io.number("postBurstMax", w.post_burst_max, 2, 1'000);
   io.millis("postGapMaxMs", w.post_gap_max_us, 0, kHourMs);
   io.millis("restoreMaxMs", w.restore_max_us, 0, kHourMs);
+  io.number("timerProbability", w.timer_probability, 0, 1, false);
+  io.millis("timerDelayMaxMs", w.timer_delay_max_us, 100, kHourMs);  // timers start 100 ms .. this later
+  io.number("disableRelocationProbability", w.disable_relocation_probability, 0, 1, false);
+  io.number("recreateProbability", w.recreate_probability, 0, 1, false);
   io.millis("messageTimeoutMs", w.message_timeout_us, 1, kHourMs);
   io.millis("handlerMaxMs", w.handler_max_us, 0, kHourMs);
 }

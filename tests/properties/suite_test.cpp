@@ -31,8 +31,8 @@ TEST(Registry, ListsEveryPropertyOnceWithADescription) {
   }
   EXPECT_EQ(names, (std::set<std::string_view>{"single-owner", "generations", "fencing", "capacity",
                                                "exactly-one-creation", "at-most-once", "instance-first-message",
-                                               "object-messages", "route-cache", "store-truth", "liveness",
-                                               "creation-liveness"}));
+                                               "object-messages", "object-timers", "route-cache", "store-truth",
+                                               "liveness", "creation-liveness"}));
   EXPECT_EQ(find_property("exactly-once"), nullptr);
 }
 

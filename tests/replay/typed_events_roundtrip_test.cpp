@@ -203,12 +203,13 @@ std::map<std::string_view, std::vector<RoundTrip>> struct_of_kind() {
   add({kObjectActivated, kObjectDeactivated}, as<le::ObjectHosted>());
   add({kObjectTurn}, as<le::ObjectTurn>());
   add({kObjectTurnRefused, kObjectMessageRefused}, as<le::ObjectRefused>());
+  add({kObjectTimerStarted}, as<le::ObjectTimerStarted>());
   add({kObjectMessageSent}, as<le::ObjectMessageSent>());
   add({kObjectMessageAnswered}, as<le::ObjectMessageAnswered>());
   add({kCacheFilled}, as<le::RouteCacheFilled>());
   add({kCacheHit, kCacheDropped}, as<le::RouteCacheUse>());
-  add({kRelocationStarted, kRelocationCaptured, kRelocationRelayReady, kRelocationHandedOver, kRelocationCancelled,
-       kRelocationReady, kRelocationFailed},
+  add({kRelocationRejected, kRelocationStarted, kRelocationCaptured, kRelocationRelayReady, kRelocationHandedOver,
+       kRelocationCancelled, kRelocationReady, kRelocationFailed},
       as<le::RelocationProgress>());
   add({kRelocationMessageMoved, kRelocationWorkReturned, kRelocationMessageLate}, as<le::RelocationMessage>());
   add({kRequestStart}, as<se::RequestStart>());

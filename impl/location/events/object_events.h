@@ -44,9 +44,9 @@ struct ObjectTurn {
   std::int64_t object_gen = 0;   // the instance's
   std::int64_t owner_gen = 0;    // the instance's AuthorityOwnerGeneration
   std::string_view turn;         // message | timer
-  std::string_view source_owner; // message: the sender's host run
+  std::string_view source_owner; // message: the sender's host run; timer: the one that started it
   std::int64_t source_lease_gen = 0;
-  std::int64_t stream = 0;       // message: the sender's stream
+  std::int64_t stream = 0;       // message: the sender's stream; timer: its timer stream
   std::int64_t seq = 0;          // message: the sender's number; timer: the timer's number
   std::int64_t message_gen = 0;  // message: the ObjectGeneration it was sent to
   std::string_view op_id;
@@ -83,9 +83,9 @@ struct ObjectRefused {
   std::string_view id;
   std::int64_t object_gen = 0;  // the generation the message / timer was for
   std::string_view turn;        // message | timer
-  std::string_view source_owner;  // message: the sender's host run
+  std::string_view source_owner;  // message: the sender's host run; timer: the one that started it
   std::int64_t source_lease_gen = 0;
-  std::int64_t stream = 0;      // message: the sender's stream
+  std::int64_t stream = 0;      // message: the sender's stream; timer: its timer stream
   std::int64_t seq = 0;
   std::string_view outcome;     // a MessageOutcome
   std::string_view owner;
@@ -102,6 +102,36 @@ void fields(Io& io, E& e) {
   io("stream", e.stream);
   io("seq", e.seq);
   io("outcome", e.outcome);
+  io("owner", e.owner);
+  io("lease_gen", e.lease_gen);
+}
+
+// object.timer_started: a turn of the instance started timer callback `seq` of its timer stream
+// (the host run and incarnation that started it: the timer's identity, kept when the object
+// moves), due `after_us` later.
+struct ObjectTimerStarted {
+  static constexpr std::size_t kFieldsMax = 10;
+  std::string_view kind;
+  std::string_view id;
+  std::int64_t object_gen = 0;
+  std::string_view source_owner;  // the host run that started it
+  std::int64_t source_lease_gen = 0;
+  std::int64_t stream = 0;        // its timer stream (the starting instance's)
+  std::int64_t seq = 0;           // its number in that stream
+  std::int64_t after_us = 0;
+  std::string_view owner;         // the host run it is pending on
+  std::int64_t lease_gen = 0;
+};
+template <class Io, platform::FieldsOf<ObjectTimerStarted> E>
+void fields(Io& io, E& e) {
+  io("kind", e.kind);
+  io("id", e.id);
+  io("object_gen", e.object_gen);
+  io("source_owner", e.source_owner);
+  io("source_lease_gen", e.source_lease_gen);
+  io("stream", e.stream);
+  io("seq", e.seq);
+  io("after_us", e.after_us);
   io("owner", e.owner);
   io("lease_gen", e.lease_gen);
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,7 +43,12 @@ class TurnContext {
 using MessageHandler = std::function<std::string(TurnContext& context, const TurnInput& input)>;
 // The application's restore of a moved instance on the relocation target (§1.3 step 5: restored
 // into an instance not yet exposed, before relay-ready). It may block; no turn runs meanwhile.
-using RestoreHook = std::function<void(const ObjectKey& key)>;
+// `state` is the application state the source captured under PreserveStateWith; nullopt under
+// RecreateOnRelocation (a new instance without application state, spec §2).
+using RestoreHook = std::function<void(const ObjectKey& key, const std::optional<std::string>& state)>;
+// The application's capture of an instance's state on the relocation source, after its current
+// turn (§1.3 step 3), under PreserveStateWith only.
+using StateCaptureHook = std::function<std::string(const ObjectKey& key)>;
 
 class ObjectBehaviors {
  public:
@@ -62,10 +68,19 @@ class ObjectBehaviors {
     auto it = _restores.find({kind, stable_type});
     return it == _restores.end() ? nullptr : &it->second;
   }
+  // Optional, per (kind, stable type): none means the captured state is empty.
+  void add_state_capture(records::AuthorityKind kind, std::string stable_type, StateCaptureHook hook) {
+    _captures[{kind, std::move(stable_type)}] = std::move(hook);
+  }
+  const StateCaptureHook* find_state_capture(records::AuthorityKind kind, const std::string& stable_type) const {
+    auto it = _captures.find({kind, stable_type});
+    return it == _captures.end() ? nullptr : &it->second;
+  }
 
  private:
   std::map<std::pair<records::AuthorityKind, std::string>, MessageHandler> _handlers;
   std::map<std::pair<records::AuthorityKind, std::string>, RestoreHook> _restores;
+  std::map<std::pair<records::AuthorityKind, std::string>, StateCaptureHook> _captures;
 };
 
 }  // namespace spotcheck::location::objects

@@ -1,5 +1,6 @@
 #include "impl/location/objects/object_host.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "impl/check/check.h"
@@ -202,12 +203,47 @@ std::vector<QueuedMessage> ObjectHost::take_queued(const ObjectKey& key, std::ui
   if (it == _instances.end() || it->second.hosted.object_generation != object_generation || !it->second.moving) {
     return taken;  // only a held instance's queue leaves it (a newer incarnation replaced it: not this)
   }
+  std::deque<Turn> timers;  // due timer callbacks stay queued: take_timers() takes them
   for (Turn& turn : it->second.queue) {
-    if (!turn.timer) {
+    if (turn.timer) {
+      timers.push_back(std::move(turn));
+    } else {
       taken.push_back(QueuedMessage{turn.from, std::move(turn.message)});
     }
   }
-  it->second.queue.clear();
+  it->second.queue = std::move(timers);
+  return taken;
+}
+
+std::vector<MovedTimer> ObjectHost::take_timers(const ObjectKey& key, std::uint64_t object_generation) {
+  std::vector<MovedTimer> taken;
+  auto it = _instances.find(key);
+  if (it == _instances.end() || it->second.hosted.object_generation != object_generation || !it->second.moving) {
+    return taken;
+  }
+  Instance& instance = it->second;
+  std::deque<Turn> messages;
+  for (Turn& turn : instance.queue) {
+    if (turn.timer) {
+      taken.push_back(MovedTimer{std::move(turn.timer_id), 0, std::move(turn.payload)});
+    } else {
+      messages.push_back(std::move(turn));
+    }
+  }
+  instance.queue = std::move(messages);
+  std::vector<std::pair<platform::TimeUs, std::uint64_t>> by_due;  // (due, slot): deterministic order
+  for (const auto& [slot, pending] : instance.timers) {
+    by_due.emplace_back(pending.due_us, slot);
+  }
+  std::sort(by_due.begin(), by_due.end());
+  const platform::TimeUs now = _platform.clock.now_us();
+  for (const auto& [due_us, slot] : by_due) {
+    PendingTimer& pending = instance.timers.at(slot);
+    taken.push_back(MovedTimer{std::move(pending.id), std::max<platform::TimeUs>(0, due_us - now),
+                               std::move(pending.payload)});
+  }
+  instance.timers.clear();  // their tasks find no slot: the timers left with the capture
+  SPOTCHECK_ASSERT(taken.size() <= _limits.timers_max + _limits.queue_max);
   return taken;
 }
 
@@ -216,20 +252,32 @@ void ObjectHost::end_move(const ObjectKey& key, std::uint64_t object_generation)
   if (it == _instances.end() || it->second.hosted.object_generation != object_generation || !it->second.moving) {
     return;  // gone, or replaced by a newer incarnation hosted here since
   }
-  SPOTCHECK_ASSERT(it->second.queue.empty());  // the relay took the ingress hold
+  SPOTCHECK_ASSERT(std::none_of(it->second.queue.begin(), it->second.queue.end(),
+                               [](const Turn& turn) { return !turn.timer; }));  // the relay took the ingress hold
   Instance gone = std::move(it->second);
   _instances.erase(it);
   emit_hosted(kinds::kObjectDeactivated, gone.hosted, "moved");
+  // The capture took the timers; one started by a turn that outlived the capture's wait goes here.
+  for (const Turn& turn : gone.queue) {
+    refuse_timer(key, object_generation, turn.timer_id);
+  }
+  for (const auto& [slot, pending] : gone.timers) {
+    refuse_timer(key, object_generation, pending.id);
+  }
   if (gone.posted && _outbox.end_stream) {
     _outbox.end_stream(post_stream(gone.incarnation));
   }
 }
 
-void ObjectHost::cancel_move(const ObjectKey& key, std::uint64_t object_generation, std::vector<QueuedMessage> work) {
+void ObjectHost::cancel_move(const ObjectKey& key, std::uint64_t object_generation, std::vector<QueuedMessage> work,
+                             std::vector<MovedTimer> timers) {
   auto it = _instances.find(key);
   if (it == _instances.end() || it->second.hosted.object_generation != object_generation || !it->second.moving) {
     for (const QueuedMessage& queued : work) {
       refuse_unrun(queued.from, queued.message);
+    }
+    for (const MovedTimer& timer : timers) {
+      refuse_timer(key, object_generation, timer.id);
     }
     return;
   }
@@ -237,11 +285,15 @@ void ObjectHost::cancel_move(const ObjectKey& key, std::uint64_t object_generati
   for (auto back = work.rbegin(); back != work.rend(); ++back) {
     instance.queue.push_front(message_turn(back->from, std::move(back->message)));
   }
+  for (MovedTimer& timer : timers) {
+    arm(instance, std::move(timer.id), timer.remaining_us, std::move(timer.payload));
+  }
   instance.moving = false;
   schedule(key);
 }
 
-bool ObjectHost::activate_moved(const HostedObject& hosted, std::vector<QueuedMessage> work) {
+bool ObjectHost::activate_moved(const HostedObject& hosted, std::vector<QueuedMessage> work,
+                                std::vector<MovedTimer> timers) {
   if (auto stale = _instances.find(hosted.key); stale != _instances.end()) {
     // An instance this host run kept from an earlier owner epoch: the row names the move's epoch now.
     deactivate(hosted.key, stale->second.hosted.object_generation);
@@ -252,10 +304,16 @@ bool ObjectHost::activate_moved(const HostedObject& hosted, std::vector<QueuedMe
     for (const QueuedMessage& queued : work) {
       refuse_unrun(queued.from, queued.message);
     }
+    for (const MovedTimer& timer : timers) {
+      refuse_timer(hosted.key, hosted.object_generation, timer.id);
+    }
     return false;
   }
   for (QueuedMessage& queued : work) {
     it->second.queue.push_back(message_turn(queued.from, std::move(queued.message)));
+  }
+  for (MovedTimer& timer : timers) {
+    arm(it->second, std::move(timer.id), timer.remaining_us, std::move(timer.payload));
   }
   open(hosted.key, hosted.object_generation);
   return true;
@@ -314,11 +372,7 @@ void ObjectHost::run_turn(const ObjectKey& key, std::uint64_t incarnation, Turn 
   if (Result<Done> admitted = _lease.admit(turn.timer ? "object_timer" : "object_message"); !admitted.ok()) {
     platform::sometimes(_platform.events, platform::Mark::kTurnRefusedAdmission);
     if (turn.timer) {
-      platform::emit_event(_platform.events, kinds::kObjectTurnRefused,
-                           events::ObjectRefused{records::to_string(key.kind), key.id, as_i64(hosted.object_generation),
-                                                 turn_kind, "", 0, 0, as_i64(turn.seq),
-                                                 messaging::to_string(MessageOutcome::kNotAdmitted), self.owner_id,
-                                                 as_i64(self.lease_generation)});
+      refuse_timer(key, hosted.object_generation, turn.timer_id);
     } else {
       refuse(turn.from, turn.message, MessageOutcome::kNotAdmitted, kinds::kObjectTurnRefused);
     }
@@ -333,9 +387,10 @@ void ObjectHost::run_turn(const ObjectKey& key, std::uint64_t incarnation, Turn 
   platform::emit_event(
       _platform.events, kinds::kObjectTurn,
       events::ObjectTurn{records::to_string(key.kind), key.id, as_i64(hosted.object_generation),
-                         as_i64(hosted.owner_generation), turn_kind, turn.timer ? "" : turn.message.source.owner_id,
-                         turn.timer ? 0 : as_i64(turn.message.source.lease_generation),
-                         turn.timer ? 0 : as_i64(turn.message.stream), as_i64(turn.seq),
+                         as_i64(hosted.owner_generation), turn_kind,
+                         turn.timer ? turn.timer_id.owner_id : turn.message.source.owner_id,
+                         as_i64(turn.timer ? turn.timer_id.lease_generation : turn.message.source.lease_generation),
+                         as_i64(turn.timer ? turn.timer_id.stream : turn.message.stream), as_i64(turn.seq),
                          turn.timer ? 0 : as_i64(turn.message.object_generation),
                          turn.timer ? std::string() : turn.message.op_id.hex(), self.owner_id,
                          as_i64(self.lease_generation), _platform.clock.now_us(), _lease.admission_deadline_us()});
@@ -363,36 +418,68 @@ bool ObjectHost::post(const ObjectKey& key, std::uint64_t incarnation, const Obj
 bool ObjectHost::start_timer(const ObjectKey& key, std::uint64_t incarnation, platform::TimeUs after_us,
                              std::string payload) {
   Instance* instance = find(key, incarnation);
-  if (instance == nullptr || instance->timers_pending >= _limits.timers_max) {
+  if (instance == nullptr || instance->timers.size() >= _limits.timers_max) {
     return false;
   }
   SPOTCHECK_ASSERT(after_us >= 0);
-  ++instance->timers_pending;
-  const std::uint64_t timer = ++instance->timers_started;
-  const platform::TimeUs due_us = _platform.clock.now_us() + after_us;
-  _platform.tasks.spawn("object-timer", [this, key, incarnation, timer, due_us, payload = std::move(payload)]() mutable {
-    _platform.clock.sleep_until(due_us);
-    timer_due(key, incarnation, timer, std::move(payload));
-  });
+  const HostRun& self = _lease.host_run();
+  // Its identity: this host run, this incarnation's timer stream, the next number in it.
+  TimerId id{self.owner_id, self.lease_generation, incarnation, instance->timer_slots + 1};
+  platform::emit_event(_platform.events, kinds::kObjectTimerStarted,
+                       events::ObjectTimerStarted{records::to_string(key.kind), key.id,
+                                                  as_i64(instance->hosted.object_generation), id.owner_id,
+                                                  as_i64(id.lease_generation), as_i64(id.stream), as_i64(id.number),
+                                                  after_us, self.owner_id, as_i64(self.lease_generation)});
+  arm(*instance, std::move(id), after_us, std::move(payload));
   return true;
 }
 
-void ObjectHost::timer_due(const ObjectKey& key, std::uint64_t incarnation, std::uint64_t timer, std::string payload) {
+void ObjectHost::arm(Instance& instance, TimerId id, platform::TimeUs after_us, std::string payload) {
+  SPOTCHECK_ASSERT(after_us >= 0 && id.number > 0);
+  const std::uint64_t slot = ++instance.timer_slots;
+  const platform::TimeUs due_us = _platform.clock.now_us() + after_us;
+  instance.timers.emplace(slot, PendingTimer{std::move(id), due_us, std::move(payload)});
+  const ObjectKey key = instance.hosted.key;
+  const std::uint64_t incarnation = instance.incarnation;
+  _platform.tasks.spawn("object-timer", [this, key, incarnation, slot, due_us] {
+    _platform.clock.sleep_until(due_us);
+    timer_due(key, incarnation, slot);
+  });
+}
+
+void ObjectHost::timer_due(const ObjectKey& key, std::uint64_t incarnation, std::uint64_t slot) {
   Instance* instance = find(key, incarnation);
   if (instance == nullptr) {
     return;  // the instance went: its timers die with it
   }
-  SPOTCHECK_ASSERT(instance->timers_pending > 0);
-  --instance->timers_pending;
-  if (instance->queue.size() >= _limits.queue_max) {
-    return;
+  auto pending = instance->timers.find(slot);
+  if (pending == instance->timers.end()) {
+    return;  // taken by a relocation's capture (it runs where the object goes, or back here re-armed)
   }
   Turn turn;
   turn.timer = true;
-  turn.seq = timer;
-  turn.payload = std::move(payload);
+  turn.timer_id = std::move(pending->second.id);
+  turn.seq = turn.timer_id.number;
+  turn.payload = std::move(pending->second.payload);
+  instance->timers.erase(pending);
+  if (instance->queue.size() >= _limits.queue_max) {
+    refuse_timer(key, instance->hosted.object_generation, turn.timer_id);  // no room: it never runs
+    return;
+  }
   instance->queue.push_back(std::move(turn));
   schedule(key);
+}
+
+// A timer callback that will never run here: refused admission, no room in the queue, or its moved
+// instance could not be hosted.
+void ObjectHost::refuse_timer(const ObjectKey& key, std::uint64_t object_generation, const TimerId& id) {
+  const HostRun& self = _lease.host_run();
+  platform::emit_event(_platform.events, kinds::kObjectTurnRefused,
+                       events::ObjectRefused{records::to_string(key.kind), key.id, as_i64(object_generation),
+                                             kTimerTurn, id.owner_id, as_i64(id.lease_generation),
+                                             as_i64(id.stream), as_i64(id.number),
+                                             messaging::to_string(MessageOutcome::kNotAdmitted), self.owner_id,
+                                             as_i64(self.lease_generation)});
 }
 
 void ObjectHost::refuse(platform::RoutingId from, const messaging::ObjectMessage& message, MessageOutcome outcome,

@@ -20,14 +20,16 @@
 //                         finishes); messages that arrive keep queueing, none is answered
 //   turn_running(key)     whether a turn of the instance still runs (capture waits for it)
 //   take_queued(key, gen) the queued messages, in order, removed: the saved work at capture, the
-//                         ingress hold at the relay (timer callbacks are not moved in this slice)
+//                         ingress hold at the relay
+//   take_timers(key, gen) the timer callbacks, removed: those due and queued (in queue order), then
+//                         the pending ones by due time, each with its identity and time left
 //   end_move(key, gen)    handed over: the instance goes with its queue empty; what arrives for it
 //                         now is the forwarder's (Message Follow, §7.3)
-//   cancel_move(key, gen, work)  §9.4: `work` back at the front of the queue in its order, then
-//                         dispatch as before
-//   activate_moved(hosted, work)  the target's CAS applied: the instance is hosted with `work` (saved
-//                         work, pre-cutover relay, temporary work, in that order) queued and
-//                         dispatch open, in one step (§9.2)
+//   cancel_move(key, gen, work, timers)  §9.4: `work` back at the front of the queue in its order,
+//                         the timers re-armed, then dispatch as before
+//   activate_moved(hosted, work, timers)  the target's CAS applied: the instance is hosted with
+//                         `work` (saved work, pre-cutover relay, temporary work, in that order)
+//                         queued, the moved timers armed, and dispatch open, in one step (§9.2)
 //
 // Each turn — a message or a timer callback — starts only if admission (§5) lets it: past the
 // local admission deadline, or with the lease lost, the turn does not start (object.turn_refused;
@@ -71,6 +73,28 @@ struct QueuedMessage {
   messaging::ObjectMessage message;
 };
 
+// A timer callback's identity (spec §1.3: a relocation moves the not-yet-executed timers): the host
+// run that started it, its timer stream (the starting instance's incarnation) and its number there.
+// A moved timer keeps it, so it runs once wherever the object is.
+struct TimerId {
+  std::string owner_id;
+  std::uint64_t lease_generation = 0;
+  std::uint64_t stream = 0;
+  std::uint64_t number = 0;
+
+  friend bool operator==(const TimerId&, const TimerId&) = default;
+};
+
+// A timer taken out of an instance by a relocation's capture: due `remaining_us` after the capture
+// (0: it was due already and waited in the queue), re-armed that long after it is put back.
+struct MovedTimer {
+  TimerId id;
+  platform::TimeUs remaining_us = 0;
+  std::string payload;
+
+  friend bool operator==(const MovedTimer&, const MovedTimer&) = default;
+};
+
 // Gets a message sent to this host run as the owner of an object it no longer hosts; true when
 // it took the message (forwarded it, §7.3), false to answer not_here.
 using Forwarder = std::function<bool(platform::RoutingId from, const messaging::ObjectMessage& message)>;
@@ -106,10 +130,12 @@ class ObjectHost {
   bool begin_move(const ObjectKey& key, std::uint64_t object_generation);
   bool turn_running(const ObjectKey& key) const;
   std::vector<QueuedMessage> take_queued(const ObjectKey& key, std::uint64_t object_generation);
+  std::vector<MovedTimer> take_timers(const ObjectKey& key, std::uint64_t object_generation);
   void end_move(const ObjectKey& key, std::uint64_t object_generation);
-  void cancel_move(const ObjectKey& key, std::uint64_t object_generation, std::vector<QueuedMessage> work);
+  void cancel_move(const ObjectKey& key, std::uint64_t object_generation, std::vector<QueuedMessage> work,
+                   std::vector<MovedTimer> timers);
   // False when it could not host it (no room): `work` is answered not_here then, unrun.
-  bool activate_moved(const HostedObject& hosted, std::vector<QueuedMessage> work);
+  bool activate_moved(const HostedObject& hosted, std::vector<QueuedMessage> work, std::vector<MovedTimer> timers);
   // A message this host run will never run (a moved one whose attempt ended): answered not_here.
   void refuse_unrun(platform::RoutingId from, const messaging::ObjectMessage& message);
   void set_forwarder(Forwarder forwarder) { _forwarder = std::move(forwarder); }
@@ -129,6 +155,13 @@ class ObjectHost {
     std::string payload;
     platform::RoutingId from = 0;
     messaging::ObjectMessage message;  // a message turn's command (for its reply)
+    TimerId timer_id;                  // a timer turn's identity
+  };
+  // A timer armed on an instance, by its slot (this host run's number for it).
+  struct PendingTimer {
+    TimerId id;
+    platform::TimeUs due_us = 0;
+    std::string payload;
   };
   struct Instance {
     HostedObject hosted;
@@ -137,8 +170,8 @@ class ObjectHost {
     bool ready = false;     // the host knows the row is Ready: turns may run
     std::uint32_t holds = 0;  // removals of the row in flight (Closing): no turn starts while any is
     bool running = false;
-    std::size_t timers_pending = 0;
-    std::uint64_t timers_started = 0;
+    std::map<std::uint64_t, PendingTimer> timers;  // armed, by slot; a slot gone is a timer taken
+    std::uint64_t timer_slots = 0;
     bool posted = false;  // a handler Sent from it: its stream has a number to forget
     bool moving = false;  // a relocation's ingress hold: no turn starts
     bool dispatching() const { return ready && holds == 0 && !moving; }
@@ -154,8 +187,11 @@ class ObjectHost {
   void drain(const ObjectKey& key, std::uint64_t incarnation);
   void run_turn(const ObjectKey& key, std::uint64_t incarnation, Turn turn);
   bool start_timer(const ObjectKey& key, std::uint64_t incarnation, platform::TimeUs after_us, std::string payload);
+  // Arms `timer` on the instance `after_us` from now, in a new slot.
+  void arm(Instance& instance, TimerId id, platform::TimeUs after_us, std::string payload);
   bool post(const ObjectKey& key, std::uint64_t incarnation, const ObjectKey& to, std::string payload);
-  void timer_due(const ObjectKey& key, std::uint64_t incarnation, std::uint64_t timer, std::string payload);
+  void timer_due(const ObjectKey& key, std::uint64_t incarnation, std::uint64_t slot);
+  void refuse_timer(const ObjectKey& key, std::uint64_t object_generation, const TimerId& id);
   void enqueue(Instance& instance, platform::RoutingId from, messaging::ObjectMessage message);
   void refuse(platform::RoutingId from, const messaging::ObjectMessage& message, messaging::MessageOutcome outcome,
               std::string_view event_kind);

@@ -1,11 +1,13 @@
 #include "impl/location/relocation/relocation_payload.h"
 
+#include <cstdint>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "impl/location/messaging/commands.h"
 #include "impl/location/relocation/message_follow.h"
+#include "impl/records/base64.h"
 
 namespace spotcheck::location::relocation {
 
@@ -13,22 +15,73 @@ std::string object_text(records::AuthorityKind kind, const std::string& id) {
   return std::string(records::to_string(kind)) + "/" + id;
 }
 
-// The payload: the saved work's commands 52, in queue order, as one JSON array of strings.
-std::string encode_payload(const std::vector<objects::QueuedMessage>& saved) {
-  nlohmann::json array = nlohmann::json::array();
-  for (const objects::QueuedMessage& queued : saved) {
-    array.push_back(messaging::encode(messaging::Command{queued.message}));
-  }
-  return array.dump();
+namespace {
+
+constexpr std::size_t kPayloadTimersMax = 4'096;
+
+nlohmann::json timer_json(const objects::MovedTimer& timer) {
+  return nlohmann::json{{"owner", timer.id.owner_id},       {"leaseGen", timer.id.lease_generation},
+                        {"stream", timer.id.stream},        {"seq", timer.id.number},
+                        {"remainingUs", timer.remaining_us}, {"payload", timer.payload}};
 }
 
-std::optional<std::vector<HandoffWork>> decode_payload(std::string_view payload) {
-  const nlohmann::json array = nlohmann::json::parse(payload, nullptr, /*allow_exceptions=*/false);
-  if (array.is_discarded() || !array.is_array()) {
+std::optional<objects::MovedTimer> timer_of(const nlohmann::json& item) {
+  const auto unsigned_at = [&](const char* name) -> std::optional<std::uint64_t> {
+    const auto it = item.find(name);
+    if (it == item.end() || !it->is_number_unsigned()) {
+      return std::nullopt;
+    }
+    return it->get<std::uint64_t>();
+  };
+  const auto owner = item.find("owner");
+  const auto payload = item.find("payload");
+  const std::optional<std::uint64_t> lease = unsigned_at("leaseGen");
+  const std::optional<std::uint64_t> stream = unsigned_at("stream");
+  const std::optional<std::uint64_t> seq = unsigned_at("seq");
+  const std::optional<std::uint64_t> remaining = unsigned_at("remainingUs");
+  if (owner == item.end() || !owner->is_string() || payload == item.end() || !payload->is_string() ||
+      !lease.has_value() || !stream.has_value() || !seq.has_value() || *seq == 0 || !remaining.has_value() ||
+      *remaining > static_cast<std::uint64_t>(INT64_MAX)) {
     return std::nullopt;
   }
-  std::vector<HandoffWork> work;
-  for (const nlohmann::json& item : array) {
+  return objects::MovedTimer{objects::TimerId{owner->get<std::string>(), *lease, *stream, *seq},
+                             static_cast<platform::TimeUs>(*remaining), payload->get<std::string>()};
+}
+
+}  // namespace
+
+// The payload: {"work": the saved work's commands 52 in queue order, "timers": the captured timers,
+// and under PreserveStateWith "state": the application state, base64}.
+std::string encode_payload(const std::vector<objects::QueuedMessage>& saved,
+                           const std::vector<objects::MovedTimer>& timers, const std::optional<std::string>& state) {
+  nlohmann::json work = nlohmann::json::array();
+  for (const objects::QueuedMessage& queued : saved) {
+    work.push_back(messaging::encode(messaging::Command{queued.message}));
+  }
+  nlohmann::json moved = nlohmann::json::array();
+  for (const objects::MovedTimer& timer : timers) {
+    moved.push_back(timer_json(timer));
+  }
+  nlohmann::json payload{{"work", std::move(work)}, {"timers", std::move(moved)}};
+  if (state.has_value()) {
+    payload["state"] = records::base64_encode(*state);
+  }
+  return payload.dump();
+}
+
+std::optional<RestorePayload> decode_payload(std::string_view payload) {
+  const nlohmann::json object = nlohmann::json::parse(payload, nullptr, /*allow_exceptions=*/false);
+  if (object.is_discarded() || !object.is_object()) {
+    return std::nullopt;
+  }
+  const auto work = object.find("work");
+  const auto timers = object.find("timers");
+  if (work == object.end() || !work->is_array() || timers == object.end() || !timers->is_array() ||
+      timers->size() > kPayloadTimersMax) {
+    return std::nullopt;
+  }
+  RestorePayload restored;
+  for (const nlohmann::json& item : *work) {
     if (!item.is_string()) {
       return std::nullopt;
     }
@@ -37,9 +90,26 @@ std::optional<std::vector<HandoffWork>> decode_payload(std::string_view payload)
     if (!command.has_value() || !std::holds_alternative<messaging::ObjectMessage>(*command)) {
       return std::nullopt;
     }
-    work.push_back(HandoffWork{std::get<messaging::ObjectMessage>(*command).op_id.hex(), std::move(bytes)});
+    restored.work.push_back(HandoffWork{std::get<messaging::ObjectMessage>(*command).op_id.hex(), std::move(bytes)});
   }
-  return work;
+  for (const nlohmann::json& item : *timers) {
+    std::optional<objects::MovedTimer> timer = item.is_object() ? timer_of(item) : std::nullopt;
+    if (!timer.has_value()) {
+      return std::nullopt;
+    }
+    restored.timers.push_back(std::move(*timer));
+  }
+  if (const auto state = object.find("state"); state != object.end()) {
+    if (!state->is_string()) {
+      return std::nullopt;
+    }
+    records::Base64Decoded decoded = records::base64_decode(state->get_ref<const std::string&>());
+    if (decoded.status != records::Base64Status::kOk) {
+      return std::nullopt;
+    }
+    restored.state = std::move(decoded.bytes);
+  }
+  return restored;
 }
 
 std::optional<objects::QueuedMessage> queued_of(const HandoffWork& work) {

@@ -18,6 +18,8 @@ using platform::TimeUs;
 
 const char* to_string(MoveOutcome outcome) {
   switch (outcome) {
+    case MoveOutcome::kRejected:
+      return "rejected";
     case MoveOutcome::kHandedOver:
       return "handed_over";
     case MoveOutcome::kCancelled:
@@ -33,7 +35,8 @@ const char* to_string(MoveOutcome outcome) {
 RelocationRuntime::RelocationRuntime(const LocationConfig& config, platform::Platform& platform,
                                      store::LocationStore& store, OwnerLease& lease, AuthorityOps& authority,
                                      messaging::Dispatcher& dispatcher, objects::ObjectHost& objects,
-                                     std::string rid_hex, std::string mesh_name, RelocationLimits limits)
+                                     std::string rid_hex, std::string mesh_name,
+                                     std::vector<records::ObjectCapability> capabilities, RelocationLimits limits)
     : _config(config),
       _platform(platform),
       _store(store),
@@ -43,10 +46,51 @@ RelocationRuntime::RelocationRuntime(const LocationConfig& config, platform::Pla
       _objects(objects),
       _rid_hex(std::move(rid_hex)),
       _mesh_name(std::move(mesh_name)),
+      _capabilities(std::move(capabilities)),
       _limits(limits),
       _follow(messaging::parse_routing_id_hex(_rid_hex).value_or(0), limits.message_follow_us) {
   SPOTCHECK_ASSERT(messaging::parse_routing_id_hex(_rid_hex).has_value());
   SPOTCHECK_ASSERT(_limits.chunk_bytes > 0 && _limits.restore_timeout_us > 0);
+}
+
+namespace {
+
+const records::ObjectCapability* capability_in(const std::vector<records::ObjectCapability>& capabilities,
+                                               records::AuthorityKind kind, const std::string& stable_type) {
+  for (const records::ObjectCapability& capability : capabilities) {
+    if (records::authority_kind(capability.object_kind) == kind && capability.stable_type == stable_type) {
+      return &capability;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool relocates(records::CapabilityPolicy policy) {
+  return policy == records::CapabilityPolicy::kRecreate || policy == records::CapabilityPolicy::kSnapshot;
+}
+
+records::CapabilityPolicy RelocationRuntime::policy_of(records::AuthorityKind kind, const std::string& stable_type) const {
+  const records::ObjectCapability* own = capability_in(_capabilities, kind, stable_type);
+  return own == nullptr ? records::CapabilityPolicy::kDisabled : own->policy;
+}
+
+std::string RelocationRuntime::refusal(const AuthoritySnapshot& active, const NodeView& target) const {
+  const std::string& stable_type = active.record.allocation.stable_type;
+  const records::CapabilityPolicy policy = policy_of(active.key.kind, stable_type);
+  if (!relocates(policy)) {
+    return "relocation_disabled";
+  }
+  const records::ObjectCapability* theirs =
+      capability_in(target.descriptor.object_capabilities, active.key.kind, stable_type);
+  if (theirs == nullptr || theirs->policy != policy) {
+    return "target_unsupported";
+  }
+  if (policy == records::CapabilityPolicy::kSnapshot && !theirs->has_snapshot_adapter) {
+    return "no_snapshot_adapter";
+  }
+  return "";
 }
 
 bool RelocationRuntime::busy(const objects::ObjectKey& key, std::uint64_t owner_generation) const {

@@ -46,6 +46,7 @@
 #include "impl/location/relocation/source_handoff.h"
 #include "impl/location/relocation/target_handoff.h"
 #include "impl/platform/platform.h"
+#include "impl/records/mesh_node_descriptor_record.h"
 #include "impl/store/spi/location_store.h"
 
 namespace spotcheck::location::relocation {
@@ -60,6 +61,7 @@ struct RelocationLimits {
 };
 
 enum class MoveOutcome {
+  kRejected,     // the relocation policy refuses it, before anything changes (DisableRelocation, §2)
   kHandedOver,   // relay-ready accepted: the object is the target's (or will be; never the source's)
   kCancelled,    // the target failed before relay-ready, or never answered and the row is ours: reopened
   kNotAdmitted,  // §5: the source may not start a relocation
@@ -67,16 +69,23 @@ enum class MoveOutcome {
 };
 const char* to_string(MoveOutcome outcome);
 
+// Whether a factory's relocation policy lets its objects move: RecreateOnRelocation or
+// PreserveStateWith (DisableRelocation and an unspecified policy do not, §2).
+bool relocates(records::CapabilityPolicy policy);
+
 class RelocationRuntime {
  public:
   RelocationRuntime(const LocationConfig& config, platform::Platform& platform, store::LocationStore& store,
                     OwnerLease& lease, AuthorityOps& authority, messaging::Dispatcher& dispatcher,
                     objects::ObjectHost& objects, std::string rid_hex, std::string mesh_name,
-                    RelocationLimits limits = {});
+                    std::vector<records::ObjectCapability> capabilities, RelocationLimits limits = {});
   RelocationRuntime(const RelocationRuntime&) = delete;
   RelocationRuntime& operator=(const RelocationRuntime&) = delete;
 
   // The source's move of `active` (this host run's Active row, hosted Ready here) to `target`.
+  // Rejected before anything changes (§2: DisableRelocation is rejected before Capture) unless this
+  // host run registered the object's type with RecreateOnRelocation or PreserveStateWith and the
+  // target's descriptor names the same policy for it (with a snapshot adapter, for PreserveStateWith).
   MoveOutcome move(const AuthoritySnapshot& active, const NodeView& target);
   // Whether the object is being moved from here or to here, or was handed over from
   // AuthorityOwnerGeneration `owner_generation` (its row may still name this host run until the
@@ -108,22 +117,34 @@ class RelocationRuntime {
     messaging::RelocationCommand restore;  // the header: the object, the source, the declared payload
     platform::RoutingId source = 0;
     std::unique_ptr<platform::Gate> cutover;
+    std::vector<objects::MovedTimer> timers;           // the payload's timers, armed when dispatch opens
     std::optional<std::uint64_t> first_read_version;  // the row's StoreVersion the CAS is conditioned on
     std::uint64_t owner_generation = 0;                // once owner: the row's AuthorityOwnerGeneration
     bool cas_sent = false;                             // a round's NewOwner went to the store
   };
 
+  // What the capture took out of the instance: the saved work and the timers not yet run.
+  struct Captured {
+    std::vector<objects::QueuedMessage> saved;
+    std::vector<objects::MovedTimer> timers;
+    std::optional<std::string> state;  // PreserveStateWith only
+  };
+
+  // The relocation policy this host run registered for (kind, stable type): kDisabled when none.
+  records::CapabilityPolicy policy_of(records::AuthorityKind kind, const std::string& stable_type) const;
+  // Why a move of `active` to `target` is refused by the policies (§2), or "" when it may go.
+  std::string refusal(const AuthoritySnapshot& active, const NodeView& target) const;
+
   // source
   MoveOutcome hand_off(SourceHandoff& handoff, const AuthoritySnapshot& active, platform::RoutingId to);
-  std::vector<objects::QueuedMessage> capture(SourceHandoff& handoff, const AuthoritySnapshot& active);
+  Captured capture(SourceHandoff& handoff, const AuthoritySnapshot& active, records::CapabilityPolicy policy);
   messaging::RelocationCommand about_of(const SourceHandoff& handoff, const AuthoritySnapshot& active) const;
   void send_payload(const SourceHandoff& handoff, const AuthoritySnapshot& active, platform::RoutingId to,
-                    const std::vector<objects::QueuedMessage>& saved, std::int64_t deadline_store_ms);
+                    const Captured& captured, std::int64_t deadline_store_ms);
   MoveOutcome hand_over(SourceHandoff& handoff, const AuthoritySnapshot& active, platform::RoutingId to);
-  MoveOutcome cancel(SourceHandoff& handoff, const AuthoritySnapshot& active, std::vector<objects::QueuedMessage> saved,
-                     std::string_view why);
+  MoveOutcome cancel(SourceHandoff& handoff, const AuthoritySnapshot& active, Captured captured, std::string_view why);
   MoveOutcome settle_silent(SourceHandoff& handoff, const AuthoritySnapshot& active, platform::RoutingId to,
-                            std::vector<objects::QueuedMessage> saved, platform::TimeUs deadline_us);
+                            Captured captured, platform::TimeUs deadline_us);
   void moved(const messaging::ObjectMessage& message, std::string_view via, platform::RoutingId to,
              std::string_view binding);
   // target
@@ -155,6 +176,7 @@ class RelocationRuntime {
   objects::ObjectHost& _objects;
   std::string _rid_hex;
   std::string _mesh_name;
+  std::vector<records::ObjectCapability> _capabilities;  // this host run's registered factories
   RelocationLimits _limits;
   RestoreAssemblies _assemblies;
   MessageFollow _follow;

@@ -30,6 +30,19 @@ MoveOutcome RelocationRuntime::move(const AuthoritySnapshot& active, const NodeV
   const objects::ObjectKey key{active.key.kind, active.key.id};
   const std::optional<std::uint64_t> to = messaging::parse_routing_id_hex(target.descriptor.routing_id_hex);
   SPOTCHECK_ASSERT(to.has_value());
+  if (const std::string why = refusal(active, target); !why.empty()) {
+    // §2: DisableRelocation (or a target that does not take the type under the same policy) is
+    // rejected before Capture: no ingress hold, no store access, nothing changes.
+    RelocationCommand about;
+    about.kind = active.key.kind;
+    about.id = active.key.id;
+    about.object_generation = active.record.object_generation;
+    about.owner_generation = active.record.authority_owner_generation;
+    about.source = messaging::WireHostRun{_lease.host_run().owner_id, _lease.host_run().lease_generation};
+    progress(kinds::kRelocationRejected, about, target.descriptor.routing_id_hex, 0, why);
+    platform::sometimes(_platform.events, platform::Mark::kRelocationRejected);
+    return MoveOutcome::kRejected;
+  }
   if (!_lease.admit("relocation").ok()) {
     return MoveOutcome::kNotAdmitted;  // §10: past the §5 time no relocation change starts
   }
@@ -55,16 +68,17 @@ MoveOutcome RelocationRuntime::hand_off(SourceHandoff& handoff, const AuthorityS
   const RelocationCommand about = about_of(handoff, active);
   const std::string target = messaging::routing_id_hex(to);
   progress(kinds::kRelocationStarted, about, target, 0, "");
-  std::vector<objects::QueuedMessage> saved = capture(handoff, active);
-  if (saved.size() > _limits.saved_work_max) {
-    return cancel(handoff, active, std::move(saved), "saved_work_max");
+  Captured captured =
+      capture(handoff, active, policy_of(active.key.kind, active.record.allocation.stable_type));
+  if (captured.saved.size() > _limits.saved_work_max) {
+    return cancel(handoff, active, std::move(captured), "saved_work_max");
   }
-  progress(kinds::kRelocationCaptured, about, target, as_i64(saved.size()), "");
+  progress(kinds::kRelocationCaptured, about, target, as_i64(captured.saved.size()), "");
   auto waiting = std::make_shared<SourceMove>();
   waiting->answered = _platform.tasks.make_gate();
   waiting->attempt = about.attempt;
   _sources[about.relocation] = waiting;
-  send_payload(handoff, active, to, saved, _lease.store_deadline_ms(deadline_us));
+  send_payload(handoff, active, to, captured, _lease.store_deadline_ms(deadline_us));
   handoff.restore_sent();
   waiting->answered->wait_until(deadline_us);
   _sources.erase(about.relocation);
@@ -72,18 +86,19 @@ MoveOutcome RelocationRuntime::hand_off(SourceHandoff& handoff, const AuthorityS
     return hand_over(handoff, active, to);
   }
   if (waiting->answer == RelocationStep::kFailed) {
-    return cancel(handoff, active, std::move(saved), waiting->why);  // §9.4: the target is terminal
+    return cancel(handoff, active, std::move(captured), waiting->why);  // §9.4: the target is terminal
   }
   if (SPOTCHECK_PLANTED(_config.planted_bugs, kSourceReopensUnfenced)) {
     // Planted bug: no answer taken as a cancellation, without the Preserve that fences the target.
-    return cancel(handoff, active, std::move(saved), "no_answer_unfenced");
+    return cancel(handoff, active, std::move(captured), "no_answer_unfenced");
   }
-  return settle_silent(handoff, active, to, std::move(saved), deadline_us);
+  return settle_silent(handoff, active, to, std::move(captured), deadline_us);
 }
 
-// After the current turn (§1.3 step 3): the queue is the saved work, kept in memory.
-std::vector<objects::QueuedMessage> RelocationRuntime::capture(SourceHandoff& handoff,
-                                                               const AuthoritySnapshot& active) {
+// After the current turn (§1.3 step 3): the queue is the saved work and the timers not yet run go
+// with it — and under PreserveStateWith the application state —, kept in memory.
+RelocationRuntime::Captured RelocationRuntime::capture(SourceHandoff& handoff, const AuthoritySnapshot& active,
+                                                       records::CapabilityPolicy policy) {
   const objects::ObjectKey key{active.key.kind, active.key.id};
   for (int i = 0; i < kCaptureWaitsMax && _objects.turn_running(key); ++i) {
     _platform.clock.sleep_for(_limits.capture_poll_us);
@@ -94,7 +109,13 @@ std::vector<objects::QueuedMessage> RelocationRuntime::capture(SourceHandoff& ha
     captured.push_back(HandoffWork{queued.message.op_id.hex(), {}});
   }
   handoff.captured(std::move(captured));
-  return saved;
+  std::optional<std::string> state;
+  if (policy == records::CapabilityPolicy::kSnapshot) {
+    const objects::StateCaptureHook* hook =
+        _objects.behaviors().find_state_capture(key.kind, active.record.allocation.stable_type);
+    state = hook != nullptr ? (*hook)(key) : std::string();
+  }
+  return Captured{std::move(saved), _objects.take_timers(key, active.record.object_generation), std::move(state)};
 }
 
 RelocationCommand RelocationRuntime::about_of(const SourceHandoff& handoff, const AuthoritySnapshot& active) const {
@@ -112,9 +133,9 @@ RelocationCommand RelocationRuntime::about_of(const SourceHandoff& handoff, cons
 }
 
 void RelocationRuntime::send_payload(const SourceHandoff& handoff, const AuthoritySnapshot& active,
-                                     platform::RoutingId to, const std::vector<objects::QueuedMessage>& saved,
-                                     std::int64_t deadline_store_ms) {
-  const std::string payload = encode_payload(saved);
+                                     platform::RoutingId to, const Captured& captured, std::int64_t deadline_store_ms) {
+  const std::vector<objects::QueuedMessage>& saved = captured.saved;
+  const std::string payload = encode_payload(saved, captured.timers, captured.state);
   const std::size_t chunks = std::max<std::size_t>(1, (payload.size() + _limits.chunk_bytes - 1) / _limits.chunk_bytes);
   RelocationCommand restore = about_of(handoff, active);
   restore.step = RelocationStep::kRestore;
@@ -153,7 +174,7 @@ MoveOutcome RelocationRuntime::hand_over(SourceHandoff& handoff, const Authority
     // Planted bug: the failed submit taken as a cancellation — the source reopens its queue.
     progress(kinds::kRelocationCancelled, step, messaging::routing_id_hex(to), as_i64(ingress.size()),
              "cutover_submit_failed");
-    _objects.cancel_move(key, active.record.object_generation, std::move(ingress));
+    _objects.cancel_move(key, active.record.object_generation, std::move(ingress), {});
     return MoveOutcome::kCancelled;
   }
   step.step = RelocationStep::kRelay;
@@ -176,10 +197,12 @@ MoveOutcome RelocationRuntime::hand_over(SourceHandoff& handoff, const Authority
   return MoveOutcome::kHandedOver;
 }
 
-// §9.4: the saved work, then the ingress hold, back in the queue in order; dispatch reopens.
-MoveOutcome RelocationRuntime::cancel(SourceHandoff& handoff, const AuthoritySnapshot& active,
-                                      std::vector<objects::QueuedMessage> saved, std::string_view why) {
+// §9.4: the saved work, then the ingress hold, back in the queue in order, the timers re-armed;
+// dispatch reopens.
+MoveOutcome RelocationRuntime::cancel(SourceHandoff& handoff, const AuthoritySnapshot& active, Captured captured,
+                                      std::string_view why) {
   const objects::ObjectKey key{active.key.kind, active.key.id};
+  std::vector<objects::QueuedMessage> saved = std::move(captured.saved);
   static_cast<void>(handoff.cancel());
   std::vector<objects::QueuedMessage> ingress = _objects.take_queued(key, active.record.object_generation);
   for (objects::QueuedMessage& queued : ingress) {
@@ -187,7 +210,7 @@ MoveOutcome RelocationRuntime::cancel(SourceHandoff& handoff, const AuthoritySna
   }
   progress(kinds::kRelocationCancelled, about_of(handoff, active), "", as_i64(saved.size()), why);
   platform::sometimes(_platform.events, platform::Mark::kRelocationCancelled);
-  _objects.cancel_move(key, active.record.object_generation, std::move(saved));
+  _objects.cancel_move(key, active.record.object_generation, std::move(saved), std::move(captured.timers));
   return MoveOutcome::kCancelled;
 }
 
@@ -199,8 +222,7 @@ MoveOutcome RelocationRuntime::cancel(SourceHandoff& handoff, const AuthoritySna
 // the target may have run it — and goes silently; the ingress hold, which never left, is answered
 // unrun.
 MoveOutcome RelocationRuntime::settle_silent(SourceHandoff& handoff, const AuthoritySnapshot& active,
-                                             platform::RoutingId to, std::vector<objects::QueuedMessage> saved,
-                                             TimeUs deadline_us) {
+                                             platform::RoutingId to, Captured captured, TimeUs deadline_us) {
   const objects::ObjectKey key{active.key.kind, active.key.id};
   // The row as last read ours: a Preserve of any version of it later than the target's first read
   // fences the target's CAS just as well (an earlier round's Preserve may have applied unseen).
@@ -208,7 +230,7 @@ MoveOutcome RelocationRuntime::settle_silent(SourceHandoff& handoff, const Autho
   for (int round = 0; round < kSettleRoundsMax; ++round) {
     const Result<AuthoritySnapshot> fenced = _authority.preserve(current, current.record.payload);
     if (fenced.ok()) {
-      return cancel(handoff, active, std::move(saved), "no_answer");
+      return cancel(handoff, active, std::move(captured), "no_answer");
     }
     const Result<AuthorityRead> read = _authority.read(active.key);
     if (read.ok()) {
@@ -235,8 +257,8 @@ MoveOutcome RelocationRuntime::settle_silent(SourceHandoff& handoff, const Autho
     _objects.refuse_unrun(queued.from, queued.message);
   }
   _objects.end_move(key, active.record.object_generation);
-  progress(kinds::kRelocationHandedOver, about_of(handoff, active), messaging::routing_id_hex(to), as_i64(saved.size()),
-           "unsettled");
+  progress(kinds::kRelocationHandedOver, about_of(handoff, active), messaging::routing_id_hex(to),
+           as_i64(captured.saved.size()), "unsettled");
   return MoveOutcome::kHandedOver;
 }
 

@@ -39,6 +39,10 @@ void RelocationRuntime::on_restore(platform::RoutingId from, const RelocationCom
     reply(from, command, RelocationStep::kFailed, "shutting_down");  // §11: no new work
     return;
   }
+  if (!relocates(policy_of(command.kind, command.stable_type))) {
+    reply(from, command, RelocationStep::kFailed, "target_unsupported");  // §2: not a type it takes moved
+    return;
+  }
   const DeclareOutcome declared = _assemblies.declare(RestoreDeclaration{
       *binding, command.total_length, static_cast<std::uint32_t>(command.chunk_count),
       static_cast<std::uint32_t>(command.crc32c)});
@@ -117,7 +121,7 @@ void RelocationRuntime::on_chunk(platform::RoutingId from, const RelocationComma
 // and the same task waits for cutover or 1,000 ms before the CAS.
 void RelocationRuntime::restored(const std::string& binding_text, std::string_view payload) {
   std::shared_ptr<TargetMove> move = _targets.at(binding_text);
-  std::optional<std::vector<HandoffWork>> saved = decode_payload(payload);
+  std::optional<RestorePayload> saved = decode_payload(payload);
   _assemblies.forget(move->handoff.binding());
   if (!saved.has_value()) {
     move->handoff.payload_failed();
@@ -126,10 +130,28 @@ void RelocationRuntime::restored(const std::string& binding_text, std::string_vi
     forget_target(binding_text, *move);
     return;
   }
-  _platform.tasks.spawn("relocation-target", [this, binding_text, move, saved = std::move(*saved)]() mutable {
+  // §2: PreserveStateWith restores the state the source captured; RecreateOnRelocation a new
+  // instance without application state. A payload of the other policy (the source read a
+  // descriptor of this node's earlier host run) is an explicit failure before relay-ready: the
+  // source keeps its object (§9.4).
+  const bool preserving =
+      policy_of(move->restore.kind, move->restore.stable_type) == records::CapabilityPolicy::kSnapshot;
+  if (preserving != saved->state.has_value()) {
+    move->handoff.payload_failed();
+    fail_target(*move, "policy_mismatch");
+    reply(move->source, move->restore, RelocationStep::kFailed, "policy_mismatch");
+    forget_target(binding_text, *move);
+    return;
+  }
+  move->timers = std::move(saved->timers);
+  std::optional<std::string> state = std::move(saved->state);
+  platform::sometimes(_platform.events, preserving ? platform::Mark::kRelocationStateRestored
+                                                   : platform::Mark::kRelocationRecreated);
+  _platform.tasks.spawn("relocation-target", [this, binding_text, move, saved = std::move(saved->work),
+                                              state = std::move(state)]() mutable {
     const RelocationCommand& restore = move->restore;
     if (const objects::RestoreHook* hook = _objects.behaviors().find_restore(restore.kind, restore.stable_type)) {
-      (*hook)(objects::ObjectKey{restore.kind, restore.id});
+      (*hook)(objects::ObjectKey{restore.kind, restore.id}, state);
     }
     if (move->handoff.stage() != TargetStage::kAssembling) {
       return;  // ended meanwhile (the Restore deadline passed during the restore)
@@ -279,7 +301,8 @@ CasResult RelocationRuntime::cas_once(TargetMove& move) {
   return CasResult::kRetryable;  // the next round's read tells an unchanged row from another owner
 }
 
-// Owner: saved work, relay, temporary work enter the real queue in that order and dispatch opens.
+// Owner: saved work, relay, temporary work enter the real queue in that order, the moved timers are
+// armed, and dispatch opens.
 void RelocationRuntime::finish_target(const std::string& binding_text) {
   std::shared_ptr<TargetMove> move = _targets.at(binding_text);
   std::vector<objects::QueuedMessage> queue;
@@ -307,9 +330,16 @@ void RelocationRuntime::finish_target(const std::string& binding_text) {
   }
   progress(kinds::kRelocationReady, restore, _rid_hex, as_i64(queue.size()),
            move->handoff.cutover() ? "cutover" : by_wait ? "cutover_wait" : "early");
+  std::vector<objects::MovedTimer> timers = std::move(move->timers);
+  if (!timers.empty()) {
+    platform::sometimes(_platform.events, platform::Mark::kRelocationTimersMoved);
+  }
+  if (SPOTCHECK_PLANTED(_config.planted_bugs, kMovedTimersDropped)) {
+    timers.clear();  // planted bug: the queue is restored, the timers the payload carried are not
+  }
   _objects.activate_moved(objects::HostedObject{objects::ObjectKey{restore.kind, restore.id}, restore.object_generation,
                                                 move->owner_generation, restore.stable_type},
-                          std::move(queue));
+                          std::move(queue), std::move(timers));
   forget_target(binding_text, *move);
 }
 
