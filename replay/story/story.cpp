@@ -339,7 +339,9 @@ void fold_routine_requests(const std::vector<StoryEvent>& relevant, const std::s
     }
     const bool instance_request = routine_op && !other_op;  // every exchange it made was folded
     read_only = read_only && ended;
-    if (no_key && (outcome == "used" || outcome == "owned-elsewhere" || instance_request || read_only)) {
+    // "rejected": a move the relocation policies refused before Capture (§2) changed nothing.
+    const bool unchanged = outcome == "used" || outcome == "owned-elsewhere" || outcome == "rejected";
+    if (no_key && (unchanged || instance_request || read_only)) {
       for (const std::size_t j : events) {
         story.folded_request_events += fold[j] ? 0 : 1;  // an exchange's events are counted there
         fold[j] = true;
@@ -569,13 +571,91 @@ std::uint64_t fold_routine_creations(const std::vector<StoryEvent>& relevant, st
   return folded;
 }
 
-// Timer callbacks run (object.turn, turn "timer"), none of them key: work the object does on its
-// own, which the story's requests and messages did not ask for. Returns how many it folded.
+// Relocations that went as they should (§1.3): one binding's relocation.started, captured,
+// relay_ready, handed_over (settled: no `why`) and ready, and its message_moved, nothing else of
+// the binding (no cancel, failure, returned work, late relay) and none of them key. Their
+// relocation.* events fold, and so does the request that made the move (its request.start and its
+// request.end "handed_over" on the same task); the target's NewOwner and the instances' deactivation
+// and activation stay: they tell where the object went. Returns how many moves it folded; their
+// events go to `events`.
+std::uint64_t fold_routine_moves(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold,
+                                 std::uint64_t& events) {
+  struct Move {
+    std::vector<std::size_t> indexes;
+    std::optional<std::size_t> started;
+    bool handed_over = false;
+    bool ready = false;
+    bool spoiled = false;
+  };
+  std::map<std::string, Move> moves;  // by binding
+  for (std::size_t i = 0; i < relevant.size(); ++i) {
+    const TraceLine& line = relevant[i].line;
+    if (fold[i] || !line.kind.starts_with("relocation.")) {
+      continue;
+    }
+    const std::optional<std::string> binding = text_field(line, "binding");
+    if (!binding.has_value() || binding->empty()) {
+      continue;
+    }
+    Move& move = moves[*binding];
+    move.indexes.push_back(i);
+    move.spoiled = move.spoiled || relevant[i].key;
+    if (line.kind == kinds::kRelocationStarted) {
+      move.started = i;
+    } else if (line.kind == kinds::kRelocationHandedOver) {
+      move.handed_over = text_field(line, "why").value_or("").empty();
+      move.spoiled = move.spoiled || !move.handed_over;
+    } else if (line.kind == kinds::kRelocationReady) {
+      move.ready = true;
+    } else if (line.kind != kinds::kRelocationCaptured && line.kind != kinds::kRelocationRelayReady &&
+               line.kind != kinds::kRelocationMessageMoved) {
+      move.spoiled = true;  // cancelled, failed, work returned, a late relay
+    }
+  }
+  std::uint64_t folded = 0;
+  for (const auto& [binding, move] : moves) {
+    if (move.spoiled || !move.started.has_value() || !move.handed_over || !move.ready) {
+      continue;
+    }
+    for (const std::size_t i : move.indexes) {
+      fold[i] = true;
+      ++events;
+    }
+    // The request that made it: the task's request.start before the move and its request.end after.
+    const TraceLine& started = relevant[*move.started].line;
+    auto same_task = [&](std::size_t i) {
+      return relevant[i].line.node == started.node && relevant[i].line.task == started.task && !relevant[i].key;
+    };
+    for (std::size_t i = *move.started; i-- > 0;) {
+      if (same_task(i) && relevant[i].line.kind == kinds::kRequestStart) {
+        events += fold[i] ? 0 : 1;
+        fold[i] = true;
+        break;
+      }
+    }
+    for (std::size_t i = *move.started + 1; i < relevant.size(); ++i) {
+      if (same_task(i) && relevant[i].line.kind == kinds::kRequestEnd) {
+        if (text_field(relevant[i].line, "outcome") == "handed_over") {
+          events += fold[i] ? 0 : 1;
+          fold[i] = true;
+        }
+        break;
+      }
+    }
+    ++folded;
+  }
+  return folded;
+}
+
+// Timer callbacks started or run (object.timer_started; object.turn, turn "timer"), none of them
+// key: work the object does on its own, which the story's requests and messages did not ask for (a
+// timer an object-timers violation is about is cited, so key). Returns how many it folded.
 std::uint64_t fold_timer_turns(const std::vector<StoryEvent>& relevant, std::vector<bool>& fold) {
   std::uint64_t folded = 0;
   for (std::size_t i = 0; i < relevant.size(); ++i) {
     const TraceLine& line = relevant[i].line;
-    if (!fold[i] && !relevant[i].key && line.kind == kinds::kObjectTurn && text_field(line, "turn") == "timer") {
+    const bool timer_turn = line.kind == kinds::kObjectTurn && text_field(line, "turn") == "timer";
+    if (!fold[i] && !relevant[i].key && (timer_turn || line.kind == kinds::kObjectTimerStarted)) {
       fold[i] = true;
       ++folded;
     }
@@ -655,6 +735,7 @@ std::vector<StoryEvent> fold_routine(std::vector<StoryEvent> relevant, const std
   story.folded_confirmed_writes = fold_confirmed_writes(relevant, fold);
   fold_routine_messages(relevant, fold, story);
   story.folded_timer_turns = fold_timer_turns(relevant, fold);
+  story.folded_moves = fold_routine_moves(relevant, fold, story.folded_move_events);
   // The store's account of those renewals: every write of a host run's lease row but its last.
   story.folded_lease_writes = fold_all_but_last(
       relevant, fold, [](const TraceLine& line) { return lease_row_owner(line).has_value(); }, &lease_row_owner);
@@ -816,8 +897,12 @@ void print_story(const Story& story, const scenarios::Violation& violation, std:
         << " Instance Spot cold activation(s) that went as they should (their authority writes and Ready shown), "
         << story.folded_instance_activation_events << " event(s)";
   }
+  if (story.folded_moves > 0) {
+    parts << "; " << story.folded_moves << " relocation(s) that went as they should, " << story.folded_move_events
+          << " event(s)";
+  }
   if (story.folded_timer_turns > 0) {
-    parts << "; " << story.folded_timer_turns << " timer callback(s) run";
+    parts << "; " << story.folded_timer_turns << " timer callback(s) started or run";
   }
   if (story.folded_faults_elsewhere > 0) {
     parts << "; " << story.folded_faults_elsewhere << " fault(s) on nodes no event left happened on";

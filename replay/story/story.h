@@ -4,10 +4,10 @@
 // that hit the nodes involved, ending at the violating event. Routine events are folded into counts: a regular message
 // sent, run once and answered ran; an Instance Spot request sent once, run once and delivered, or
 // answered having run and changed nothing; a
-// request that changed nothing (request.start to request.end "used" or "owned-elsewhere", or
+// request that changed nothing (request.start to request.end "used", "owned-elsewhere" or "rejected", or
 // "delivered" by such an Instance Spot exchange, or one that only read: found, used or filled a
 // route cache off the key events' nodes, sent a message answered ran; none of its events key), a
-// timer callback run, a creation's ceremony when it went as it should (its authority writes stay), every lease renewal of a host
+// timer callback started or run, a creation's ceremony when it went as it should (its authority writes stay), every lease renewal of a host
 // run but its last, and every failed descriptor publish attempt of a host run but its last (unless key). Bounded: the last `events_max` such events (the violating event and the events
 // the message cites always among them), with a count of those left out.
 #pragma once
@@ -77,8 +77,14 @@ struct Story {
   // Faults (not the store's, not the whole world's) that hit only nodes none of the events left
   // happened on: once the folds took a node's part away, what hit it tells nothing.
   std::uint64_t folded_faults_elsewhere = 0;
-  // Timer callbacks run (object.turn "timer"), none key: work no request of the story asked for.
+  // Timer callbacks started or run (object.timer_started, object.turn "timer"), none key: work no
+  // request of the story asked for.
   std::uint64_t folded_timer_turns = 0;
+  // Relocations that went as they should (started, captured, relay-ready, handed over, ready; none
+  // key): their relocation.* events and the request.start / request.end of the request that moved
+  // the object (the NewOwner, deactivation and activation stay).
+  std::uint64_t folded_moves = 0;
+  std::uint64_t folded_move_events = 0;
   // Creations that went as they should (created; only the usual creation.* steps; none key): their
   // creation.* events (the authority writes they made stay).
   std::uint64_t folded_creations = 0;

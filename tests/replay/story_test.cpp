@@ -137,6 +137,69 @@ TEST(Story, FoldsRoutineRequestsAndEarlierRenewals) {
   EXPECT_NE(text.str().find("(folded: 1 request(s) that changed nothing"), std::string::npos) << text.str();
 }
 
+// A move the relocation policies rejected before Capture (§2) changed nothing: its request folds.
+TEST(Story, FoldsAMoveThePoliciesRejected) {
+  const std::string a = kOwnerA;
+  std::vector<std::string> trace = {
+      "#0 t=0us node-0 process.add routing_id=100 drift_ppm=0",
+      "#1 t=10us node-0 task=1 request.start owner=\"" + a + "\" request=1 id=\"player:1\"",
+      "#2 t=11us node-0 task=1 relocation.rejected kind=\"actor\" id=\"player:1\" owner=\"" + a +
+          "\" why=\"relocation_disabled\"",
+      "#3 t=12us node-0 task=1 request.end owner=\"" + a + "\" request=1 id=\"player:1\" outcome=\"rejected\"",
+      "#4 t=20us node-0 task=1 request.start owner=\"" + a + "\" request=2 id=\"player:1\"",
+      "#5 t=21us node-0 task=1 object.work id=\"player:1\" owner=\"" + a + "\"",
+  };
+  scenarios::Violation v{"single-owner", "late", 21, 5};
+  v.subjects.add_object("player:1");
+  v.subjects.add_host_run(kOwnerA);
+  const Story story = tell_story(trace, v);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{4, 5}));
+  EXPECT_EQ(story.folded_requests, 1u);
+  EXPECT_EQ(story.folded_request_events, 3u);
+}
+
+// A relocation that went as it should folds into a count with the request that made it; the NewOwner
+// and the instances' deactivation and activation stay. A move whose events a violation cites, or
+// one that was cancelled, stays whole.
+TEST(Story, FoldsARelocationThatWentAsItShould) {
+  const std::string a = kOwnerA;
+  const std::string b = kOwnerB;
+  auto progress = [&](int i, const std::string& node, const std::string& kind, const std::string& binding,
+                      const std::string& why = "") {
+    return "#" + std::to_string(i) + " t=" + std::to_string(i) + "0us " + node + " task=" +
+           (node == "node-0" ? "1" : "7") + " relocation." + kind + " kind=\"actor\" id=\"player:1\" binding=\"" +
+           binding + "\" owner=\"" + (node == "node-0" ? a : b) + "\" why=\"" + why + "\"";
+  };
+  std::vector<std::string> trace = {
+      "#0 t=0us node-0 process.add routing_id=100 drift_ppm=0",
+      "#1 t=10us node-0 task=1 request.start owner=\"" + a + "\" request=1 id=\"player:1\"",
+      progress(2, "node-0", "started", "m1"),
+      progress(3, "node-0", "captured", "m1"),
+      progress(4, "node-1", "relay_ready", "m1"),
+      "#5 t=50us node-0 task=1 object.deactivated kind=\"actor\" id=\"player:1\" owner=\"" + a + "\" reason=\"moved\"",
+      progress(6, "node-0", "handed_over", "m1"),
+      "#7 t=70us node-0 task=1 request.end owner=\"" + a + "\" request=1 id=\"player:1\" outcome=\"handed_over\"",
+      "#8 t=80us node-1 task=7 authority.new_owner kind=\"actor\" id=\"player:1\" owner=\"" + b + "\"",
+      progress(9, "node-1", "ready", "m1", "cutover"),
+      "#10 t=100us node-1 task=7 object.activated kind=\"actor\" id=\"player:1\" owner=\"" + b + "\"",
+      progress(11, "node-1", "started", "m2"),
+      progress(12, "node-1", "cancelled", "m2", "no_answer"),  // a cancelled move stays
+      "#13 t=130us node-1 task=7 object.work id=\"player:1\" owner=\"" + b + "\"",
+  };
+  scenarios::Violation v{"single-owner", "late", 130, 13};
+  v.subjects.add_object("player:1");
+  const Story story = tell_story(trace, v);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{5, 8, 10, 11, 12, 13}));
+  EXPECT_EQ(story.folded_moves, 1u);
+  EXPECT_EQ(story.folded_move_events, 7u);
+  std::ostringstream text;
+  print_story(story, v, text);
+  EXPECT_NE(text.str().find("1 relocation(s) that went as they should, 7 event(s)"), std::string::npos) << text.str();
+  // The same move with one of its events cited stays whole.
+  v.subjects.add_event(3);
+  EXPECT_EQ(tell_story(trace, v).folded_moves, 0u);
+}
+
 // Regular messages that went as they should (sent, run once, answered ran; a Send run) and timer
 // callbacks are folded; one answered no_reply and never run, and one whose turn is the violating
 // event, stay.
@@ -162,14 +225,16 @@ TEST(Story, FoldsRoutineMessagesAndKeepsTheLostAndTheKeyOnes) {
       sent(6, "03"), answered(7, "03", "sent"), turn(8, "03"),                // a Send run: folded
       "#9 t=90us node-0 task=3 object.turn kind=\"actor\" id=\"player:1\" turn=\"timer\" op_id=\"\" owner=\"" + a +
           "\"",                                                              // a timer callback: folded
-      sent(10, "04"), turn(11, "04"),                                          // the violating turn
+      "#10 t=100us node-0 task=3 object.timer_started kind=\"actor\" id=\"player:1\" owner=\"" + a +
+          "\"",                                                              // a timer started: folded
+      sent(11, "04"), turn(12, "04"),                                          // the violating turn
   };
-  scenarios::Violation v{"object-messages", "lost", 110, 11};
+  scenarios::Violation v{"object-messages", "lost", 120, 12};
   v.subjects.add_object("player:1");
   v.subjects.add_event(4);
   const Story story = tell_story(trace, v);
-  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{4, 5, 10, 11}));
-  EXPECT_EQ(story.folded_timer_turns, 1u);
+  EXPECT_EQ(indexes(story), (std::vector<std::uint64_t>{4, 5, 11, 12}));
+  EXPECT_EQ(story.folded_timer_turns, 2u);
   EXPECT_EQ(story.folded_messages, 2u);
   EXPECT_EQ(story.folded_message_events, 6u);
   std::ostringstream text;
