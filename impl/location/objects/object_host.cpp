@@ -272,21 +272,14 @@ void ObjectHost::cancel_move(const ObjectKey& key, std::uint64_t object_generati
                              std::vector<MovedTimer> timers) {
   auto it = _instances.find(key);
   if (it == _instances.end() || it->second.hosted.object_generation != object_generation || !it->second.moving) {
-    for (const QueuedMessage& queued : work) {
-      refuse_unrun(queued.from, queued.message);
-    }
-    for (const MovedTimer& timer : timers) {
-      refuse_timer(key, object_generation, timer.id);
-    }
+    refuse_moved(key, object_generation, work, timers);
     return;
   }
   Instance& instance = it->second;
   for (auto back = work.rbegin(); back != work.rend(); ++back) {
     instance.queue.push_front(message_turn(back->from, std::move(back->message)));
   }
-  for (MovedTimer& timer : timers) {
-    arm(instance, std::move(timer.id), timer.remaining_us, std::move(timer.payload));
-  }
+  arm_moved(instance, std::move(timers));
   instance.moving = false;
   schedule(key);
 }
@@ -300,20 +293,13 @@ bool ObjectHost::activate_moved(const HostedObject& hosted, std::vector<QueuedMe
   activate(hosted);
   auto it = _instances.find(hosted.key);
   if (it == _instances.end() || it->second.hosted.object_generation != hosted.object_generation) {
-    for (const QueuedMessage& queued : work) {
-      refuse_unrun(queued.from, queued.message);
-    }
-    for (const MovedTimer& timer : timers) {
-      refuse_timer(hosted.key, hosted.object_generation, timer.id);
-    }
+    refuse_moved(hosted.key, hosted.object_generation, work, timers);
     return false;
   }
   for (QueuedMessage& queued : work) {
     it->second.queue.push_back(message_turn(queued.from, std::move(queued.message)));
   }
-  for (MovedTimer& timer : timers) {
-    arm(it->second, std::move(timer.id), timer.remaining_us, std::move(timer.payload));
-  }
+  arm_moved(it->second, std::move(timers));
   open(hosted.key, hosted.object_generation);
   return true;
 }
@@ -444,6 +430,22 @@ void ObjectHost::arm(Instance& instance, TimerId id, platform::TimeUs after_us, 
     _platform.clock.sleep_until(due_us);
     timer_due(key, incarnation, slot);
   });
+}
+
+void ObjectHost::arm_moved(Instance& instance, std::vector<MovedTimer> timers) {
+  for (MovedTimer& timer : timers) {
+    arm(instance, std::move(timer.id), timer.remaining_us, std::move(timer.payload));
+  }
+}
+
+void ObjectHost::refuse_moved(const ObjectKey& key, std::uint64_t object_generation,
+                              const std::vector<QueuedMessage>& work, const std::vector<MovedTimer>& timers) {
+  for (const QueuedMessage& queued : work) {
+    refuse_unrun(queued.from, queued.message);
+  }
+  for (const MovedTimer& timer : timers) {
+    refuse_timer(key, object_generation, timer.id);
+  }
 }
 
 void ObjectHost::timer_due(const ObjectKey& key, std::uint64_t incarnation, std::uint64_t slot) {

@@ -189,6 +189,11 @@ class ObjectHost {
   bool start_timer(const ObjectKey& key, std::uint64_t incarnation, platform::TimeUs after_us, std::string payload);
   // Arms `timer` on the instance `after_us` from now, in a new slot.
   void arm(Instance& instance, TimerId id, platform::TimeUs after_us, std::string payload);
+  // A move's timers armed on the instance that takes them, each for the time it had left.
+  void arm_moved(Instance& instance, std::vector<MovedTimer> timers);
+  // A move's work and timers that no instance here will take: answered and refused, unrun.
+  void refuse_moved(const ObjectKey& key, std::uint64_t object_generation, const std::vector<QueuedMessage>& work,
+                    const std::vector<MovedTimer>& timers);
   bool post(const ObjectKey& key, std::uint64_t incarnation, const ObjectKey& to, std::string payload);
   void timer_due(const ObjectKey& key, std::uint64_t incarnation, std::uint64_t slot);
   void refuse_timer(const ObjectKey& key, std::uint64_t object_generation, const TimerId& id);

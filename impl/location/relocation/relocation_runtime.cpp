@@ -99,15 +99,19 @@ bool RelocationRuntime::busy(const objects::ObjectKey& key, std::uint64_t owner_
          _follow.moved_from(object, owner_generation, _platform.clock.now_us());
 }
 
-void RelocationRuntime::moved(const messaging::ObjectMessage& message, std::string_view via, platform::RoutingId to,
-                              std::string_view binding) {
-  const HostRun& self = _lease.host_run();
-  platform::emit_event(_platform.events, kinds::kRelocationMessageMoved,
+void RelocationRuntime::message_event(std::string_view kind, const messaging::ObjectMessage& message,
+                                      std::string_view via, std::string_view to, std::string_view binding) {
+  platform::emit_event(_platform.events, kind,
                        events::RelocationMessage{records::to_string(message.kind), message.id,
                                                  as_i64(message.object_generation), message.source.owner_id,
                                                  as_i64(message.source.lease_generation), as_i64(message.stream),
-                                                 as_i64(message.sequence), via, messaging::routing_id_hex(to),
-                                                 self.owner_id, binding});
+                                                 as_i64(message.sequence), via, to, _lease.host_run().owner_id,
+                                                 binding});
+}
+
+void RelocationRuntime::moved(const messaging::ObjectMessage& message, std::string_view via, platform::RoutingId to,
+                              std::string_view binding) {
+  message_event(kinds::kRelocationMessageMoved, message, via, messaging::routing_id_hex(to), binding);
 }
 
 

@@ -138,6 +138,8 @@ class RelocationRuntime {
   // source
   MoveOutcome hand_off(SourceHandoff& handoff, const AuthoritySnapshot& active, platform::RoutingId to);
   Captured capture(SourceHandoff& handoff, const AuthoritySnapshot& active, records::CapabilityPolicy policy);
+  // The object and this host run as a relocation step names them; about_of adds the move's binding.
+  messaging::RelocationCommand about_object(const AuthoritySnapshot& active) const;
   messaging::RelocationCommand about_of(const SourceHandoff& handoff, const AuthoritySnapshot& active) const;
   void send_payload(const SourceHandoff& handoff, const AuthoritySnapshot& active, platform::RoutingId to,
                     const Captured& captured, std::int64_t deadline_store_ms);
@@ -145,6 +147,9 @@ class RelocationRuntime {
   MoveOutcome cancel(SourceHandoff& handoff, const AuthoritySnapshot& active, Captured captured, std::string_view why);
   MoveOutcome settle_silent(SourceHandoff& handoff, const AuthoritySnapshot& active, platform::RoutingId to,
                             Captured captured, platform::TimeUs deadline_us);
+  // A relocation.message_* event (moved, work_returned, message_late) about `message`.
+  void message_event(std::string_view kind, const messaging::ObjectMessage& message, std::string_view via,
+                     std::string_view to, std::string_view binding);
   void moved(const messaging::ObjectMessage& message, std::string_view via, platform::RoutingId to,
              std::string_view binding);
   // target

@@ -33,13 +33,7 @@ MoveOutcome RelocationRuntime::move(const AuthoritySnapshot& active, const NodeV
   if (const std::string why = refusal(active, target); !why.empty()) {
     // §2: DisableRelocation (or a target that does not take the type under the same policy) is
     // rejected before Capture: no ingress hold, no store access, nothing changes.
-    RelocationCommand about;
-    about.kind = active.key.kind;
-    about.id = active.key.id;
-    about.object_generation = active.record.object_generation;
-    about.owner_generation = active.record.authority_owner_generation;
-    about.source = messaging::WireHostRun{_lease.host_run().owner_id, _lease.host_run().lease_generation};
-    progress(kinds::kRelocationRejected, about, target.descriptor.routing_id_hex, 0, why);
+    progress(kinds::kRelocationRejected, about_object(active), target.descriptor.routing_id_hex, 0, why);
     platform::sometimes(_platform.events, platform::Mark::kRelocationRejected);
     return MoveOutcome::kRejected;
   }
@@ -118,17 +112,26 @@ RelocationRuntime::Captured RelocationRuntime::capture(SourceHandoff& handoff, c
   return Captured{std::move(saved), _objects.take_timers(key, active.record.object_generation), std::move(state)};
 }
 
-RelocationCommand RelocationRuntime::about_of(const SourceHandoff& handoff, const AuthoritySnapshot& active) const {
+RelocationCommand RelocationRuntime::about_object(const AuthoritySnapshot& active) const {
   RelocationCommand about;
-  about.relocation = handoff.binding().relocation.hex();
-  about.attempt = handoff.binding().attempt.value();
   about.source_rid_hex = _rid_hex;
-  about.source = messaging::WireHostRun{handoff.binding().fence.owner_id, handoff.binding().fence.lease_generation};
-  about.owner_generation = handoff.binding().fence.authority_owner_generation;
+  about.source = messaging::WireHostRun{_lease.host_run().owner_id, _lease.host_run().lease_generation};
+  about.owner_generation = active.record.authority_owner_generation;
   about.kind = active.key.kind;
   about.id = active.key.id;
   about.object_generation = active.record.object_generation;
   about.stable_type = active.record.allocation.stable_type;
+  return about;
+}
+
+RelocationCommand RelocationRuntime::about_of(const SourceHandoff& handoff, const AuthoritySnapshot& active) const {
+  RelocationCommand about = about_object(active);
+  const SourceFence& fence = handoff.binding().fence;
+  // The move's fence is this host run at the row's AuthorityOwnerGeneration (move() made it so).
+  SPOTCHECK_ASSERT(fence.owner_id == about.source.owner_id && fence.lease_generation == about.source.lease_generation &&
+                   fence.authority_owner_generation == about.owner_generation);
+  about.relocation = handoff.binding().relocation.hex();
+  about.attempt = handoff.binding().attempt.value();
   return about;
 }
 

@@ -190,12 +190,7 @@ void RelocationRuntime::on_relay(const RelocationCommand& command) {
   }
   if (opened->second.by_wait) {
     platform::sometimes(_platform.events, platform::Mark::kRelocationLateRelay);
-    const messaging::ObjectMessage& late = queued->message;
-    platform::emit_event(_platform.events, kinds::kRelocationMessageLate,
-                         events::RelocationMessage{records::to_string(late.kind), late.id, as_i64(late.object_generation),
-                                                   late.source.owner_id, as_i64(late.source.lease_generation),
-                                                   as_i64(late.stream), as_i64(late.sequence), "relay", "",
-                                                   _lease.host_run().owner_id, binding->text()});
+    message_event(kinds::kRelocationMessageLate, queued->message, "relay", "", binding->text());
   }
   if (_objects.hosts(objects::ObjectKey{queued->message.kind, queued->message.id})) {
     _objects.handle_followed(queued->from, std::move(queued->message));
@@ -349,16 +344,9 @@ void RelocationRuntime::finish_target(const std::string& binding_text) {
 void RelocationRuntime::fail_target(TargetMove& move, std::string_view why) {
   progress(kinds::kRelocationFailed, move.restore, _rid_hex, 0, why);
   platform::sometimes(_platform.events, platform::Mark::kRelocationTargetFailed);
-  const HostRun& self = _lease.host_run();
   for (const HandoffWork& work : move.handoff.take_saved()) {
     if (std::optional<objects::QueuedMessage> queued = queued_of(work)) {
-      const messaging::ObjectMessage& message = queued->message;
-      platform::emit_event(_platform.events, kinds::kRelocationWorkReturned,
-                           events::RelocationMessage{records::to_string(message.kind), message.id,
-                                                     as_i64(message.object_generation), message.source.owner_id,
-                                                     as_i64(message.source.lease_generation), as_i64(message.stream),
-                                                     as_i64(message.sequence), "restore", "", self.owner_id,
-                                                     move.handoff.binding().text()});
+      message_event(kinds::kRelocationWorkReturned, queued->message, "restore", "", move.handoff.binding().text());
     }
   }
   for (const HandoffWork& work : move.handoff.take_held()) {
